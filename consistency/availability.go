@@ -1,0 +1,47 @@
+package consistency
+
+// AssureSufficientLive checks, before any request is sent, that enough
+// replicas are alive for an operation at level l. liveByDC counts the live
+// replicas of the data per datacenter (use the key "" when replicas have no
+// datacenter). DC-local levels count only localDC; EACH_QUORUM checks every
+// datacenter in turn, by name, and names the first that falls short; the other
+// levels count every datacenter. ANY needs no live replica (a hint will do).
+//
+// It returns a *UnavailableError, or an error wrapping ErrInvalidReplication
+// or ErrUnknownLevel when r or l is invalid.
+func AssureSufficientLive(l Level, r Replication, localDC string, liveByDC map[string]int) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if !l.Valid() {
+		return l.ValidateForRead()
+	}
+	switch {
+	case l == Any:
+		return nil
+	case l.IsDatacenterLocal():
+		return need(l, l.BlockFor(r, localDC), liveByDC[localDC], "")
+	case l == EachQuorum && !r.IsSimple():
+		for _, d := range r.dcs {
+			if d.Factor == 0 {
+				continue
+			}
+			if err := need(l, quorum(d.Factor), liveByDC[d.Datacenter], d.Datacenter); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	total := 0
+	for _, n := range liveByDC {
+		total += n
+	}
+	return need(l, l.BlockFor(r, localDC), total, "")
+}
+
+func need(l Level, required, alive int, dc string) error {
+	if alive >= required {
+		return nil
+	}
+	return &UnavailableError{Level: l, Required: required, Alive: alive, Datacenter: dc}
+}

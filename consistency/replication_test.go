@@ -1,0 +1,44 @@
+package consistency_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	c "github.com/readpath/readpath/consistency"
+)
+
+func TestReplicationValidate(t *testing.T) {
+	bad := map[string]c.Replication{
+		"zero value":    {},
+		"simple 0":      c.Simple(0),
+		"simple -1":     c.Simple(-1),
+		"negative dc":   c.NetworkTopology(map[string]int{"dc1": 3, "dc2": -1}),
+		"all zero":      c.NetworkTopology(map[string]int{"dc1": 0, "dc2": 0}),
+		"empty":         c.NetworkTopology(map[string]int{}),
+		"empty dc name": c.NetworkTopology(map[string]int{"": 3}),
+	}
+	for name, r := range bad {
+		assert.ErrorIs(t, r.Validate(), c.ErrInvalidReplication, name)
+	}
+	assert.NoError(t, c.Simple(1).Validate())
+	assert.NoError(t, c.NetworkTopology(map[string]int{"dc1": 3, "dc2": 0}).Validate())
+}
+
+func TestReplicationAccessors(t *testing.T) {
+	src := map[string]int{"b": 2, "a": 3}
+	r := c.NetworkTopology(src)
+	src["a"] = 9 // the replication keeps its own copy
+	assert.Equal(t, 5, r.Total())
+	assert.Equal(t, 3, r.Factor("a"))
+	assert.Equal(t, 0, r.Factor("z"))
+	assert.False(t, r.IsSimple())
+	assert.Equal(t, []c.DatacenterFactor{{"a", 3}, {"b", 2}}, r.Datacenters())
+	assert.Equal(t, "NetworkTopology(a:3, b:2)", r.String())
+
+	s := c.Simple(3)
+	assert.True(t, s.IsSimple())
+	assert.Equal(t, 3, s.Factor("anything"))
+	assert.Nil(t, s.Datacenters())
+	assert.Equal(t, "Simple(3)", s.String())
+}
