@@ -1,0 +1,38 @@
+package replica
+
+// Deletion marks a partition or row deleted: everything in it written at or
+// before MarkedForDeleteAt (microseconds) is gone. LocalDeletionTime is when
+// the deletion was made, in seconds since the Unix epoch; it breaks ties
+// between deletions and decides when the tombstone may be purged.
+//
+// The zero Deletion means "not deleted".
+type Deletion struct {
+	MarkedForDeleteAt int64
+	LocalDeletionTime int64
+}
+
+// DeletedAt returns a deletion at timestamp ts (microseconds) made at
+// localDeletionTime (seconds).
+func DeletedAt(ts, localDeletionTime int64) Deletion {
+	return Deletion{MarkedForDeleteAt: ts, LocalDeletionTime: localDeletionTime}
+}
+
+// IsLive reports whether d is the zero Deletion: nothing is deleted.
+func (d Deletion) IsLive() bool { return d == Deletion{} }
+
+// Deletes reports whether d removes data written at timestamp ts.
+func (d Deletion) Deletes(ts int64) bool {
+	return !d.IsLive() && ts <= d.MarkedForDeleteAt
+}
+
+// Supersedes reports whether d wins over o: a higher timestamp, then a
+// higher local deletion time. Any deletion supersedes the zero Deletion.
+func (d Deletion) Supersedes(o Deletion) bool {
+	if d.IsLive() || o.IsLive() {
+		return !d.IsLive() && o.IsLive()
+	}
+	if d.MarkedForDeleteAt != o.MarkedForDeleteAt {
+		return d.MarkedForDeleteAt > o.MarkedForDeleteAt
+	}
+	return d.LocalDeletionTime > o.LocalDeletionTime
+}

@@ -1,0 +1,75 @@
+package replica
+
+import (
+	"context"
+
+	"github.com/readpath/readpath/digest"
+)
+
+// Endpoint names a replica and says where it lives. ID must be unique in a
+// cluster; the coordinator uses Datacenter for DC-local levels and proximity.
+type Endpoint struct {
+	ID         string
+	Datacenter string
+	Rack       string
+}
+
+// String returns "id (dc/rack)".
+func (e Endpoint) String() string {
+	return e.ID + " (" + e.Datacenter + "/" + e.Rack + ")"
+}
+
+// Replica is one node holding a copy of the data, as the coordinator sees it.
+// An embedding storage engine implements it over its own RPC; package
+// replicatest implements it in memory. Implementations must be safe for
+// concurrent use: the coordinator calls Read and Apply from many goroutines.
+//
+// Both Read and Apply must honour ctx: when it is cancelled or its deadline
+// passes, stop waiting and return ctx.Err() (or an error wrapping it) as soon
+// as possible. The coordinator cancels the losers of every hedged read.
+type Replica interface {
+	// Endpoint returns the replica's identity. It must not change.
+	Endpoint() Endpoint
+
+	// Read returns the replica's version of the partition cmd.Key of
+	// cmd.Table. A partition the replica does not hold is not an error: it is
+	// read as an empty partition, Partition{Key: cmd.Key}. For a data command
+	// the Response carries the partition, whose Key must be cmd.Key; for a
+	// digest-only command it carries only Digest, which must equal
+	// Partition.Digest() of the partition a data command would have returned.
+	Read(ctx context.Context, cmd Command) (Response, error)
+
+	// Apply merges a mutation into the replica's copy by the reconciliation
+	// rules (package repair): a newer write already held must survive it.
+	// Read repair sends stale replicas exactly what they lack through Apply.
+	// Applying the same mutation twice must be harmless.
+	Apply(ctx context.Context, m Mutation) error
+}
+
+// Command is a read request for one partition.
+type Command struct {
+	Table string
+	Key   string
+	// DigestOnly asks for the digest of the partition instead of its data.
+	DigestOnly bool
+	// Columns, if not nil, selects the columns to read (see
+	// Partition.Project); nil reads every column.
+	Columns []string
+}
+
+// Response is a replica's answer to a Command.
+type Response struct {
+	// Partition is the data, for a data command. It is empty (no rows, not
+	// deleted) when the replica does not hold the partition.
+	Partition Partition
+	// Digest is the partition's digest, for a digest-only command. The
+	// coordinator ignores it on data responses and digests the data itself.
+	Digest digest.Digest
+}
+
+// Mutation is an update of one partition of a table. Applying it merges
+// Partition into the replica's copy.
+type Mutation struct {
+	Table     string
+	Partition Partition
+}
