@@ -5,8 +5,8 @@
 //
 // Everything here is a pure function of small values: no clocks, no I/O.
 //
-//	r, err := consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})
-//	if err != nil { ... }
+//	r := consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})
+//	if err := r.Validate(); err != nil { ... }
 //	need := consistency.LocalQuorum.BlockFor(r, "dc1") // 2
 //	if err := consistency.AssureSufficientLive(consistency.LocalQuorum, r, "dc1",
 //		map[string]int{"dc1": 1}); err != nil {

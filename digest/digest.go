@@ -1,6 +1,11 @@
 package digest
 
-import "encoding/hex"
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+)
 
 // Digest is a 128-bit digest of a replica response. Two digests are compared
 // with ==; the zero Digest is no partition's digest in practice.
@@ -8,3 +13,34 @@ type Digest [16]byte
 
 // String returns the digest in lower-case hex.
 func (d Digest) String() string { return hex.EncodeToString(d[:]) }
+
+// ErrInvalidDigest is matched by every *ParseError.
+var ErrInvalidDigest = errors.New("digest: invalid digest")
+
+// ParseError reports a string that is not a digest written by String.
+type ParseError struct {
+	Input  string
+	Reason string
+}
+
+func (e *ParseError) Error() string {
+	return "digest: invalid digest " + strconv.Quote(e.Input) + ": " + e.Reason
+}
+
+// Is makes errors.Is(err, ErrInvalidDigest) hold.
+func (e *ParseError) Is(target error) bool { return target == ErrInvalidDigest }
+
+// ParseDigest parses the 32 hex digits that String writes. Upper-case digits
+// are accepted too; nothing else is, not even surrounding white space. It
+// returns a *ParseError.
+func ParseDigest(s string) (Digest, error) {
+	var d Digest
+	if len(s) != hex.EncodedLen(len(d)) {
+		reason := fmt.Sprintf("want %d hex digits, have %d bytes", hex.EncodedLen(len(d)), len(s))
+		return Digest{}, &ParseError{Input: s, Reason: reason}
+	}
+	if _, err := hex.Decode(d[:], []byte(s)); err != nil {
+		return Digest{}, &ParseError{Input: s, Reason: "not hex"}
+	}
+	return d, nil
+}

@@ -12,7 +12,8 @@ type Deletion struct {
 }
 
 // DeletedAt returns a deletion at timestamp ts (microseconds) made at
-// localDeletionTime (seconds).
+// localDeletionTime (seconds). DeletedAt(0, 0) is the zero Deletion, "not
+// deleted": a real deletion is made at a positive local deletion time.
 func DeletedAt(ts, localDeletionTime int64) Deletion {
 	return Deletion{MarkedForDeleteAt: ts, LocalDeletionTime: localDeletionTime}
 }

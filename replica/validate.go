@@ -11,14 +11,15 @@ var ErrInvalidPartition = errors.New("replica: invalid partition")
 // ValidationError says what is wrong with a partition and where.
 type ValidationError struct {
 	Key        string
-	Clustering string // the row at fault, if any
+	Row        bool   // a row is at fault: the one at Clustering
+	Clustering string // the row at fault, if Row
 	Column     string // the cell at fault, if any
 	Reason     string
 }
 
 func (e *ValidationError) Error() string {
 	where := fmt.Sprintf("partition %q", e.Key)
-	if e.Clustering != "" || e.Column != "" {
+	if e.Row {
 		where += fmt.Sprintf(" row %q", e.Clustering)
 	}
 	if e.Column != "" {
@@ -32,16 +33,18 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 
 // Validate checks the invariants the rest of readpath relies on: rows
 // strictly ordered by clustering key, cells strictly ordered by column name
-// (so no key repeats), no negative TTL, no tombstone with a TTL or a value,
-// and no negative deletion time. It returns a *ValidationError.
-func (p *Partition) Validate() error {
+// (so no key repeats), no empty row (one with neither cells nor a deletion,
+// which a merge would drop), no negative TTL, no tombstone with a TTL or a
+// value, a local deletion time on exactly the tombstones and expiring
+// cells, and no negative deletion time. It returns a *ValidationError.
+func (p Partition) Validate() error {
 	if p.Deletion.LocalDeletionTime < 0 {
 		return &ValidationError{Key: p.Key, Reason: "negative partition local deletion time"}
 	}
 	for i := range p.Rows {
 		r := &p.Rows[i]
 		if i > 0 && p.Rows[i-1].Clustering >= r.Clustering {
-			return &ValidationError{Key: p.Key, Clustering: r.Clustering, Reason: "rows out of order or duplicated"}
+			return rowError(p.Key, r, "rows out of order or duplicated")
 		}
 		if err := validateRow(p.Key, r); err != nil {
 			return err
@@ -51,19 +54,27 @@ func (p *Partition) Validate() error {
 }
 
 func validateRow(key string, r *Row) error {
-	if r.Deletion.LocalDeletionTime < 0 {
-		return &ValidationError{Key: key, Clustering: r.Clustering, Reason: "negative row local deletion time"}
+	switch {
+	case r.Deletion.LocalDeletionTime < 0:
+		return rowError(key, r, "negative row local deletion time")
+	case r.IsEmpty():
+		return rowError(key, r, "empty row: no cells and no deletion")
 	}
 	for i := range r.Cells {
 		c := &r.Cells[i]
+		reason := cellProblem(c)
 		if i > 0 && r.Cells[i-1].Column >= c.Column {
-			return &ValidationError{Key: key, Clustering: r.Clustering, Column: c.Column, Reason: "cells out of order or duplicated"}
+			reason = "cells out of order or duplicated"
 		}
-		if reason := cellProblem(c); reason != "" {
-			return &ValidationError{Key: key, Clustering: r.Clustering, Column: c.Column, Reason: reason}
+		if reason != "" {
+			return &ValidationError{Key: key, Row: true, Clustering: r.Clustering, Column: c.Column, Reason: reason}
 		}
 	}
 	return nil
+}
+
+func rowError(key string, r *Row, reason string) error {
+	return &ValidationError{Key: key, Row: true, Clustering: r.Clustering, Reason: reason}
 }
 
 func cellProblem(c *Cell) string {
@@ -76,6 +87,10 @@ func cellProblem(c *Cell) string {
 		return "tombstone with a TTL"
 	case c.Tombstone && len(c.Value) != 0:
 		return "tombstone with a value"
+	case c.TTL > 0 && c.LocalDeletionTime == 0:
+		return "expiring cell without an expiry time"
+	case !c.Tombstone && c.TTL == 0 && c.LocalDeletionTime != 0:
+		return "live cell with a local deletion time"
 	}
 	return ""
 }

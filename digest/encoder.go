@@ -1,0 +1,190 @@
+package digest
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
+)
+
+// V1 is the version of the partition encoding documented in the package
+// comment. A change to that layout must come with a new version.
+const V1 byte = 1
+
+// LargeField is the length from which Bytes and String write the field's
+// xxh3-128 digest instead of its bytes. Hashing a long value in one call is
+// about twice as fast as streaming it, because xxh3's streaming hasher
+// copies everything after its first write through an internal buffer.
+const LargeField = 256
+
+// bufferSize is how many encoded bytes an Encoder gathers before it feeds
+// them to the hash: one call into xxh3 per dozen cells instead of per field.
+// Any one field fits in it.
+const bufferSize = 2 * LargeField
+
+// Encoder writes the canonical encoding of a sequence of fields and hashes it
+// with xxh3-128. Every variable-length field carries its length and every
+// repeated group must be preceded by its Count, so that two different
+// sequences of fields never encode to the same bytes.
+//
+// An Encoder is a value meant to live on the stack: declare one, Reset it
+// with a version, write fields, Sum. An encoding of up to 512 bytes (a field
+// of LargeField bytes or more counts as 16) is hashed in one call by Sum and
+// allocates nothing; a longer one is streamed through a hasher that the
+// Encoder allocates once and keeps across Resets, so an Encoder must not be
+// copied once used. The zero Encoder has not begun an encoding: Reset it
+// first. An Encoder is not safe for concurrent use.
+type Encoder struct {
+	buf [bufferSize]byte
+	n   int // bytes of buf not yet hashed or appended
+	// hash streams the encoding once it outgrows buf. It is allocated then
+	// rather than embedded because zeroing its 1 KiB buffer would cost the
+	// short encodings, most digests, a tenth of their time.
+	hash     *xxh3.Hasher128
+	streamed bool // whether this encoding has gone to hash
+	// appended, when appending, holds dst followed by the encoding, which
+	// starts at start.
+	appending bool
+	appended  []byte
+	start     int
+}
+
+// Reset begins a new encoding whose first byte is version, forgetting
+// everything written before.
+func (e *Encoder) Reset(version byte) {
+	e.streamed, e.appending, e.appended, e.start = false, false, nil, 0
+	e.buf[0], e.n = version, 1
+}
+
+// ResetAppending begins a new encoding, as Reset does, whose bytes are
+// appended to dst instead of hashed; Appended returns the result.
+func (e *Encoder) ResetAppending(version byte, dst []byte) {
+	e.Reset(version)
+	e.appending, e.appended, e.start = true, dst, len(dst)
+}
+
+// Appended returns dst, as given to ResetAppending, followed by the encoding
+// so far; nil if the encoder was reset with Reset.
+func (e *Encoder) Appended() []byte {
+	if !e.appending {
+		return nil
+	}
+	e.flush()
+	return e.appended
+}
+
+// Sum returns the xxh3-128 digest of the encoding so far, the same as Hash
+// of its bytes. It does not end the encoding: more fields may follow.
+func (e *Encoder) Sum() Digest {
+	switch {
+	case e.appending:
+		return Hash(e.Appended()[e.start:])
+	case !e.streamed:
+		return Hash(e.buf[:e.n])
+	}
+	e.flush()
+	return e.hash.Sum128().Bytes()
+}
+
+// Hash returns the xxh3-128 digest of b, as Encoder.Sum would return it for
+// the encoding b: the 128-bit hash, high half first, each half big-endian.
+func Hash(b []byte) Digest { return xxh3.Hash128(b).Bytes() }
+
+// The writers below check for room once and then write in place; only flush
+// is a call, so that the short ones inline.
+
+// Int64 writes v as 8 bytes, little-endian two's complement.
+func (e *Encoder) Int64(v int64) {
+	if e.n > bufferSize-8 {
+		e.flush()
+	}
+	binary.LittleEndian.PutUint64(e.buf[e.n:], uint64(v))
+	e.n += 8
+}
+
+// Int32 writes v as 4 bytes, little-endian two's complement.
+func (e *Encoder) Int32(v int32) {
+	if e.n > bufferSize-4 {
+		e.flush()
+	}
+	binary.LittleEndian.PutUint32(e.buf[e.n:], uint32(v))
+	e.n += 4
+}
+
+// Bool writes v as one byte, 1 for true and 0 for false.
+func (e *Encoder) Bool(v bool) {
+	var b byte
+	if v {
+		b = 1
+	}
+	if e.n == bufferSize {
+		e.flush()
+	}
+	e.buf[e.n] = b
+	e.n++
+}
+
+// Count writes n, the number of items of a repeated group that follow (or
+// of bytes, for Bytes and String), as an unsigned LEB128 varint of minimal
+// length. A negative n, which no len returns, is written as its 64-bit two's
+// complement.
+func (e *Encoder) Count(n int) {
+	if e.n > bufferSize-binary.MaxVarintLen64 {
+		e.flush()
+	}
+	e.n += binary.PutUvarint(e.buf[e.n:], uint64(n))
+}
+
+// Bytes writes Count(len(b)) and then b itself, or Hash(b) (16 bytes) if b is
+// at least LargeField long. A nil and an empty b encode alike.
+func (e *Encoder) Bytes(b []byte) {
+	if len(b) >= LargeField {
+		e.large(b)
+		return
+	}
+	if e.n > bufferSize-2-len(b) { // a length below LargeField takes 2 bytes at most
+		e.flush()
+	}
+	if len(b) < 0x80 {
+		e.buf[e.n] = byte(len(b))
+		e.n++
+	} else {
+		e.n += binary.PutUvarint(e.buf[e.n:], uint64(len(b)))
+	}
+	e.n += copy(e.buf[e.n:], b)
+}
+
+// String is Bytes of the bytes of s.
+func (e *Encoder) String(s string) {
+	// Bytes only reads them, so viewing s as a slice is safe and saves a
+	// copy.
+	e.Bytes(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// large writes a field of LargeField bytes or more: its length and digest.
+func (e *Encoder) large(b []byte) {
+	d := Hash(b)
+	e.Count(len(b))
+	if e.n > bufferSize-len(d) {
+		e.flush()
+	}
+	e.n += copy(e.buf[e.n:], d[:])
+}
+
+// flush moves buf to the hash or to appended.
+func (e *Encoder) flush() {
+	b := e.buf[:e.n]
+	e.n = 0
+	if e.appending {
+		e.appended = append(e.appended, b...)
+		return
+	}
+	if e.hash == nil {
+		e.hash = new(xxh3.Hasher128)
+	}
+	if !e.streamed {
+		e.hash.Reset()
+		e.streamed = true
+	}
+	_, _ = e.hash.Write(b)
+}
