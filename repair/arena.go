@@ -1,0 +1,41 @@
+package repair
+
+// minBlock is the size of an arena's first block when no hint is given.
+const minBlock = 64
+
+// arena hands out slices carved from a few large blocks, so that building a
+// partition allocates O(log n) times for n cells or value bytes instead of
+// once per row and per value. The elements added since the last seal form
+// the next slice; they stay contiguous because growing moves them along.
+// Sealed slices are capped, so appending to one reallocates it instead of
+// overwriting its neighbour.
+type arena[T any] struct {
+	block []T
+	mark  int // block[mark:] is the group being added
+	hint  int // the size of the first block, if larger than minBlock
+}
+
+// add appends vs to the current group.
+func (a *arena[T]) add(vs ...T) {
+	if cap(a.block)-len(a.block) < len(vs) {
+		a.grow(len(vs))
+	}
+	a.block = append(a.block, vs...)
+}
+
+// grow moves the current group into a new block with room for n more.
+func (a *arena[T]) grow(n int) {
+	group := a.block[a.mark:]
+	size := max(2*cap(a.block), len(group)+n, a.hint, minBlock)
+	block := make([]T, len(group), size)
+	copy(block, group)
+	a.block, a.mark = block, 0
+}
+
+// seal returns the group added since the last seal, and starts a new one.
+func (a *arena[T]) seal() []T {
+	end := len(a.block)
+	group := a.block[a.mark:end:end]
+	a.mark = end
+	return group
+}

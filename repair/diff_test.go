@@ -1,0 +1,57 @@
+package repair_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+func TestDiffOfAnUpToDateVersionIsEmpty(t *testing.T) {
+	merged := part("k", row("r", live("x", "v", 1), tomb("y", 2, 3)).WithDeletion(delAt(1, 1))).WithDeletion(delAt(0, 1))
+	requireDiff(t, part("k"), merged, merged.Clone())
+}
+
+func TestDiffForAMissingPartitionIsEverything(t *testing.T) {
+	merged := part("k", row("a", live("x", "v", 1)), row("b").WithDeletion(delAt(4, 2))).WithDeletion(delAt(0, 1))
+	requireDiff(t, merged, merged, part("k"))
+}
+
+func TestDiffSendsOnlyWhatLoses(t *testing.T) {
+	merged := part("k",
+		row("a", live("x", "v", 2), live("y", "w", 2)),
+		row("b", live("x", "v", 1)),
+		row("c", live("x", "v", 1)).WithDeletion(delAt(0, 5)),
+	)
+	version := part("k",
+		row("a", live("x", "v", 2), live("y", "w", 1)),        // x up to date, y older
+		row("c", live("x", "v", 1)).WithDeletion(delAt(0, 4)), // cell up to date, deletion older
+		row("d", live("x", "extra", 1)),                       // nothing in merged to send
+	)
+	requireDiff(t, part("k",
+		row("a", live("y", "w", 2)),
+		row("b", live("x", "v", 1)),
+		row("c").WithDeletion(delAt(0, 5)),
+	), merged, version)
+}
+
+// A version that was not one of merged's inputs may hold newer data; Diff
+// never sends anything that would lose to it.
+func TestDiffSendsNothingOlderThanTheVersion(t *testing.T) {
+	merged := part("k", row("r", live("x", "old", 1)).WithDeletion(delAt(0, 1))).WithDeletion(delAt(0, 0))
+	newer := part("k", row("r", live("x", "new", 2)).WithDeletion(delAt(1, 0))).WithDeletion(delAt(1, 1))
+	requireDiff(t, part("k"), merged, newer)
+}
+
+func TestDiffDoesNotModifyItsArguments(t *testing.T) {
+	merged := part("k", row("r", live("x", "vvv", 2)))
+	version := part("k", row("r", live("x", "v", 1)))
+	before := cloneAll([]replica.Partition{merged, version})
+	d, stale := repair.Diff(merged, version)
+	require.True(t, stale)
+	d.Rows[0].Cells[0].Value[0] = '!'
+	requireSame(t, before[0], merged, "merged")
+	requireSame(t, before[1], version, "version")
+}
