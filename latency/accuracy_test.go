@@ -1,0 +1,98 @@
+package latency_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// The tracker's quantiles are checked against the exact nearest-rank
+// quantiles of the same samples, over the shapes read latency takes.
+func TestQuantileAccuracy(t *testing.T) {
+	shapes := map[string]func(t *rapid.T, r *rand.Rand) func() float64{
+		"log-normal": logNormal,
+		"uniform":    uniform,
+		"gc-pauses":  gcPauses,
+	}
+	for name, shape := range shapes {
+		t.Run(name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
+				draw := shape(t, r)
+				n := rapid.IntRange(1, 3000).Draw(t, "n")
+				checkQuantiles(t, samples(n, draw))
+			})
+		})
+	}
+}
+
+// samples draws n latencies in seconds, kept inside 1 µs … 60 s, the range
+// the precision target covers.
+func samples(n int, draw func() float64) []time.Duration {
+	s := make([]time.Duration, n)
+	for i := range s {
+		sec := min(max(draw(), 1e-6), 60)
+		s[i] = time.Duration(sec * float64(time.Second))
+	}
+	return s
+}
+
+func checkQuantiles(t *rapid.T, s []time.Duration) {
+	tr := frozen()
+	for _, d := range s {
+		tr.Record(d)
+	}
+	slices.Sort(s)
+	snap := tr.Snapshot()
+	qs := []float64{0, 0.5, 0.9, 0.99, 0.999, 1, rapid.Float64Range(0, 1).Draw(t, "q")}
+	for _, q := range qs {
+		want := exactQuantile(s, q)
+		got := tr.Quantile(q)
+		if err := relErr(want, got); err > 0.01 {
+			t.Fatalf("q=%v of %d samples: got %v, exact %v: %.3f %% off", q, len(s), got, want, 100*err)
+		}
+		if sq := snap.Quantile(q); sq != got {
+			t.Fatalf("q=%v: snapshot says %v, tracker %v", q, sq, got)
+		}
+	}
+	if snap.Count != int64(len(s)) {
+		t.Fatalf("snapshot counts %d of %d samples", snap.Count, len(s))
+	}
+}
+
+// exactQuantile is the nearest-rank quantile of sorted samples, as
+// Tracker.Quantile defines it.
+func exactQuantile(sorted []time.Duration, q float64) time.Duration {
+	r := max(int(math.Ceil(q*float64(len(sorted)))), 1)
+	return sorted[r-1]
+}
+
+func logNormal(t *rapid.T, r *rand.Rand) func() float64 {
+	median := math.Exp(rapid.Float64Range(math.Log(10e-6), math.Log(1)).Draw(t, "median"))
+	sigma := rapid.Float64Range(0.05, 2).Draw(t, "sigma")
+	return func() float64 { return median * math.Exp(sigma*r.NormFloat64()) }
+}
+
+func uniform(t *rapid.T, r *rand.Rand) func() float64 {
+	lo := math.Exp(rapid.Float64Range(math.Log(1e-6), math.Log(60)).Draw(t, "lo"))
+	hi := lo + rapid.Float64Range(0, 60-lo).Draw(t, "width")
+	return func() float64 { return lo + (hi-lo)*r.Float64() }
+}
+
+// gcPauses is a fast table whose replicas now and then stall for a
+// stop-the-world pause: a log-normal body and a uniform far tail.
+func gcPauses(t *rapid.T, r *rand.Rand) func() float64 {
+	body := logNormal(t, r)
+	share := rapid.Float64Range(0.001, 0.2).Draw(t, "pause share")
+	pause := rapid.Float64Range(0.01, 1).Draw(t, "pause")
+	return func() float64 {
+		if r.Float64() < share {
+			return pause * (1 + r.Float64())
+		}
+		return body()
+	}
+}

@@ -1,0 +1,52 @@
+package latency
+
+import "time"
+
+// Compute returns the speculation threshold the policy sets for a table whose
+// recent latency is snap: a read that has not completed after d should send
+// one extra request. speculate is false for NEVER.
+//
+//	ALWAYS            (0, true): speculate at once
+//	FIXED             the delay, whatever snap holds
+//	PERCENTILE        snap's percentile
+//	MIN, MAX          the smaller or larger of snap's percentile and the delay
+//
+// An empty snap keeps previous for PERCENTILE, MIN and MAX: no reads in the
+// window is no reason to move the threshold. Compute is a pure function.
+func (s SpeculativeRetry) Compute(snap Snapshot, previous time.Duration) (d time.Duration, speculate bool) {
+	return s.threshold(func(q float64) (time.Duration, bool) {
+		return snap.Quantile(q), snap.Count > 0
+	}, previous)
+}
+
+// threshold is Compute over any source of quantiles; quantile reports false
+// for an empty window. It lets a Threshold read its tracker without copying
+// a Snapshot.
+func (s SpeculativeRetry) threshold(quantile func(q float64) (time.Duration, bool), previous time.Duration) (time.Duration, bool) {
+	s = s.norm()
+	switch s.kind {
+	case KindNever:
+		return 0, false
+	case KindAlways:
+		return 0, true
+	case KindFixed:
+		return s.fixed, true
+	}
+	v, ok := quantile(float64(s.pct) / (100 * pctScale))
+	switch {
+	case !ok:
+		return previous, true
+	case s.kind == KindMin:
+		return min(v, s.fixed), true
+	case s.kind == KindMax:
+		return max(v, s.fixed), true
+	}
+	return v, true
+}
+
+// followsLatency reports whether the threshold the policy computes is one an
+// empty window should keep, unlike ALWAYS's 0 and NEVER's nothing.
+func (s SpeculativeRetry) followsLatency() bool {
+	k := s.Kind()
+	return k != KindNever && k != KindAlways
+}

@@ -1,0 +1,47 @@
+package latency
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Kind is the shape of a speculative retry policy.
+type Kind uint8
+
+// The kinds of speculative retry policy. The zero Kind is none of them.
+const (
+	KindNever      Kind = iota + 1 // never speculate
+	KindAlways                     // send the extra request up front
+	KindPercentile                 // speculate after a percentile of recent latency
+	KindFixed                      // speculate after a fixed delay
+	KindMin                        // the smaller of a percentile and a fixed delay
+	KindMax                        // the larger of a percentile and a fixed delay
+)
+
+var kindNames = [...]string{
+	KindNever:      "NEVER",
+	KindAlways:     "ALWAYS",
+	KindPercentile: "PERCENTILE",
+	KindFixed:      "FIXED",
+	KindMin:        "MIN",
+	KindMax:        "MAX",
+}
+
+// String returns the upper-case name, such as "PERCENTILE"; an undefined
+// value prints as "Kind(9)".
+func (k Kind) String() string {
+	if k == 0 || int(k) >= len(kindNames) {
+		return "Kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindNames[k]
+}
+
+// ParseKind parses a Kind's name in any letter case, without trimming.
+func ParseKind(s string) (Kind, error) {
+	for k := KindNever; int(k) < len(kindNames); k++ {
+		if equalFoldASCII(s, kindNames[k]) {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q", ErrUnknownKind, s)
+}

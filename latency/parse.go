@@ -1,0 +1,117 @@
+package latency
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ParseSpeculativeRetry parses a policy in Cassandra's grammar, in any letter
+// case and without trimming white space:
+//
+//	ALWAYS
+//	NEVER | NONE
+//	<x>p | <x>PERCENTILE          0 < x < 100, at most 4 decimals: 99p, 99.95PERCENTILE
+//	<y>ms                         a decimal truncated to whole milliseconds: 50ms, 12.7ms
+//	MIN(<a>,<b>) | MAX(<a>,<b>)   one percentile and one <y>ms, in either order,
+//	                              white space allowed only around the comma
+//
+// x and y are digits with at most one decimal point. Anything else is an
+// error wrapping ErrInvalidSpeculativeRetry that quotes s.
+func ParseSpeculativeRetry(s string) (SpeculativeRetry, error) {
+	p, reason := parsePolicy(s)
+	if reason != "" {
+		return SpeculativeRetry{}, fmt.Errorf("%w %q: %s", ErrInvalidSpeculativeRetry, s, reason)
+	}
+	return p, nil
+}
+
+// parsePolicy returns the policy s spells, or why it spells none.
+func parsePolicy(s string) (SpeculativeRetry, string) {
+	switch {
+	case equalFoldASCII(s, "ALWAYS"):
+		return Always(), ""
+	case equalFoldASCII(s, "NEVER"), equalFoldASCII(s, "NONE"):
+		return Never(), ""
+	}
+	for _, k := range [...]Kind{KindMin, KindMax} {
+		if args, ok := cutCall(s, k.String()); ok {
+			return parseHybrid(k, args)
+		}
+	}
+	return parseSimple(s)
+}
+
+// cutCall returns the text between "<name>(" and ")" if s has that shape.
+func cutCall(s, name string) (string, bool) {
+	open := len(name) + 1
+	if len(s) < open+1 || !equalFoldASCII(s[:len(name)], name) || s[len(name)] != '(' || s[len(s)-1] != ')' {
+		return "", false
+	}
+	return s[open : len(s)-1], true
+}
+
+const whiteSpace = " \t\n\v\f\r"
+
+func parseHybrid(k Kind, args string) (SpeculativeRetry, string) {
+	a, b, ok := strings.Cut(args, ",")
+	if !ok {
+		return SpeculativeRetry{}, k.String() + " needs two arguments"
+	}
+	x, reason := parseSimple(strings.TrimRight(a, whiteSpace))
+	if reason != "" {
+		return SpeculativeRetry{}, reason
+	}
+	y, reason := parseSimple(strings.TrimLeft(b, whiteSpace))
+	if reason != "" {
+		return SpeculativeRetry{}, reason
+	}
+	if x.kind == KindFixed {
+		x, y = y, x
+	}
+	if x.kind != KindPercentile || y.kind != KindFixed {
+		return SpeculativeRetry{}, k.String() + " needs one percentile and one fixed delay"
+	}
+	return SpeculativeRetry{kind: k, pct: x.pct, fixed: y.fixed}, ""
+}
+
+// parseSimple parses a percentile or a fixed delay.
+func parseSimple(s string) (SpeculativeRetry, string) {
+	if num, ok := cutSuffixFold(s, "ms"); ok {
+		return parseFixed(num)
+	}
+	for _, unit := range [...]string{"percentile", "p"} {
+		if num, ok := cutSuffixFold(s, unit); ok {
+			return parsePercentile(num)
+		}
+	}
+	return SpeculativeRetry{}, "not a speculative retry policy"
+}
+
+// maxFixedMillis keeps a fixed delay within time.Duration.
+const maxFixedMillis = uint64(1<<63-1) / uint64(time.Millisecond)
+
+func parseFixed(num string) (SpeculativeRetry, string) {
+	d, ok := parseDecimal(num)
+	if !ok {
+		return SpeculativeRetry{}, "a fixed delay is a decimal number of milliseconds"
+	}
+	if d.whole > maxFixedMillis {
+		return SpeculativeRetry{}, "the fixed delay is too long"
+	}
+	return SpeculativeRetry{kind: KindFixed, fixed: time.Duration(d.whole) * time.Millisecond}, ""
+}
+
+func parsePercentile(num string) (SpeculativeRetry, string) {
+	d, ok := parseDecimal(num)
+	if !ok {
+		return SpeculativeRetry{}, "a percentile is a decimal number"
+	}
+	if d.whole >= 100 || d.whole == 0 && d.frac == 0 && !d.fracBeyond {
+		return SpeculativeRetry{}, "the percentile is not above 0 and below 100"
+	}
+	if d.fracBeyond {
+		return SpeculativeRetry{}, "the percentile has more than 4 decimals"
+	}
+	return SpeculativeRetry{kind: KindPercentile, pct: uint32(d.whole)*pctScale + d.frac}, ""
+}

@@ -1,0 +1,110 @@
+package latency
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// DefaultRefresh is how long a Threshold keeps a computed value unless
+// WithRefresh says otherwise.
+const DefaultRefresh = time.Second
+
+// Threshold caches the speculation threshold of one table: its policy applied
+// to its tracker. Load is on every read's path and costs one atomic load
+// while the cached value is fresh; the first Load to find it older than the
+// refresh interval recomputes it, and concurrent Loads keep using the old
+// value meanwhile. Nothing runs in the background.
+//
+// A Threshold is safe for concurrent use. Create it with NewThreshold.
+type Threshold struct {
+	tracker    *Tracker
+	refresh    time.Duration
+	state      atomic.Pointer[thresholdState]
+	refreshing atomic.Bool // claimed by the Load that recomputes
+}
+
+// thresholdState is immutable once published.
+type thresholdState struct {
+	policy    SpeculativeRetry
+	d         time.Duration
+	speculate bool
+	// kept is what an empty window keeps: the last threshold that followed
+	// latency or a fixed delay, never ALWAYS's 0.
+	kept time.Duration
+	due  time.Time // recompute from here on; zero: on the next Load
+}
+
+// ThresholdOption configures a Threshold.
+type ThresholdOption func(*Threshold)
+
+// WithRefresh sets how long a computed threshold is reused (default
+// DefaultRefresh). A d of 0 or less recomputes it on every Load.
+func WithRefresh(d time.Duration) ThresholdOption {
+	return func(th *Threshold) { th.refresh = d }
+}
+
+// NewThreshold returns the cached threshold of policy p over tracker t for a
+// table whose reads time out after readTimeout. Until t has a sample, a
+// percentile-based policy answers readTimeout/2: late enough not to hedge
+// every read of a table nobody has measured yet, early enough to rescue a
+// read from a stalled replica. A nil t stands for a tracker that never gets
+// a sample.
+func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opts ...ThresholdOption) *Threshold {
+	if t == nil {
+		t = NewTracker()
+	}
+	th := &Threshold{tracker: t, refresh: DefaultRefresh}
+	for _, o := range opts {
+		if o != nil {
+			o(th)
+		}
+	}
+	initial := max(readTimeout/2, 0)
+	th.state.Store(&thresholdState{policy: p, d: initial, speculate: p.Kind() != KindNever, kept: initial})
+	return th
+}
+
+// Load returns the threshold at time now: a read that has not completed d
+// after it started should speculate, unless speculate is false (NEVER).
+// Load does not compare d with the read timeout or a deadline; the caller
+// does, so that it can count the speculations it suppresses.
+func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
+	if st := th.state.Load(); now.Before(st.due) {
+		return st.d, st.speculate
+	}
+	return th.recompute(now)
+}
+
+// recompute refreshes a stale threshold, unless another Load already is:
+// then it returns the stale value rather than wait or repeat the work.
+func (th *Threshold) recompute(now time.Time) (time.Duration, bool) {
+	st := th.state.Load()
+	if !th.refreshing.CompareAndSwap(false, true) {
+		return st.d, st.speculate
+	}
+	defer th.refreshing.Store(false)
+	st = th.state.Load() // the claim orders this after any earlier refresh
+	d, speculate := st.policy.threshold(th.tracker.quantile, st.kept)
+	next := &thresholdState{policy: st.policy, d: d, speculate: speculate, kept: st.kept, due: now.Add(th.refresh)}
+	if st.policy.followsLatency() {
+		next.kept = d
+	}
+	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
+	return d, speculate
+}
+
+// SetPolicy replaces the policy, as ALTER TABLE does at run time; the next
+// Load computes the threshold under p.
+func (th *Threshold) SetPolicy(p SpeculativeRetry) {
+	for {
+		st := th.state.Load()
+		next := *st
+		next.policy, next.due = p, time.Time{}
+		if th.state.CompareAndSwap(st, &next) {
+			return
+		}
+	}
+}
+
+// Policy returns the policy in force.
+func (th *Threshold) Policy() SpeculativeRetry { return th.state.Load().policy }
