@@ -1,0 +1,219 @@
+package replicatest
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// callTimeout bounds every call the conformance check makes, so that a
+// replica that hangs fails the check instead of wedging the test.
+const callTimeout = 10 * time.Second
+
+// conformanceTable is the table the conformance check writes to.
+const conformanceTable = "replicatest"
+
+// check is one named part of the conformance check.
+type check struct {
+	name string
+	run  func(t *testing.T, r replica.Replica)
+}
+
+// TestReplica checks that a replica.Replica keeps the contract of the
+// interface's documentation, as fstest.TestFS does for file systems. Run
+// it from a test of your adapter:
+//
+//	func TestAdapter(t *testing.T) {
+//		replicatest.TestReplica(t, func(t *testing.T) replica.Replica {
+//			return myadapter.New(startEmptyNode(t))
+//		})
+//	}
+//
+// Each check runs as a subtest on a fresh, empty replica from newReplica,
+// which may fail t. The checks: a cancelled context or a passed deadline
+// makes Read and Apply fail with an error wrapping the context's error; a
+// partition never written reads as Partition{Key: key}; a data response
+// carries the command's key; a digest-only read returns the digest of the
+// partition a data read returns (with and without a column selection);
+// Apply merges (two versions applied in both orders read as repair.Merge of
+// them, and applying twice changes nothing); a column selection projects;
+// tables are separate; and concurrent Reads and Applies are safe (run the
+// test with -race) and lose no write. Every call is bounded by a 10 s
+// timeout.
+func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
+	t.Helper()
+	for _, c := range checks() {
+		t.Run(c.name, func(t *testing.T) {
+			r := newReplica(t)
+			if r == nil {
+				t.Fatal("newReplica returned nil")
+			}
+			c.run(t, r)
+		})
+	}
+}
+
+func checks() []check {
+	return []check{
+		{"endpoint", checkEndpoint},
+		{"cancelled context", checkCancelled},
+		{"passed deadline", checkDeadline},
+		{"missing partition", checkMissing},
+		{"response key", checkResponseKey},
+		{"digest matches data", checkDigest},
+		{"apply merges", checkApplyMerges},
+		{"columns", checkColumns},
+		{"tables are separate", checkTables},
+		{"concurrent use", checkConcurrent},
+	}
+}
+
+func checkEndpoint(t *testing.T, r replica.Replica) {
+	ep := r.Endpoint()
+	if ep.ID == "" {
+		t.Errorf("Endpoint() = %v: empty ID", ep)
+	}
+	if again := r.Endpoint(); again != ep {
+		t.Errorf("Endpoint() changed from %v to %v", ep, again)
+	}
+}
+
+func checkCancelled(t *testing.T, r replica.Replica) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	expectContextError(t, r, ctx, context.Canceled)
+}
+
+func checkDeadline(t *testing.T, r replica.Replica) {
+	ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer cancel()
+	expectContextError(t, r, ctx, context.DeadlineExceeded)
+}
+
+// expectContextError makes every kind of call under a ctx that has ended.
+func expectContextError(t *testing.T, r replica.Replica, ctx context.Context, want error) {
+	for _, digestOnly := range []bool{false, true} {
+		_, err := r.Read(ctx, replica.Command{Table: conformanceTable, Key: "k", DigestOnly: digestOnly})
+		if !errors.Is(err, want) {
+			t.Errorf("Read(DigestOnly: %v) = %v, want an error wrapping %v", digestOnly, err, want)
+		}
+	}
+	older, _ := versions("k")
+	if err := r.Apply(ctx, replica.Mutation{Table: conformanceTable, Partition: older}); !errors.Is(err, want) {
+		t.Errorf("Apply = %v, want an error wrapping %v", err, want)
+	}
+}
+
+func checkMissing(t *testing.T, r replica.Replica) {
+	want := replica.Partition{Key: "missing"}
+	if got, ok := readData(t, r, replica.Command{Table: conformanceTable, Key: "missing"}); ok && !got.Equal(want) {
+		t.Errorf("data read of a missing partition = %+v, want %+v", got, want)
+	}
+	if got, ok := readDigest(t, r, replica.Command{Table: conformanceTable, Key: "missing"}); ok && got != want.Digest() {
+		t.Errorf("digest read of a missing partition = %v, want the empty partition's %v", got, want.Digest())
+	}
+}
+
+func checkResponseKey(t *testing.T, r replica.Replica) {
+	older, _ := versions("present")
+	apply(t, r, older)
+	for _, key := range []string{"present", "absent"} {
+		if got, ok := readData(t, r, replica.Command{Table: conformanceTable, Key: key}); ok && got.Key != key {
+			t.Errorf("data read of key %q returned key %q", key, got.Key)
+		}
+	}
+}
+
+func checkDigest(t *testing.T, r replica.Replica) {
+	older, newer := versions("k")
+	apply(t, r, older)
+	apply(t, r, newer)
+	for _, cols := range [][]string{nil, {"b", "e"}} {
+		cmd := replica.Command{Table: conformanceTable, Key: "k", Columns: cols}
+		data, ok1 := readData(t, r, cmd)
+		d, ok2 := readDigest(t, r, cmd)
+		if ok1 && ok2 && d != data.Digest() {
+			t.Errorf("columns %q: digest read = %v, the data read's partition digests to %v", cols, d, data.Digest())
+		}
+	}
+}
+
+func checkApplyMerges(t *testing.T, r replica.Replica) {
+	for _, key := range []string{"older first", "newer first"} {
+		older, newer := versions(key)
+		order := []replica.Partition{older, newer}
+		if key == "newer first" {
+			slices.Reverse(order)
+		}
+		for _, p := range append(order, order...) {
+			apply(t, r, p)
+		}
+		want, _ := repair.Merge(older, newer)
+		expectData(t, r, replica.Command{Table: conformanceTable, Key: key}, want)
+	}
+}
+
+func checkColumns(t *testing.T, r replica.Replica) {
+	older, newer := versions("k")
+	apply(t, r, older)
+	apply(t, r, newer)
+	merged, _ := repair.Merge(older, newer)
+	for _, cols := range [][]string{{"a"}, {"b", "e"}, {"nothing"}} {
+		expectData(t, r, replica.Command{Table: conformanceTable, Key: "k", Columns: cols}, merged.Project(cols))
+	}
+}
+
+func checkTables(t *testing.T, r replica.Replica) {
+	older, newer := versions("k")
+	apply(t, r, older)
+	if err := call(t, func(ctx context.Context) error {
+		return r.Apply(ctx, replica.Mutation{Table: conformanceTable + "-other", Partition: newer})
+	}); err != nil {
+		t.Errorf("Apply to another table: %v", err)
+	}
+	expectData(t, r, replica.Command{Table: conformanceTable, Key: "k"}, older)
+	expectData(t, r, replica.Command{Table: conformanceTable + "-other", Key: "k"}, newer)
+}
+
+// checkConcurrent has writers apply cells of their own while readers read;
+// at the end the replica must hold every write.
+func checkConcurrent(t *testing.T, r replica.Replica) {
+	const writers, writes = 4, 25
+	var wg sync.WaitGroup
+	var all []replica.Partition
+	for w := range writers {
+		var mine []replica.Partition
+		for i := range writes {
+			mine = append(mine, replica.NewPartition("hot", replica.NewRow("row",
+				replica.Live("c"+strconv.Itoa(w), strconv.Itoa(i), int64(i+1)))))
+		}
+		all = append(all, mine...)
+		wg.Go(func() { applyAll(t, r, mine) })
+		wg.Go(func() { readRepeatedly(t, r, writes) })
+	}
+	wg.Wait()
+	want, _ := repair.Merge(all...)
+	expectData(t, r, replica.Command{Table: conformanceTable, Key: "hot"}, want)
+}
+
+func applyAll(t *testing.T, r replica.Replica, ps []replica.Partition) {
+	for _, p := range ps {
+		apply(t, r, p)
+	}
+}
+
+func readRepeatedly(t *testing.T, r replica.Replica, n int) {
+	for i := range n {
+		cmd := replica.Command{Table: conformanceTable, Key: "hot", DigestOnly: i%2 == 1}
+		if _, err := readResponse(t, r, cmd); err != nil {
+			t.Errorf("concurrent Read: %v", err)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+// Package replicatest provides fake replicas and clusters for testing code
+// built on readpath, as net/http/httptest does for HTTP: in-memory replicas
+// that misbehave the way real ones do, a cluster that places keys on them,
+// and TestReplica, a conformance check for any replica.Replica adapter.
+//
+// A Replica holds partitions in memory, answers data and digest reads, and
+// merges mutations with repair.Merge. How it answers is its Behavior,
+// changeable while a test runs: a Latency model (Constant, Uniform,
+// LogNormal, Empirical), a Slowdown factor, random pauses (PauseChance of a
+// PauseLength) and scheduled pause Windows, and a Fault (Down, Unreachable,
+// IgnoresContext, Panics, ErrorAfter). WithWorkers makes it an overloaded
+// server: a few workers, a queue, and ErrOverloaded beyond it. Stats counts
+// what it received, so a test can assert "C got exactly one data read".
+// Seed a replica with an older version of a partition to make it stale.
+//
+// A Cluster is replicas across datacenters and racks, with keys placed on a
+// token ring under a consistency.Replication (or pinned with Pin), a
+// liveness view (IsAlive, SetAlive) and a cluster-wide slowdown. Its Locate
+// is what a coordinator's locator calls.
+//
+// A flaky cluster in ten lines:
+//
+//	c, err := replicatest.NewCluster(replicatest.ClusterConfig{
+//		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+//		Replication: consistency.Simple(3), Seed: 1,
+//	})
+//	if err != nil { ... }
+//	c.Seed("users", p)                               // on every replica of p.Key
+//	c.Replica("dc1-r1-n1").SetLatency(replicatest.LogNormal(2*time.Millisecond, 0.5))
+//	c.Replica("dc1-r1-n1").AddPause(replicatest.Window{Start: 100 * time.Millisecond, End: 180 * time.Millisecond})
+//	c.Replica("dc1-r2-n2").SetFault(replicatest.Down())
+//	c.Replica("dc1-r3-n3").Seed("users", older)      // stale
+//
+// # Deterministic time
+//
+// A fake replica starts no goroutine and never sleeps in a loop or holds a
+// mutex across a wait: a request waits in its caller's goroutine on timers
+// and channels only. Inside a testing/synctest bubble those are durably
+// blocking, so virtual time jumps over every delay: a 100 ms pause costs no
+// wall time, and a test sees exact virtual times — a replica in an 80 ms
+// pause window answers exactly at its end, a Constant(3ms) replica after
+// exactly 3 ms. Create replicas, clusters and contexts inside the bubble
+// that uses them (their channels and timers belong to it), and use them in
+// no other. Pause windows are measured from the replica's start: its
+// creation, or its cluster's.
+//
+// All randomness comes from a seeded PCG source per replica (WithSeed,
+// ClusterConfig.Seed, or by default a hash of the replica's ID), drawn in a
+// fixed order per request: the same seed gives the same sequence of draws.
+// Concurrent requests take their draws in the order they arrive.
+package replicatest

@@ -1,0 +1,69 @@
+package replicatest
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrInvalidConfig is matched by every *ConfigError.
+	ErrInvalidConfig = errors.New("replicatest: invalid configuration")
+	// ErrDown is the failure of a replica with the Down fault.
+	ErrDown = errors.New("replicatest: replica is down")
+	// ErrOverloaded is the failure of a request that found a replica's queue
+	// full.
+	ErrOverloaded = errors.New("replicatest: replica is overloaded")
+	// ErrInjected is the failure of a replica with an ErrorAfter fault whose
+	// error is nil.
+	ErrInjected = errors.New("replicatest: injected error")
+	// ErrInjectedPanic is wrapped by the value a replica with the Panics
+	// fault panics with.
+	ErrInjectedPanic = errors.New("replicatest: injected panic")
+	// ErrUnknownReplica reports a replica ID the cluster does not have.
+	ErrUnknownReplica = errors.New("replicatest: unknown replica")
+	// ErrUnknownTable reports a table outside a cluster's ClusterConfig.Tables.
+	ErrUnknownTable = errors.New("replicatest: unknown table")
+)
+
+// ConfigError says which setting of a replica, a behaviour, a latency model
+// or a cluster is invalid and why. Nothing was changed. Like every error
+// here it is not modified after it is returned, so sharing it is safe.
+type ConfigError struct {
+	Setting string
+	Reason  string
+	// Err is the underlying error, if another package reported the
+	// problem (an invalid consistency.Replication, say).
+	Err error
+}
+
+func (e *ConfigError) Error() string {
+	return "replicatest: invalid " + e.Setting + ": " + e.Reason
+}
+
+// Is makes errors.Is(err, ErrInvalidConfig) hold.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+
+// Unwrap returns the underlying error, if any.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// invalid returns a *ConfigError with a formatted reason.
+func invalid(setting, format string, args ...any) *ConfigError {
+	return &ConfigError{Setting: setting, Reason: fmt.Sprintf(format, args...)}
+}
+
+// RequestError is how a fake replica fails a Read or an Apply: Replica is its
+// ID, Op is "read" or "apply", and Err the cause — ErrDown, ErrOverloaded,
+// the context's error, an injected error or the merge's error — which
+// errors.Is and errors.As see through Unwrap.
+type RequestError struct {
+	Replica string
+	Op      string
+	Err     error
+}
+
+func (e *RequestError) Error() string {
+	return "replicatest: " + e.Op + " on " + e.Replica + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *RequestError) Unwrap() error { return e.Err }

@@ -1,0 +1,120 @@
+package replicatest
+
+import (
+	"fmt"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
+)
+
+// Locate returns the replicas of key in table, in ring order (or in the
+// order given to Pin), and the cluster's replication: what a coordinator's
+// locator asks for. The slice is the caller's to reorder. A table outside
+// ClusterConfig.Tables gets an error wrapping ErrUnknownTable.
+func (c *Cluster) Locate(table, key string) ([]replica.Replica, consistency.Replication, error) {
+	if err := c.knowTable(table); err != nil {
+		return nil, consistency.Replication{}, err
+	}
+	owners := c.owners(table, key)
+	out := make([]replica.Replica, len(owners))
+	for i, r := range owners {
+		out[i] = r
+	}
+	return out, c.replication, nil
+}
+
+// owners returns the replicas of (table, key): pinned, or from the ring.
+func (c *Cluster) owners(table, key string) []*Replica {
+	c.mu.RLock()
+	pinned, ok := c.pins[table][key]
+	c.mu.RUnlock()
+	if ok {
+		return pinned
+	}
+	return c.ring.locate(key)
+}
+
+func (c *Cluster) knowTable(table string) error {
+	if c.tables != nil && !c.tables[table] {
+		return fmt.Errorf("%w %q", ErrUnknownTable, table)
+	}
+	return nil
+}
+
+// Pin overrides the placement of (table, key): its replicas become the
+// replicas ids, in that order, whatever the replication says. It fails with
+// an error wrapping ErrUnknownReplica or ErrUnknownTable, or a *ConfigError
+// for no or repeated ids, and then changes nothing.
+func (c *Cluster) Pin(table, key string, ids ...string) error {
+	rs, err := c.lookup(table, ids)
+	if err != nil {
+		return err
+	}
+	if len(rs) == 0 {
+		return invalid("pin of "+key, "no replicas")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pins[table] == nil {
+		c.pins[table] = map[string][]*Replica{}
+	}
+	c.pins[table][key] = rs
+	return nil
+}
+
+// Unpin gives (table, key) back to the ring.
+func (c *Cluster) Unpin(table, key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.pins[table], key)
+}
+
+// lookup returns the replicas ids of a known table, each at most once.
+func (c *Cluster) lookup(table string, ids []string) ([]*Replica, error) {
+	if err := c.knowTable(table); err != nil {
+		return nil, err
+	}
+	rs := make([]*Replica, len(ids))
+	for i, id := range ids {
+		if rs[i] = c.byID[id]; rs[i] == nil {
+			return nil, unknownReplica(id)
+		}
+		for _, prev := range ids[:i] {
+			if prev == id {
+				return nil, invalid("replica list", "%q repeated", id)
+			}
+		}
+	}
+	return rs, nil
+}
+
+// Seed gives every replica of p.Key in table (see Locate) a copy of p. An
+// invalid p or an unknown table gets an error and changes nothing.
+func (c *Cluster) Seed(table string, p replica.Partition) error {
+	if err := c.knowTable(table); err != nil {
+		return err
+	}
+	return seedAll(c.owners(table, p.Key), table, p)
+}
+
+// SeedOn gives a copy of p to the replicas ids only, whether or not they
+// are replicas of p.Key: after Seed, SeedOn of an older version makes some
+// replicas stale in one call. Errors are Pin's and Seed's; on error nothing
+// changes.
+func (c *Cluster) SeedOn(table string, p replica.Partition, ids ...string) error {
+	rs, err := c.lookup(table, ids)
+	if err != nil {
+		return err
+	}
+	return seedAll(rs, table, p)
+}
+
+func seedAll(rs []*Replica, table string, p replica.Partition) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		r.data.put(table, p)
+	}
+	return nil
+}

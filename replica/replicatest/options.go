@@ -1,0 +1,71 @@
+package replicatest
+
+import (
+	"hash/fnv"
+	"time"
+)
+
+// Option configures a replica made by NewReplica or New. Options are
+// immutable and may be shared: ClusterConfig.Options gives the same ones
+// to every replica.
+type Option func(*options)
+
+type options struct {
+	seed       uint64
+	seeded     bool
+	behavior   Behavior
+	workers    int
+	queueLimit int
+	start      time.Time
+	cluster    *factor // the cluster-wide slowdown, nil outside a cluster
+}
+
+// WithSeed seeds the replica's random source. Without it the seed is a hash
+// of the endpoint's ID, so a run is reproducible either way.
+func WithSeed(seed uint64) Option {
+	return func(o *options) { o.seed, o.seeded = seed, true }
+}
+
+// WithBehavior sets the replica's initial Behavior; see SetBehavior.
+func WithBehavior(b Behavior) Option {
+	return func(o *options) { o.behavior = b.clone() }
+}
+
+// WithWorkers models a replica that serves at most workers requests at a
+// time: the others queue for a worker, so latency grows with queued work,
+// and a request arriving when queueLimit requests are already queued fails
+// at once with ErrOverloaded. A queueLimit of 0 means no limit. Without this
+// option a replica serves every request in parallel.
+func WithWorkers(workers, queueLimit int) Option {
+	return func(o *options) { o.workers, o.queueLimit = workers, queueLimit }
+}
+
+// withStart sets the instant pause windows are measured from.
+func withStart(t time.Time) Option {
+	return func(o *options) { o.start = t }
+}
+
+// withClusterSlowdown shares a cluster's slowdown factor with the replica.
+func withClusterSlowdown(f *factor) Option {
+	return func(o *options) { o.cluster = f }
+}
+
+func (o *options) validate() error {
+	if o.workers < 0 {
+		return invalid("workers", "%d is negative", o.workers)
+	}
+	if o.queueLimit < 0 {
+		return invalid("queue limit", "%d is negative", o.queueLimit)
+	}
+	if o.workers == 0 && o.queueLimit != 0 {
+		return invalid("queue limit", "%d set without workers", o.queueLimit)
+	}
+	return o.behavior.Validate()
+}
+
+// idSeed derives a default seed from a replica ID.
+func idSeed(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
+}

@@ -1,0 +1,78 @@
+package replicatest
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/zeebo/xxh3"
+)
+
+// ring is a token ring: each node owns TokensPerNode pseudo-random tokens,
+// a key's token is its xxh3 hash, and the key's replicas are found by
+// walking clockwise from the first token at or after it. The walk's result
+// is precomputed for every token, so that placing a key is a hash and a
+// binary search. A ring is immutable.
+type ring struct {
+	tokens []uint64     // sorted
+	owners [][]*Replica // owners[i]: the replicas of keys whose walk starts at tokens[i]
+}
+
+// vnode is one token of one node, during construction.
+type vnode struct {
+	token uint64
+	node  int
+}
+
+// newRing places nodes on a ring drawn from seed and precomputes each
+// token's replicas under rep, which must already be validated against them.
+func newRing(nodes []*Replica, tokensPerNode int, seed uint64, rep consistency.Replication) *ring {
+	rng := rand.New(rand.NewPCG(seed, pcgStream))
+	vnodes := make([]vnode, 0, len(nodes)*tokensPerNode)
+	for i := range nodes {
+		for range tokensPerNode {
+			vnodes = append(vnodes, vnode{rng.Uint64(), i})
+		}
+	}
+	slices.SortFunc(vnodes, func(a, b vnode) int {
+		if a.token != b.token {
+			return cmpUint64(a.token, b.token)
+		}
+		return a.node - b.node
+	})
+	g := &ring{tokens: make([]uint64, len(vnodes)), owners: make([][]*Replica, len(vnodes))}
+	for i, v := range vnodes {
+		g.tokens[i] = v.token
+		g.owners[i] = walk(nodes, vnodes, i, rep)
+	}
+	return g
+}
+
+func cmpUint64(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// locate returns the replicas of key, in ring order. Do not modify them.
+func (g *ring) locate(key string) []*Replica {
+	t := xxh3.HashString(key)
+	i, _ := slices.BinarySearch(g.tokens, t)
+	if i == len(g.tokens) {
+		i = 0
+	}
+	return g.owners[i]
+}
+
+// walk collects the replicas of a walk starting at vnodes[from].
+func walk(nodes []*Replica, vnodes []vnode, from int, rep consistency.Replication) []*Replica {
+	pick := newPicker(nodes, rep)
+	for step := range vnodes {
+		if pick.done() {
+			break
+		}
+		pick.offer(vnodes[(from+step)%len(vnodes)].node)
+	}
+	return pick.chosen
+}

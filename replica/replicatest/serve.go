@@ -1,0 +1,144 @@
+package replicatest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// Read answers cmd as the replica's Behavior dictates: its data, or for a
+// digest-only command its digest, read when the request's service ends. A
+// partition it does not hold reads as Partition{Key: cmd.Key}. Failures are
+// *RequestError values.
+func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	if cmd.DigestOnly {
+		r.stats.digestReads.Add(1)
+	} else {
+		r.stats.dataReads.Add(1)
+	}
+	if err := r.serve(ctx, "read"); err != nil {
+		return replica.Response{}, err
+	}
+	return r.data.read(cmd), nil
+}
+
+// Apply merges m into the replica's copy with repair.Merge once the
+// request's service ends, so a newer write already held survives. An
+// invalid mutation fails with repair's error and changes nothing.
+func (r *Replica) Apply(ctx context.Context, m replica.Mutation) error {
+	r.stats.mutations.Add(1)
+	if err := r.serve(ctx, "apply"); err != nil {
+		return err
+	}
+	if err := r.data.merge(m.Table, m.Partition); err != nil {
+		return r.fail("apply", err)
+	}
+	return nil
+}
+
+// serve runs a request's life up to the moment it is answered: its fault,
+// its pause window, its queueing and its service time.
+func (r *Replica) serve(ctx context.Context, op string) error {
+	r.stats.inFlight.Add(1)
+	defer r.stats.inFlight.Add(-1)
+	if r.err != nil {
+		return r.fail(op, r.err)
+	}
+	b := r.behavior.Load()
+	ignoreCtx := b.Fault.kind == ignoresContext
+	if err := ctx.Err(); err != nil && !ignoreCtx {
+		return r.fail(op, err)
+	}
+	if decided, err := r.decide(ctx, op, b.Fault); decided {
+		return err
+	}
+	if err := r.wait(ctx, b, ignoreCtx); err != nil {
+		return r.fail(op, err)
+	}
+	if ignoreCtx && ctx.Err() != nil {
+		r.stats.lateAnswers.Add(1)
+	}
+	return nil
+}
+
+// decide settles a request that the fault decides on arrival.
+func (r *Replica) decide(ctx context.Context, op string, f Fault) (bool, error) {
+	switch f.kind {
+	case down:
+		return true, r.fail(op, ErrDown)
+	case unreachable:
+		<-ctx.Done()
+		return true, r.fail(op, ctx.Err())
+	case panics:
+		r.stats.panics.Add(1)
+		panic(fmt.Errorf("%w: %s on %s", ErrInjectedPanic, op, r.ep.ID))
+	case errorAfter:
+		if err := sleep(ctx, f.delay, false); err != nil {
+			return true, r.fail(op, err)
+		}
+		return true, r.fail(op, f.err)
+	}
+	return false, nil
+}
+
+// wait holds the request through its pause window, its queueing for a
+// worker and its service time.
+func (r *Replica) wait(ctx context.Context, b *Behavior, ignoreCtx bool) error {
+	service := r.draw(b)
+	if err := r.pauseWindow(ctx, b, ignoreCtx); err != nil {
+		return err
+	}
+	if err := r.workers.acquire(ctx, ignoreCtx); err != nil {
+		return err
+	}
+	defer r.workers.release()
+	return sleep(ctx, service, ignoreCtx)
+}
+
+// pauseWindow holds a request arriving in a pause window until its end.
+func (r *Replica) pauseWindow(ctx context.Context, b *Behavior, ignoreCtx bool) error {
+	if len(b.Pauses) == 0 {
+		return nil // spares the clock read
+	}
+	end, paused := b.windowEnd(time.Since(r.start))
+	if !paused {
+		return nil
+	}
+	return sleep(ctx, time.Until(r.start.Add(end)), ignoreCtx)
+}
+
+// sleep waits d on a timer, or until ctx ends unless ignoreCtx is set.
+func sleep(ctx context.Context, d time.Duration, ignoreCtx bool) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	if ignoreCtx {
+		<-t.C
+		return nil
+	}
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// fail counts a failed request and wraps its cause.
+func (r *Replica) fail(op string, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		r.stats.cancellations.Add(1)
+	case errors.Is(err, ErrOverloaded):
+		r.stats.overloaded.Add(1)
+		r.stats.errors.Add(1)
+	default:
+		r.stats.errors.Add(1)
+	}
+	return &RequestError{Replica: r.ep.ID, Op: op, Err: err}
+}
