@@ -1,0 +1,123 @@
+package retry
+
+import (
+	"math"
+	"time"
+)
+
+// BudgetConfig configures a Budget. NewBudget copies it.
+type BudgetConfig struct {
+	// Percent is the fraction of requests, in [0, 1], that may be followed
+	// by an extra attempt; 0.1 allows one per ten requests. Its resolution is
+	// one in a million.
+	Percent float64
+	// Window is the sliding window requests and extra attempts are counted
+	// over, in 10 slots. Default 10 s when zero; otherwise at least 10 ms.
+	Window time.Duration
+	// MinPerSecond is a floor of extra attempts per second, >= 0, allowed
+	// whatever the traffic, so that a quiet client can still retry: the
+	// budget always holds MinPerSecond × Window (in seconds) attempts.
+	MinPerSecond float64
+}
+
+const (
+	defaultBudgetWindow = 10 * time.Second
+	minBudgetWindow     = ringSlots * time.Millisecond
+	micro               = 1_000_000 // budget arithmetic is in millionths of an attempt
+	maxBudgetFloor      = 1e12      // attempts per window; keeps the arithmetic in int64
+)
+
+// Budget caps extra attempts (retries, speculative attempts, hedges) to
+// Percent of requests over a sliding Window, plus a floor of MinPerSecond
+// extra attempts per second so that low traffic can still retry, in the
+// style of Finagle's RetryBudget. A retry storm against a failing cluster is
+// thus held to a fixed fraction of the traffic.
+//
+// Time is an argument: the Budget reads no clock and starts no goroutine;
+// its window moves lazily, by compare-and-swap, as calls arrive. Events more
+// than a window older than the newest seen are not counted. A Budget is safe
+// for concurrent use and is meant to be shared, for example by an Executor's
+// retries and a coordinator's hedges.
+type Budget struct {
+	slotNanos     uint64
+	percentMicros uint64 // Percent, in millionths
+	floorMicros   uint64 // MinPerSecond × Window, in millionths of an attempt
+	deposits      ring
+	_             [64]byte // keep the hot deposit counters off the withdrawals' cache line
+	withdrawals   ring
+}
+
+// NewBudget returns a budget, or a *ConfigError if cfg is invalid.
+func NewBudget(cfg BudgetConfig) (*Budget, error) {
+	if cfg.Window == 0 {
+		cfg.Window = defaultBudgetWindow
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	floor := cfg.MinPerSecond * cfg.Window.Seconds()
+	return &Budget{
+		slotNanos:     uint64(cfg.Window / ringSlots),
+		percentMicros: uint64(math.Round(cfg.Percent * micro)),
+		floorMicros:   uint64(math.Round(floor * micro)),
+	}, nil
+}
+
+func (cfg BudgetConfig) validate() error {
+	switch {
+	case !(cfg.Percent >= 0 && cfg.Percent <= 1):
+		return &ConfigError{"BudgetConfig.Percent", cfg.Percent, "must be within [0, 1]"}
+	case cfg.Window < minBudgetWindow:
+		return &ConfigError{"BudgetConfig.Window", cfg.Window, "must be at least 10ms"}
+	case !(cfg.MinPerSecond >= 0):
+		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "must be >= 0"}
+	case !(cfg.MinPerSecond*cfg.Window.Seconds() <= maxBudgetFloor):
+		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "floor too large for the window"}
+	}
+	return nil
+}
+
+// epoch returns the number of the slot now falls in. Unsigned arithmetic
+// keeps any time, even before 1970, a valid index.
+func (b *Budget) epoch(now time.Time) uint64 { return uint64(now.UnixNano()) / b.slotNanos }
+
+// Deposit counts one request at now. It is lock-free and does not allocate.
+func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }
+
+// TryWithdraw spends one extra attempt at now, and reports whether the
+// budget allowed it: withdrawals over the window ending at now, this one
+// included, may not exceed Percent × the requests deposited over that window
+// plus the floor. Under contention it may refuse an attempt a sequential
+// caller would have got, never the other way round. Each call is judged on
+// the window ending at its own now, so callers whose times straddle a slot
+// boundary out of order (by a few microseconds, with time.Now) may between
+// them get a few more than a window allows; a clock that jumps cannot wedge
+// the budget for longer than a window. It does not allocate.
+func (b *Budget) TryWithdraw(now time.Time) bool {
+	e := b.epoch(now)
+	if !b.withdrawals.add(e) {
+		return false
+	}
+	if b.withdrawals.sum(e)*micro <= b.allowance(e) {
+		return true
+	}
+	b.withdrawals.remove(e)
+	return false
+}
+
+// Available returns how many extra attempts TryWithdraw would allow at now,
+// fractions included, for metrics. It is never negative.
+func (b *Budget) Available(now time.Time) float64 {
+	e := b.epoch(now)
+	allowed, spent := b.allowance(e), b.withdrawals.sum(e)*micro
+	if spent >= allowed {
+		return 0
+	}
+	return float64(allowed-spent) / micro
+}
+
+// allowance is how many attempts, in millionths, the window ending at epoch
+// e allows in all.
+func (b *Budget) allowance(e uint64) uint64 {
+	return b.percentMicros*b.deposits.sum(e) + b.floorMicros
+}

@@ -1,0 +1,44 @@
+package retry
+
+import "errors"
+
+// Cause is the kind of failure, which says which Policy callback judges it.
+// It is a plain value, safe for concurrent use.
+type Cause uint8
+
+// The causes, one per Policy callback.
+const (
+	CauseReadTimeout Cause = iota
+	CauseWriteTimeout
+	CauseUnavailable
+	CauseRequestAborted
+	CauseErrorResponse
+
+	causeCount = iota
+)
+
+// ErrUnknownCause is returned, wrapped, by ParseCause.
+var ErrUnknownCause = errors.New("retry: unknown cause")
+
+var causeNames = []string{
+	CauseReadTimeout:    "READ_TIMEOUT",
+	CauseWriteTimeout:   "WRITE_TIMEOUT",
+	CauseUnavailable:    "UNAVAILABLE",
+	CauseRequestAborted: "REQUEST_ABORTED",
+	CauseErrorResponse:  "ERROR_RESPONSE",
+}
+
+// String returns a name such as "READ_TIMEOUT".
+func (c Cause) String() string { return nameOf(causeNames, uint8(c), "Cause") }
+
+// ParseCause parses a name String returns, in any letter case.
+func ParseCause(s string) (Cause, error) {
+	return parseName[Cause](causeNames, s, ErrUnknownCause)
+}
+
+// Classify returns the cause of a failed attempt's error, matched with
+// errors.As and errors.Is, first match wins: a *consistency.ReadTimeoutError,
+// *consistency.WriteTimeoutError or *consistency.UnavailableError; an
+// aborted request (a *RequestAbortedError, ErrConnectionClosed or
+// ErrHeartbeatFailed); and anything else, which is an error response.
+func Classify(err error) Cause { return classify(err).cause }

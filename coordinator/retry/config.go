@@ -1,0 +1,102 @@
+package retry
+
+import (
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// DefaultMaxRetries is Config.MaxRetries when left zero.
+const DefaultMaxRetries = 8
+
+// Config configures an Executor. The zero Config is valid: DefaultPolicy, no
+// backoff, no budget, no speculation, and statements not idempotent unless
+// they say so. NewExecutor copies it; the functions and the Policy it holds
+// must be safe for concurrent use.
+type Config struct {
+	// Policy judges failed attempts. Default DefaultPolicy. A Statement's
+	// own Policy replaces it.
+	Policy Policy
+
+	// DefaultIdempotent is the idempotence of a statement left
+	// IdempotenceUnset. Default false. Setting it true is dangerous: every
+	// unmarked statement becomes retryable after write timeouts, aborted
+	// requests and error responses, and speculatively executed, so a
+	// counter increment or a lightweight transaction that forgot to say
+	// NotIdempotent may be applied twice. Mark idempotent statements
+	// one by one instead.
+	DefaultIdempotent bool
+
+	// MaxRetries caps the retries of one statement whatever the policy
+	// answers, a safety net for policies that never give up (the shipped
+	// ones give up by themselves). Default DefaultMaxRetries; must be >= 0.
+	MaxRetries int
+
+	// Backoff, if not nil, gives the wait before each retry; nil retries at
+	// once. The wait ends early when the context does.
+	Backoff Backoff
+
+	// Budget, if not nil, caps retries and speculative attempts: Execute
+	// deposits one request per statement and withdraws one per extra
+	// attempt; a refused retry ends the statement with ErrBudgetExhausted.
+	// Share one Budget with the coordinator so that retries and hedges draw
+	// on the same allowance.
+	Budget *Budget
+
+	// Speculation, if not nil, enables client-side speculative execution
+	// of idempotent statements: if no attempt has succeeded after the delay
+	// it gives, a second attempt goes to the next target of the plan, and
+	// the first success wins. A *latency.Threshold fits, for an adaptive
+	// delay (feed its tracker from the attempt function), as does
+	// FixedDelay. Speculation is skipped when the delay would pass the
+	// context's deadline.
+	Speculation SpeculationDelay
+
+	// OnDowngrade, if not nil, is told of every attempt about to run at a
+	// level other than the statement's, so that the application can log it,
+	// or re-read or repair the rows later. It runs on the executing
+	// goroutine, before the attempt; it must be quick and safe for
+	// concurrent use.
+	OnDowngrade func(Downgrade)
+}
+
+// Backoff returns the wait before a retry, given the number of retries the
+// statement already made (0 before the first retry). A wait <= 0 means
+// none. It must be safe for concurrent use.
+type Backoff func(retries int) time.Duration
+
+// SpeculationDelay gives the delay after which a statement is executed
+// speculatively, and whether to speculate at all, at now.
+// *latency.Threshold implements it. Implementations must be safe for
+// concurrent use.
+type SpeculationDelay interface {
+	Load(now time.Time) (d time.Duration, speculate bool)
+}
+
+// FixedDelay is a SpeculationDelay that always speculates after the same
+// delay. It must not be negative. It is safe for concurrent use.
+type FixedDelay time.Duration
+
+// Load returns d and true.
+func (d FixedDelay) Load(time.Time) (time.Duration, bool) { return time.Duration(d), true }
+
+// Downgrade describes an attempt about to run at a level other than the
+// statement's. It is a plain value, safe for concurrent reads.
+type Downgrade struct {
+	Requested consistency.Level // the statement's level
+	From      consistency.Level // the level of the attempt that failed
+	To        consistency.Level // the level of the attempt about to run
+	Cause     Cause             // of the failure that led to it
+	Target    int               // index in the plan of the attempt's target
+	Retry     int               // 1 for the statement's first retry
+}
+
+func (cfg Config) validate() error {
+	if cfg.MaxRetries < 0 {
+		return &ConfigError{"Config.MaxRetries", cfg.MaxRetries, "must be >= 0"}
+	}
+	if d, ok := cfg.Speculation.(FixedDelay); ok && d < 0 {
+		return &ConfigError{"Config.Speculation", time.Duration(d), "a fixed delay must be >= 0"}
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package retry
+
+import "github.com/readpath/readpath/consistency"
+
+// DowngradingPolicy retries at most once, and where too few replicas
+// answered or were alive, retries at a lower level that the replicas seen
+// can meet, as the Java driver's ConsistencyDowngradingRetryPolicy does.
+//
+// Downgrading silently weakens the guarantee the application asked for: a
+// QUORUM read served at ONE may miss a write QUORUM acknowledged. Use it only
+// where a possibly stale answer beats no answer, and watch
+// Config.OnDowngrade. The zero value is ready to use and safe for concurrent
+// use.
+type DowngradingPolicy struct{}
+
+var _ Policy = DowngradingPolicy{}
+
+// OnReadTimeout, on the first failure only: a serial read rethrows (it is
+// how an application learns what a timed-out CAS did; a weaker read cannot
+// tell it); too few replicas answered: downgrade to what answered; enough
+// answered but no data: retry at the same level; enough answered with data
+// (a digest mismatch, which must be repaired first): rethrow.
+func (DowngradingPolicy) OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict {
+	switch {
+	case retryCount != 0, err.Level.IsSerial():
+		return rethrow()
+	case err.Received < err.BlockFor:
+		return downgrade(err.Received, err.Level)
+	case !err.DataPresent:
+		return retrySame(s.Level)
+	}
+	return rethrow()
+}
+
+// OnWriteTimeout, on the first failure only: a SIMPLE or BATCH write that a
+// replica acknowledged is ignored (it is durable there and will spread); an
+// UNLOGGED_BATCH is retried at the level the acknowledgements can meet, to
+// get every part of it written somewhere; a BATCH_LOG write is retried as
+// is; COUNTER, CAS, VIEW and CDC writes, and unacknowledged writes, rethrow.
+func (DowngradingPolicy) OnWriteTimeout(s Statement, err *consistency.WriteTimeoutError, retryCount int) Verdict {
+	return onlyIf(retryCount == 0, writeTimeoutVerdict(s, err, downgrade(err.Received, err.Level)))
+}
+
+// writeTimeoutVerdict is the downgrading policies' answer to a write
+// timeout, given their answer for an UNLOGGED_BATCH.
+func writeTimeoutVerdict(s Statement, err *consistency.WriteTimeoutError, unloggedBatch Verdict) Verdict {
+	switch err.WriteType {
+	case consistency.WriteSimple, consistency.WriteBatch:
+		return onlyIf(err.Received > 0, ignoreAt(s.Level))
+	case consistency.WriteUnloggedBatch:
+		return unloggedBatch
+	case consistency.WriteBatchLog:
+		return retrySame(s.Level)
+	}
+	return rethrow()
+}
+
+// OnUnavailable, on the first failure only: at a serial level (the Paxos
+// phase of a lightweight transaction) tries the next target, which may not
+// be cut off from the replicas; otherwise downgrades to what is alive.
+func (DowngradingPolicy) OnUnavailable(s Statement, err *consistency.UnavailableError, retryCount int) Verdict {
+	switch {
+	case retryCount != 0:
+		return rethrow()
+	case err.Level.IsSerial():
+		return retryNext(s.Level)
+	}
+	return downgrade(err.Alive, err.Level)
+}
+
+// OnRequestAborted answers as DefaultPolicy does, once.
+func (DowngradingPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
+	return onlyIf(retryCount == 0, abortedVerdict(s, err))
+}
+
+// OnErrorResponse answers as DefaultPolicy does, once.
+func (DowngradingPolicy) OnErrorResponse(s Statement, err error, retryCount int) Verdict {
+	return onlyIf(retryCount == 0, errorResponseVerdict(s, err))
+}
+
+// downgrade retries at the strongest of THREE, TWO and ONE that count
+// replicas can meet, and rethrows when none answered. EACH_QUORUM goes to ONE
+// whatever the count: its counts are those of the one datacenter that fell
+// short, and say nothing of the others.
+func downgrade(count int, current consistency.Level) Verdict {
+	switch {
+	case current == consistency.EachQuorum:
+		return retrySame(consistency.One)
+	case count >= 3:
+		return retrySame(consistency.Three)
+	case count == 2:
+		return retrySame(consistency.Two)
+	case count == 1:
+		return retrySame(consistency.One)
+	}
+	return rethrow()
+}

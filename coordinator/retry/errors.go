@@ -1,0 +1,67 @@
+package retry
+
+import (
+	"errors"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// Errors an attempt function returns to tell the policies what happened.
+// Wrap them (fmt.Errorf("...: %w", ErrOverloaded)) to add detail.
+var (
+	// ErrConnectionClosed: the connection to the target closed before it
+	// answered. The request is aborted; DefaultPolicy tries the next target.
+	ErrConnectionClosed = errors.New("retry: connection closed")
+	// ErrHeartbeatFailed: the connection's heartbeat failed while the
+	// request was in flight. The request is aborted; DefaultPolicy tries the
+	// next target.
+	ErrHeartbeatFailed = errors.New("retry: heartbeat failed")
+	// ErrOverloaded: the target refused the request because it is
+	// overloaded. DefaultPolicy tries the next target.
+	ErrOverloaded = errors.New("retry: coordinator overloaded")
+	// ErrServerError: the target failed with an internal error.
+	// DefaultPolicy tries the next target.
+	ErrServerError = errors.New("retry: server error")
+	// ErrTruncate: a TRUNCATE failed on the target. DefaultPolicy tries the
+	// next target.
+	ErrTruncate = errors.New("retry: truncate error")
+)
+
+// RequestAbortedError marks any error as an aborted request: one that got no
+// answer, so the target may or may not have executed it. It is judged by
+// Policy.OnRequestAborted, and only for idempotent statements. Like every
+// error type here, it is not modified once returned and is safe for
+// concurrent reads.
+type RequestAbortedError struct {
+	Err error
+}
+
+func (e *RequestAbortedError) Error() string {
+	if e.Err == nil {
+		return "retry: request aborted"
+	}
+	return "retry: request aborted: " + e.Err.Error()
+}
+
+// Unwrap returns the error that aborted the request.
+func (e *RequestAbortedError) Unwrap() error { return e.Err }
+
+// isConnectionLost reports whether err says the connection failed, the
+// one kind of abort after which another target is worth trying.
+func isConnectionLost(err error) bool {
+	return errors.Is(err, ErrConnectionClosed) || errors.Is(err, ErrHeartbeatFailed)
+}
+
+// isTransientResponse reports whether err is an error response that another
+// coordinator may well not return.
+func isTransientResponse(err error) bool {
+	return errors.Is(err, ErrOverloaded) || errors.Is(err, ErrServerError) || errors.Is(err, ErrTruncate)
+}
+
+// isReplicaFailure reports whether err says replicas failed the operation:
+// retrying cannot help until they are repaired.
+func isReplicaFailure(err error) bool {
+	var rf *consistency.ReadFailureError
+	var wf *consistency.WriteFailureError
+	return errors.As(err, &rf) || errors.As(err, &wf)
+}

@@ -1,0 +1,222 @@
+package retry
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// execution is the state of one statement's run that does not depend on
+// the target and result types: the decisions, the history and the metrics.
+type execution struct {
+	e       *Executor
+	stmt    Statement // idempotence resolved; Level as requested
+	policy  Policy
+	planLen int
+	next    int // the next unused target of the plan
+	retries int
+	history History
+}
+
+// attemptSpec is an attempt to make.
+type attemptSpec struct {
+	target      int
+	level       consistency.Level
+	retry       bool
+	speculative bool
+}
+
+type stepKind uint8
+
+const (
+	stepStop stepKind = iota
+	stepRetry
+	stepIgnore
+)
+
+// step is what follows a failed attempt.
+type step struct {
+	kind   stepKind
+	next   attemptSpec       // stepRetry: the retry
+	wait   time.Duration     // stepRetry: the backoff
+	level  consistency.Level // stepIgnore: the level served
+	reason error             // stepStop: why
+	err    error             // the failed attempt's error
+}
+
+func stop(reason, err error) step { return step{kind: stepStop, reason: reason, err: err} }
+
+func (x *execution) first() attemptSpec { return attemptSpec{target: 0, level: x.stmt.Level} }
+
+// succeeded records a's success.
+func (x *execution) succeeded(a attemptSpec) {
+	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative})
+	if a.retry {
+		x.e.m.retrySuccesses.Add(1)
+	}
+}
+
+// failed records a's failure with err and decides what follows.
+func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
+	f := classify(err)
+	v, reason := x.judge(ctx, a, f, err)
+	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
+		Err: err, Cause: f.cause, Verdict: v})
+	if reason != nil {
+		return stop(reason, err)
+	}
+	return x.follow(a, f.cause, v, err)
+}
+
+// judge returns the verdict on a failure, or why none is needed: the
+// caller's context ended, or the idempotence gate closed.
+func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err error) (Verdict, error) {
+	if cerr := ctx.Err(); cerr != nil {
+		return rethrow(), cerr
+	}
+	if f.cause.gated() && x.stmt.Idempotent != Idempotent {
+		return rethrow(), ErrNotIdempotent
+	}
+	s := x.stmt
+	s.Level = a.level
+	return f.ask(x.policy, s, err, x.retries), nil
+}
+
+// follow carries out verdict v on attempt a's failure.
+func (x *execution) follow(a attemptSpec, c Cause, v Verdict, err error) step {
+	switch v.Decision {
+	case Rethrow:
+		return stop(ErrRethrown, err)
+	case Ignore:
+		x.e.m.ignores.Add(1)
+		return step{kind: stepIgnore, level: a.level, err: err}
+	case RetrySame:
+		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, err)
+	case RetryNext:
+		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, err)
+	}
+	return stop(ErrInvalidVerdict, err)
+}
+
+// retry makes next, the retry of from, if nothing forbids it.
+func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
+	if reason := x.forbid(next); reason != nil {
+		return stop(reason, err)
+	}
+	if next.target == x.next {
+		x.next++
+	}
+	x.retries++
+	x.e.m.retries[c].Add(1)
+	x.noteLevel(next, from, c)
+	return step{kind: stepRetry, next: next, wait: x.e.backoff(x.retries - 1), err: err}
+}
+
+// forbid returns why retry next may not run, or nil.
+func (x *execution) forbid(next attemptSpec) error {
+	switch {
+	case !next.level.Valid() || (next.level == consistency.Any && x.stmt.Level != consistency.Any):
+		return ErrInvalidVerdict
+	case next.target >= x.planLen:
+		x.e.m.exhausted.Add(1)
+		return ErrPlanExhausted
+	case x.retries >= x.e.maxRetries():
+		x.e.m.exhausted.Add(1)
+		return ErrTooManyRetries
+	case !x.e.withdraw():
+		return ErrBudgetExhausted
+	}
+	return nil
+}
+
+// noteLevel reports next to the observer if it runs at another level than
+// the statement asked for.
+func (x *execution) noteLevel(next, from attemptSpec, c Cause) {
+	if next.level == x.stmt.Level {
+		return
+	}
+	x.e.m.downgrades.Add(1)
+	if obs := x.e.cfg.OnDowngrade; obs != nil {
+		obs(Downgrade{Requested: x.stmt.Level, From: from.level, To: next.level,
+			Cause: c, Target: next.target, Retry: x.retries})
+	}
+}
+
+// speculationDelay returns the delay before a speculative attempt, and
+// whether this statement speculates at all.
+func (x *execution) speculationDelay(ctx context.Context) (time.Duration, bool) {
+	sd := x.e.cfg.Speculation
+	if sd == nil || x.stmt.Idempotent != Idempotent || x.planLen < 2 {
+		return 0, false
+	}
+	now := time.Now()
+	d, ok := sd.Load(now)
+	if !ok || d < 0 {
+		return 0, false
+	}
+	if deadline, has := ctx.Deadline(); has && !now.Add(d).Before(deadline) {
+		return 0, false
+	}
+	return d, true
+}
+
+// speculate returns the speculative attempt to start, if a target is left
+// and the budget allows.
+func (x *execution) speculate() (attemptSpec, bool) {
+	if x.next >= x.planLen || !x.e.withdraw() {
+		return attemptSpec{}, false
+	}
+	a := attemptSpec{target: x.next, level: x.stmt.Level, speculative: true}
+	x.next++
+	x.e.m.speculative.Add(1)
+	return a, true
+}
+
+// gated reports whether a failure of cause c may have left the statement
+// applied, so that only an idempotent statement may be retried after it.
+func (c Cause) gated() bool {
+	return c == CauseWriteTimeout || c == CauseErrorResponse || c == CauseRequestAborted
+}
+
+// failure is a classified error, with the typed error its callback needs.
+type failure struct {
+	cause Cause
+	rt    *consistency.ReadTimeoutError
+	wt    *consistency.WriteTimeoutError
+	un    *consistency.UnavailableError
+}
+
+func classify(err error) failure {
+	var f failure
+	var ab *RequestAbortedError
+	switch {
+	case errors.As(err, &f.rt):
+		f.cause = CauseReadTimeout
+	case errors.As(err, &f.wt):
+		f.cause = CauseWriteTimeout
+	case errors.As(err, &f.un):
+		f.cause = CauseUnavailable
+	case errors.As(err, &ab), isConnectionLost(err):
+		f.cause = CauseRequestAborted
+	default:
+		f.cause = CauseErrorResponse
+	}
+	return f
+}
+
+// ask calls the callback of p that judges f.
+func (f failure) ask(p Policy, s Statement, err error, retries int) Verdict {
+	switch f.cause {
+	case CauseReadTimeout:
+		return p.OnReadTimeout(s, f.rt, retries)
+	case CauseWriteTimeout:
+		return p.OnWriteTimeout(s, f.wt, retries)
+	case CauseUnavailable:
+		return p.OnUnavailable(s, f.un, retries)
+	case CauseRequestAborted:
+		return p.OnRequestAborted(s, err, retries)
+	}
+	return p.OnErrorResponse(s, err, retries)
+}

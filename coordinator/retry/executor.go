@@ -1,0 +1,130 @@
+package retry
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// Executor runs statements with retries: see Execute. The zero Executor is
+// ready to use with the zero Config. An Executor is safe for concurrent use
+// and must not be copied after first use.
+type Executor struct {
+	cfg Config
+	m   counters
+}
+
+// NewExecutor returns an executor, or a *ConfigError if cfg is invalid.
+func NewExecutor(cfg Config) (*Executor, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Executor{cfg: cfg}, nil
+}
+
+// Metrics returns a snapshot of the executor's counters.
+func (e *Executor) Metrics() Metrics { return e.m.snapshot() }
+
+// Attempt runs a statement once against target at level, and returns its
+// result or error. It must honour ctx: the executor cancels it when another
+// attempt has won, and waits for it to return. Errors tell the policies what
+// happened: return the consistency package's typed errors, this package's
+// sentinels, or a *RequestAbortedError. A panic in an attempt reaches the
+// caller of Execute, even from a speculative attempt's goroutine.
+type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Level) (R, error)
+
+// Execute runs statement s against plan, an ordered list of targets (such as
+// coordinators), through attempt, and returns the first successful result.
+//
+// The first attempt goes to plan[0] at s.Level. After a failure:
+//   - the caller's context ending stops everything at once;
+//   - the idempotence gate rethrows a write timeout, an error response or an
+//     aborted request of a statement that is not idempotent, without asking
+//     the policy;
+//   - otherwise the policy (s.Policy, else the executor's) decides:
+//     RetrySame retries on the same target and RetryNext on the next one of
+//     the plan, each at the verdict's level, after the backoff, if the plan
+//     has a target left, MaxRetries is not reached and the budget allows;
+//     Ignore ends with success and no value; Rethrow ends with the error.
+//
+// An idempotent statement may also be executed speculatively (see
+// Config.Speculation); attempts then run on their own goroutines, the first
+// success wins, a failure ends the statement only when no other attempt is
+// still running, retries and the speculative attempt share the plan and the
+// retry count, and Execute returns only once every attempt has returned.
+// A failed statement returns an
+// *ExecutionError wrapping the last attempt's error and why execution
+// stopped. Bad arguments return an error wrapping ErrInvalidCall,
+// ErrEmptyPlan or ErrInvalidStatement, with no attempt made.
+func Execute[T, R any](ctx context.Context, e *Executor, s Statement, plan []T, attempt Attempt[T, R]) (Result[R], error) {
+	if err := checkCall(ctx, e, s, len(plan), attempt == nil); err != nil {
+		return Result[R]{}, err
+	}
+	seq := runner[T, R]{plan: plan, attempt: attempt}
+	e.begin(&seq.x, s, len(plan))
+	if d, ok := seq.x.speculationDelay(ctx); ok {
+		spec := &runner[T, R]{x: seq.x, plan: plan, attempt: attempt}
+		return spec.speculative(ctx, d)
+	}
+	return seq.sequential(ctx)
+}
+
+func checkCall(ctx context.Context, e *Executor, s Statement, planLen int, nilAttempt bool) error {
+	switch {
+	case e == nil:
+		return fmt.Errorf("%w: nil executor", ErrInvalidCall)
+	case ctx == nil:
+		return fmt.Errorf("%w: nil context", ErrInvalidCall)
+	case nilAttempt:
+		return fmt.Errorf("%w: nil attempt function", ErrInvalidCall)
+	case planLen == 0:
+		return ErrEmptyPlan
+	}
+	return s.Validate()
+}
+
+// begin starts x, the execution of validated statement s.
+func (e *Executor) begin(x *execution, s Statement, planLen int) {
+	e.m.executions.Add(1)
+	if e.cfg.Budget != nil {
+		e.cfg.Budget.Deposit(time.Now())
+	}
+	s.Idempotent = s.Idempotent.Resolve(e.cfg.DefaultIdempotent)
+	x.e, x.stmt, x.policy, x.planLen, x.next = e, s, e.policyFor(s), planLen, 1
+}
+
+// policyFor returns the policy that judges s.
+func (e *Executor) policyFor(s Statement) Policy {
+	switch {
+	case s.Policy != nil:
+		return s.Policy
+	case e.cfg.Policy != nil:
+		return e.cfg.Policy
+	}
+	return DefaultPolicy{}
+}
+
+// withdraw spends one extra attempt from the budget, if there is one.
+func (e *Executor) withdraw() bool {
+	if e.cfg.Budget == nil || e.cfg.Budget.TryWithdraw(time.Now()) {
+		return true
+	}
+	e.m.refusals.Add(1)
+	return false
+}
+
+func (e *Executor) maxRetries() int {
+	if e.cfg.MaxRetries == 0 {
+		return DefaultMaxRetries
+	}
+	return e.cfg.MaxRetries
+}
+
+func (e *Executor) backoff(retries int) time.Duration {
+	if e.cfg.Backoff == nil {
+		return 0
+	}
+	return e.cfg.Backoff(retries)
+}

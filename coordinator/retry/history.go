@@ -1,0 +1,76 @@
+package retry
+
+import (
+	"iter"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// AttemptRecord is one finished attempt of a statement. It is a plain value,
+// safe for concurrent reads.
+type AttemptRecord struct {
+	// Target is the index of the attempt's target in the plan.
+	Target int
+	// Level is the consistency level the attempt ran at.
+	Level consistency.Level
+	// Speculative is set for a speculative attempt.
+	Speculative bool
+	// Err is the attempt's error; nil if it succeeded.
+	Err error
+	// Cause classifies Err; meaningless when Err is nil.
+	Cause Cause
+	// Verdict is what followed Err: the policy's verdict, or Rethrow when the
+	// idempotence gate or the caller's context ended the statement.
+	Verdict Verdict
+}
+
+// inlineAttempts is how many records a History holds without allocating:
+// enough for a statement that succeeds at once, the common case. A History
+// is copied into every Result, so it is kept small; a statement that failed
+// once has allocated (errors, errors.As) anyway.
+const inlineAttempts = 1
+
+// History lists a statement's finished attempts in the order they finished.
+// Attempts still running when the statement completed (cancelled
+// speculative losers) are not in it. The zero History is empty; a History
+// is a value and is not safe for concurrent mutation.
+type History struct {
+	n      int
+	inline [inlineAttempts]AttemptRecord
+	more   []AttemptRecord
+}
+
+// Len returns the number of attempts.
+func (h *History) Len() int { return h.n }
+
+// At returns attempt i, 0 being the first to finish. It panics if i is out
+// of range, like a slice index.
+func (h *History) At(i int) AttemptRecord {
+	if i < 0 || i >= h.n {
+		panic("retry: History index out of range")
+	}
+	if i < inlineAttempts {
+		return h.inline[i]
+	}
+	return h.more[i-inlineAttempts]
+}
+
+// All iterates over the attempts in order.
+func (h *History) All() iter.Seq2[int, AttemptRecord] {
+	return func(yield func(int, AttemptRecord) bool) {
+		for i := range h.n {
+			if !yield(i, h.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+func (h *History) add(r AttemptRecord) {
+	if h.n < inlineAttempts {
+		h.inline[h.n] = r
+	} else {
+		h.more = append(h.more, r)
+	}
+	h.n++
+}

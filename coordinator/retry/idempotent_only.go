@@ -1,0 +1,36 @@
+package retry
+
+import "github.com/readpath/readpath/consistency"
+
+// IdempotentOnlyPolicy tries the next target once after a failure that
+// leaves the statement safe to repeat, and rethrows everything else. The
+// zero value is ready to use and safe for concurrent use.
+type IdempotentOnlyPolicy struct{}
+
+var _ Policy = IdempotentOnlyPolicy{}
+
+// OnReadTimeout tries the next target once: a read changes nothing.
+func (IdempotentOnlyPolicy) OnReadTimeout(s Statement, _ *consistency.ReadTimeoutError, retryCount int) Verdict {
+	return nextOnce(s, retryCount)
+}
+
+// OnWriteTimeout tries the next target once if the statement is idempotent;
+// a write that may have been applied must not be applied twice otherwise.
+func (IdempotentOnlyPolicy) OnWriteTimeout(s Statement, _ *consistency.WriteTimeoutError, retryCount int) Verdict {
+	return onlyIf(s.Idempotent == Idempotent, nextOnce(s, retryCount))
+}
+
+// OnUnavailable tries the next target once: nothing was sent.
+func (IdempotentOnlyPolicy) OnUnavailable(s Statement, _ *consistency.UnavailableError, retryCount int) Verdict {
+	return nextOnce(s, retryCount)
+}
+
+// OnRequestAborted rethrows.
+func (IdempotentOnlyPolicy) OnRequestAborted(Statement, error, int) Verdict { return rethrow() }
+
+// OnErrorResponse rethrows.
+func (IdempotentOnlyPolicy) OnErrorResponse(Statement, error, int) Verdict { return rethrow() }
+
+func nextOnce(s Statement, retryCount int) Verdict {
+	return onlyIf(retryCount == 0, retryNext(s.Level))
+}

@@ -1,0 +1,87 @@
+package retry
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+)
+
+// Metrics is a snapshot of an Executor's counters, all since it was made. It
+// is a plain value, safe for concurrent reads.
+type Metrics struct {
+	// Executions counts the statements Execute ran (calls rejected before
+	// any attempt excluded).
+	Executions uint64
+	// Retries counts the retries made, indexed by the Cause of the failure
+	// that led to each.
+	Retries [causeCount]uint64
+	// RetrySuccesses counts statements whose winning attempt was a retry.
+	RetrySuccesses uint64
+	// Ignores counts statements that ended on an Ignore verdict.
+	Ignores uint64
+	// Exhausted counts failures after which the policy wanted another
+	// attempt but none was possible: the plan ran out, or MaxRetries was
+	// reached.
+	Exhausted uint64
+	// SpeculativeAttempts counts the speculative attempts started.
+	SpeculativeAttempts uint64
+	// BudgetRefusals counts retries and speculative attempts the budget
+	// refused.
+	BudgetRefusals uint64
+	// Downgrades counts attempts made at a level other than the statement's.
+	Downgrades uint64
+}
+
+// TotalRetries returns the retries of every cause.
+func (m Metrics) TotalRetries() uint64 {
+	var n uint64
+	for _, r := range m.Retries {
+		n += r
+	}
+	return n
+}
+
+// String renders the snapshot on one line, such as "executions=3
+// retries=2 (READ_TIMEOUT=1 UNAVAILABLE=1) retry_successes=1 ignores=0 ...".
+func (m Metrics) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "executions=%d retries=%d (", m.Executions, m.TotalRetries())
+	sep := ""
+	for c, n := range m.Retries {
+		if n != 0 {
+			fmt.Fprintf(&b, "%s%s=%d", sep, Cause(c), n)
+			sep = " "
+		}
+	}
+	fmt.Fprintf(&b, ") retry_successes=%d ignores=%d exhausted=%d speculative=%d budget_refusals=%d downgrades=%d",
+		m.RetrySuccesses, m.Ignores, m.Exhausted, m.SpeculativeAttempts, m.BudgetRefusals, m.Downgrades)
+	return b.String()
+}
+
+// counters are an Executor's live metrics: one atomic add per event.
+type counters struct {
+	executions     atomic.Uint64
+	retries        [causeCount]atomic.Uint64
+	retrySuccesses atomic.Uint64
+	ignores        atomic.Uint64
+	exhausted      atomic.Uint64
+	speculative    atomic.Uint64
+	refusals       atomic.Uint64
+	downgrades     atomic.Uint64
+}
+
+func (c *counters) snapshot() Metrics {
+	m := Metrics{
+		Executions:          c.executions.Load(),
+		RetrySuccesses:      c.retrySuccesses.Load(),
+		Ignores:             c.ignores.Load(),
+		Exhausted:           c.exhausted.Load(),
+		SpeculativeAttempts: c.speculative.Load(),
+		BudgetRefusals:      c.refusals.Load(),
+		Downgrades:          c.downgrades.Load(),
+	}
+	for i := range c.retries {
+		m.Retries[i] = c.retries[i].Load()
+	}
+	return m
+}

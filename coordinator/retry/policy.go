@@ -1,0 +1,33 @@
+package retry
+
+import "github.com/readpath/readpath/consistency"
+
+// Policy decides, for each failed attempt, whether and how a statement is
+// retried. Each callback receives the statement as it was attempted (Level
+// is the failed attempt's level, Idempotent is resolved to Idempotent or
+// NotIdempotent), the error, and retryCount: the number of retries already
+// made for the statement, 0 on the first failure.
+//
+// A policy must be a pure function of its arguments and safe for concurrent
+// use; the executor calls it from every goroutine that executes statements.
+// The executor's idempotence gate runs first: OnWriteTimeout,
+// OnRequestAborted and OnErrorResponse are never called for a statement that
+// is not idempotent.
+type Policy interface {
+	// OnReadTimeout is called when the coordinator did not hear from enough
+	// replicas in time for a read.
+	OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict
+	// OnWriteTimeout is called when a write was not acknowledged by enough
+	// replicas in time; it may or may not have been applied.
+	OnWriteTimeout(s Statement, err *consistency.WriteTimeoutError, retryCount int) Verdict
+	// OnUnavailable is called when the coordinator knew too few replicas to
+	// be alive and sent nothing.
+	OnUnavailable(s Statement, err *consistency.UnavailableError, retryCount int) Verdict
+	// OnRequestAborted is called when the request never got an answer: the
+	// connection closed or a heartbeat failed (see Classify). The
+	// coordinator may or may not have executed it.
+	OnRequestAborted(s Statement, err error, retryCount int) Verdict
+	// OnErrorResponse is called for every other error, such as ErrOverloaded
+	// or a *consistency.ReadFailureError.
+	OnErrorResponse(s Statement, err error, retryCount int) Verdict
+}

@@ -1,0 +1,94 @@
+package retry
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// Why a statement failed: the Reason of an ExecutionError, matched with
+// errors.Is on the error Execute returns. The caller's context ending the
+// statement is reported as the context's own error instead.
+var (
+	// ErrRethrown: the policy rethrew the error.
+	ErrRethrown = errors.New("retry: rethrown by the retry policy")
+	// ErrNotIdempotent: the idempotence gate rethrew the error without
+	// asking the policy, because the statement may have been applied.
+	ErrNotIdempotent = errors.New("retry: not retried: the statement is not idempotent")
+	// ErrPlanExhausted: the policy asked for the next target, and the plan
+	// had none left.
+	ErrPlanExhausted = errors.New("retry: no target left in the plan")
+	// ErrTooManyRetries: the statement reached Config.MaxRetries.
+	ErrTooManyRetries = errors.New("retry: retry limit reached")
+	// ErrBudgetExhausted: the retry budget refused the retry.
+	ErrBudgetExhausted = errors.New("retry: retry budget exhausted")
+	// ErrInvalidVerdict: the policy returned an undefined decision or level,
+	// or a retry at ANY for a statement that did not ask for ANY (the zero
+	// Level: the policy most likely forgot to set it).
+	ErrInvalidVerdict = errors.New("retry: invalid verdict from the retry policy")
+)
+
+// Errors Execute returns before any attempt for a call it cannot run.
+var (
+	// ErrEmptyPlan: the plan has no target.
+	ErrEmptyPlan = errors.New("retry: empty plan")
+	// ErrInvalidCall: a nil executor, context or attempt function.
+	ErrInvalidCall = errors.New("retry: invalid call")
+)
+
+// Result is a statement's successful outcome. It is a plain value, owned by
+// the caller: safe for concurrent reads.
+type Result[R any] struct {
+	// Value is the winning attempt's result; the zero R when Ignored.
+	Value R
+	// Level is the level the statement was served at: the winning attempt's
+	// level, or for Ignored the level of the attempt whose failure was
+	// ignored. It differs from Requested when a policy downgraded.
+	Level consistency.Level
+	// Requested is the level the statement asked for.
+	Requested consistency.Level
+	// Ignored is set when a policy judged the last failure harmless (an
+	// Ignore verdict): the statement counts as successful, with no Value.
+	Ignored bool
+	// Attempts lists the finished attempts.
+	Attempts History
+}
+
+// Downgraded reports whether the statement was served at a level other than
+// the one it asked for. The application may want to re-read or repair the
+// rows it touched.
+func (r *Result[R]) Downgraded() bool { return r.Level != r.Requested }
+
+// ExecutionError is the error Execute returns when a statement fails: why it
+// stopped, the error of the last failed attempt, and every attempt made.
+// errors.Is matches both Reason and Err, and errors.As reaches through Err:
+// a read that timed out matches *consistency.ReadTimeoutError. It is not
+// modified once returned: safe for concurrent reads.
+type ExecutionError struct {
+	// Reason is why execution stopped: ErrRethrown, ErrNotIdempotent,
+	// ErrPlanExhausted, ErrTooManyRetries, ErrBudgetExhausted,
+	// ErrInvalidVerdict, or the caller's context.Canceled or
+	// context.DeadlineExceeded.
+	Reason error
+	// Err is the last failed attempt's error; nil if the context ended the
+	// statement before any attempt failed.
+	Err error
+	// Attempts lists the finished attempts.
+	Attempts History
+}
+
+func (e *ExecutionError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("%v after %d attempts", e.Reason, e.Attempts.Len())
+	}
+	return fmt.Sprintf("%v after %d attempts: %v", e.Reason, e.Attempts.Len(), e.Err)
+}
+
+// Unwrap returns Reason and Err.
+func (e *ExecutionError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Reason}
+	}
+	return []error{e.Reason, e.Err}
+}

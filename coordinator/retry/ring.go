@@ -1,0 +1,84 @@
+package retry
+
+import "sync/atomic"
+
+// ringSlots is how many slots divide a budget's window.
+const ringSlots = 10
+
+// A slot word holds the slot's lap (its epoch / ringSlots, truncated to 32
+// bits) in the high half, a flag saying the slot was ever used, and a count
+// of up to 2^31-1 events.
+const (
+	slotUsed  = 1 << 31
+	countMask = slotUsed - 1
+)
+
+// ring counts events over a sliding window of ringSlots slots, one atomic
+// word each, so that a slot is recycled for a new lap by one
+// compare-and-swap, lazily, by the first event that finds it stale. A lap
+// repeats after 2^32 windows, so counts are exact unless a slot was left
+// untouched for exactly a multiple of that long.
+type ring struct {
+	slots [ringSlots]atomic.Uint64
+}
+
+func pack(lap uint32, n uint64) uint64 { return uint64(lap)<<32 | slotUsed | n }
+
+// holds reports whether slot word w counts events of lap.
+func holds(w uint64, lap uint32) bool { return w&slotUsed != 0 && uint32(w>>32) == lap }
+
+// ahead reports whether slot word w holds a later lap than lap.
+func ahead(w uint64, lap uint32) bool { return w&slotUsed != 0 && int32(uint32(w>>32)-lap) > 0 }
+
+// locate returns the slot of epoch e and the lap it must hold.
+func (r *ring) locate(e uint64) (*atomic.Uint64, uint32) {
+	return &r.slots[e%ringSlots], uint32(e / ringSlots)
+}
+
+// add counts one event at epoch e. It returns false, counting nothing, when
+// e is older than the window the slot already holds.
+func (r *ring) add(e uint64) bool {
+	s, lap := r.locate(e)
+	if holds(s.Load(), lap) {
+		s.Add(1)
+		return true
+	}
+	for {
+		old := s.Load()
+		switch {
+		case holds(old, lap):
+			if s.CompareAndSwap(old, old+1) {
+				return true
+			}
+		case ahead(old, lap):
+			return false
+		case s.CompareAndSwap(old, pack(lap, 1)):
+			return true
+		}
+	}
+}
+
+// remove takes back one event add counted at epoch e, unless the slot has
+// moved on to another lap since (and the event with it).
+func (r *ring) remove(e uint64) {
+	s, lap := r.locate(e)
+	for {
+		old := s.Load()
+		if !holds(old, lap) || old&countMask == 0 || s.CompareAndSwap(old, old-1) {
+			return
+		}
+	}
+}
+
+// sum counts the events of the window ending with epoch e: the slots of
+// epochs e-ringSlots+1 .. e that still hold them.
+func (r *ring) sum(e uint64) uint64 {
+	var n uint64
+	for i := uint64(0); i < ringSlots; i++ {
+		s, lap := r.locate(e - i)
+		if w := s.Load(); holds(w, lap) {
+			n += w & countMask
+		}
+	}
+	return n
+}
