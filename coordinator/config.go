@@ -1,0 +1,200 @@
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
+)
+
+// Locator finds the replicas of a partition and the replication of its
+// table. The coordinator calls it once per read; it must be safe for
+// concurrent use. Replicas come in the locator's static order (ring order,
+// say); the coordinator reorders them by proximity. A *replicatest.Cluster is
+// a Locator.
+type Locator interface {
+	Locate(table, key string) ([]replica.Replica, consistency.Replication, error)
+}
+
+// LocatorFunc adapts a function to Locator.
+type LocatorFunc func(table, key string) ([]replica.Replica, consistency.Replication, error)
+
+// Locate calls f.
+func (f LocatorFunc) Locate(table, key string) ([]replica.Replica, consistency.Replication, error) {
+	return f(table, key)
+}
+
+// Liveness is the coordinator's view of which replicas are up (a failure
+// detector). Replicas it reports down are never contacted. It must be safe
+// for concurrent use and fast: it is asked about every replica of every read.
+type Liveness interface {
+	IsAlive(ep replica.Endpoint) bool
+}
+
+// Config configures a Coordinator. Zero fields take the documented defaults;
+// New rejects invalid values with an error wrapping ErrInvalidConfig.
+type Config struct {
+	// Locator finds the replicas of (table, key). Required.
+	Locator Locator
+	// LocalDatacenter is the coordinator's own datacenter: DC-local levels
+	// read only there, and its replicas are preferred. Empty for a cluster
+	// without datacenters.
+	LocalDatacenter string
+	// Liveness reports which replicas are up. Default: all are.
+	Liveness Liveness
+	// ReadTimeout bounds every read, repairs included. Default 5 s.
+	ReadTimeout time.Duration
+	// DefaultTable holds the options of tables not given in Tables nor set
+	// with SetTableOptions. Its zero value is Cassandra's default: 99p
+	// speculative retry, BLOCKING read repair, data-and-digests strategy.
+	DefaultTable TableOptions
+	// Tables holds initial options per table name.
+	Tables map[string]TableOptions
+	// HedgeBudget caps speculative requests. See HedgeBudget.
+	HedgeBudget HedgeBudget
+	// MaxInFlight is the overload switch: no hedges are sent while more than
+	// this many reads are in flight on the coordinator. 0 means no limit.
+	MaxInFlight int
+	// ThresholdRefresh is how often a table's speculative-retry threshold is
+	// recomputed from its latency tracker. Default 1 s.
+	ThresholdRefresh time.Duration
+	// LatencyWindow is how far back a table's latency tracker looks.
+	// Default: the latency package's default.
+	LatencyWindow time.Duration
+	// Snitch tunes the ordering of replicas by their recent latency.
+	Snitch SnitchConfig
+	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
+	// arriving at a full queue is dropped and counted. Default 1024.
+	RepairQueue int
+	// RepairWorkers is the number of goroutines applying ASYNC repairs.
+	// They start with the first ASYNC repair and stop in Close. Default 4.
+	RepairWorkers int
+	// Logger receives rare events (panicking replicas, dropped repairs).
+	// Default: nothing is logged. The read path never logs per read.
+	Logger *slog.Logger
+	// Observer, if not nil, is told about every hedge and every repair.
+	Observer Observer
+}
+
+// HedgeBudget limits speculative requests (hedges, and ALWAYS's up-front
+// extra request) to a fraction of reads over a sliding window, so that a
+// cluster-wide slowdown cannot turn into a hedge storm.
+type HedgeBudget struct {
+	// Percent is the fraction of reads, in [0, 1], that may send a
+	// speculative request. Default 0.1. Use Unlimited to lift the cap.
+	Percent float64
+	// Window is the sliding window the fraction is measured over.
+	// Default 10 s.
+	Window time.Duration
+	// MinPerSecond is a floor of speculative requests allowed per second
+	// whatever the traffic, so that quiet tables can still hedge. Default 1;
+	// set a negative value for no floor.
+	MinPerSecond float64
+	// Unlimited removes the budget: every read may hedge.
+	Unlimited bool
+}
+
+// SnitchConfig tunes the dynamic snitch, which orders a read's candidate
+// replicas by their recent latency within each proximity group.
+type SnitchConfig struct {
+	// Disabled keeps the locator's static order.
+	Disabled bool
+	// Badness is how much slower, as a fraction, a replica must score than
+	// the best before the static order is abandoned for the scores: the
+	// hysteresis that keeps the order from flapping. Default 0.1 (Cassandra's).
+	Badness float64
+	// ResetInterval forgets a replica's score when it has not answered for
+	// this long, so that a replica once slow is tried again. Default 10 s.
+	ResetInterval time.Duration
+}
+
+// ErrInvalidConfig is wrapped by every error New returns for a bad Config.
+var ErrInvalidConfig = errors.New("coordinator: invalid config")
+
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, args...))
+}
+
+// withDefaults returns cfg with zero fields set to their defaults.
+func (cfg Config) withDefaults() Config {
+	setDefault(&cfg.ReadTimeout, 5*time.Second)
+	setDefault(&cfg.ThresholdRefresh, time.Second)
+	setDefault(&cfg.RepairQueue, 1024)
+	setDefault(&cfg.RepairWorkers, 4)
+	setDefault(&cfg.HedgeBudget.Percent, 0.1)
+	setDefault(&cfg.HedgeBudget.Window, 10*time.Second)
+	setDefault(&cfg.HedgeBudget.MinPerSecond, 1)
+	setDefault(&cfg.Snitch.Badness, 0.1)
+	setDefault(&cfg.Snitch.ResetInterval, 10*time.Second)
+	return cfg
+}
+
+func setDefault[T comparable](field *T, value T) {
+	var zero T
+	if *field == zero {
+		*field = value
+	}
+}
+
+// validate checks a Config after defaults were applied.
+func (cfg *Config) validate() error {
+	switch {
+	case cfg.Locator == nil:
+		return configError("Locator is required")
+	case cfg.ReadTimeout < 0:
+		return configError("ReadTimeout %v is negative", cfg.ReadTimeout)
+	case cfg.ThresholdRefresh < 0:
+		return configError("ThresholdRefresh %v is negative", cfg.ThresholdRefresh)
+	case cfg.LatencyWindow < 0:
+		return configError("LatencyWindow %v is negative", cfg.LatencyWindow)
+	case cfg.MaxInFlight < 0:
+		return configError("MaxInFlight %d is negative", cfg.MaxInFlight)
+	case cfg.RepairQueue < 0 || cfg.RepairWorkers < 0:
+		return configError("RepairQueue %d and RepairWorkers %d must not be negative", cfg.RepairQueue, cfg.RepairWorkers)
+	}
+	if err := cfg.HedgeBudget.validate(); err != nil {
+		return err
+	}
+	if err := cfg.Snitch.validate(); err != nil {
+		return err
+	}
+	return cfg.validateTables()
+}
+
+func (b HedgeBudget) validate() error {
+	if b.Percent < 0 || b.Percent > 1 || b.Percent != b.Percent {
+		return configError("HedgeBudget.Percent %v is outside [0, 1]", b.Percent)
+	}
+	if b.Window < 0 {
+		return configError("HedgeBudget.Window %v is negative", b.Window)
+	}
+	return nil
+}
+
+func (s SnitchConfig) validate() error {
+	if s.Badness < 0 || s.Badness != s.Badness {
+		return configError("Snitch.Badness %v is negative", s.Badness)
+	}
+	if s.ResetInterval < 0 {
+		return configError("Snitch.ResetInterval %v is negative", s.ResetInterval)
+	}
+	return nil
+}
+
+func (cfg *Config) validateTables() error {
+	if err := cfg.DefaultTable.validate(); err != nil {
+		return fmt.Errorf("%w: DefaultTable: %w", ErrInvalidConfig, err)
+	}
+	for name, o := range cfg.Tables {
+		if name == "" {
+			return configError("Tables has an empty table name")
+		}
+		if err := o.validate(); err != nil {
+			return fmt.Errorf("%w: table %q: %w", ErrInvalidConfig, name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package coordinator_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+var nowhere = coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {
+	return nil, consistency.Replication{}, nil
+})
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	bad := map[string]coordinator.Config{
+		"no locator":             {},
+		"negative timeout":       {Locator: nowhere, ReadTimeout: -1},
+		"negative refresh":       {Locator: nowhere, ThresholdRefresh: -1},
+		"negative window":        {Locator: nowhere, LatencyWindow: -1},
+		"negative in flight":     {Locator: nowhere, MaxInFlight: -1},
+		"negative queue":         {Locator: nowhere, RepairQueue: -1},
+		"budget above 1":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: 1.5}},
+		"budget below 0":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: -0.1}},
+		"budget NaN":             {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: math.NaN()}},
+		"negative budget window": {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: -1}},
+		"negative badness":       {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: -1}},
+		"bad default strategy":   {Locator: nowhere, DefaultTable: coordinator.TableOptions{Strategy: 9}},
+		"bad table repair":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"t": {ReadRepair: repair.Mode(9)}}},
+		"empty table name":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"": {}}},
+	}
+	for name, cfg := range bad {
+		c, err := coordinator.New(cfg)
+		assert.ErrorIs(t, err, coordinator.ErrInvalidConfig, name)
+		assert.Nil(t, c, name)
+	}
+}
+
+func TestDefaultsAreCassandras(t *testing.T) {
+	c, err := coordinator.New(coordinator.Config{Locator: nowhere})
+	require.NoError(t, err)
+	defer c.Close()
+	o := c.TableOptions("any")
+	assert.Equal(t, "99p", o.SpeculativeRetry.String())
+	assert.Equal(t, repair.Blocking, o.ReadRepair)
+	assert.Equal(t, coordinator.DataAndDigests, o.Strategy)
+}
+
+func TestBadRequests(t *testing.T) {
+	c, err := coordinator.New(coordinator.Config{Locator: nowhere})
+	require.NoError(t, err)
+	defer c.Close()
+	ctx := context.Background()
+	for name, req := range map[string]coordinator.Request{
+		"no table":    {Key: "k", Level: consistency.One},
+		"read at ANY": {Table: "t", Key: "k", Level: consistency.Any},
+		"bogus level": {Table: "t", Key: "k", Level: 42},
+	} {
+		_, err := c.Read(ctx, req)
+		assert.ErrorIs(t, err, coordinator.ErrInvalidRequest, name)
+	}
+	//lint:ignore SA1012 a nil context is bad input the read must reject
+	_, err = c.Read(nil, coordinator.Request{Table: "t", Key: "k", Level: consistency.One}) //nolint:staticcheck
+	assert.ErrorIs(t, err, coordinator.ErrInvalidRequest)
+	assert.Error(t, c.SetTableOptions("", coordinator.TableOptions{}))
+	assert.Error(t, c.SetTableOptions("t", coordinator.TableOptions{Strategy: 7}))
+}
+
+func TestBadPlacementIsRejectedBeforeSending(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		a, b := e.replica(A), e.replica(B)
+		placements := map[string][]replica.Replica{
+			"none":      nil,
+			"nil":       {a, nil},
+			"duplicate": {a, b, a},
+		}
+		for name, reps := range placements {
+			loc := coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {
+				return reps, consistency.Simple(3), nil
+			})
+			c, err := coordinator.New(coordinator.Config{Locator: loc})
+			require.NoError(t, err)
+			_, err = c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
+			assert.ErrorIs(t, err, coordinator.ErrBadPlacement, name)
+			c.Close()
+		}
+		assert.Zero(t, e.totalReads())
+	})
+}
+
+func TestReadAfterClose(t *testing.T) {
+	c, err := coordinator.New(coordinator.Config{Locator: nowhere})
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	require.NoError(t, c.Close(), "Close is idempotent")
+	_, err = c.Read(context.Background(), coordinator.Request{Table: "t", Key: "k", Level: consistency.One})
+	assert.ErrorIs(t, err, coordinator.ErrClosed)
+}
+
+// SetTableOptions takes effect for the next read, per table.
+func TestSetTableOptionsPerTable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"), Snitch: coordinator.SnitchConfig{Disabled: true}})
+		e.behave(t, A, constant(ms(30)))
+		_, took, _ := e.read(consistency.Quorum)
+		assert.Equal(t, ms(30), took)
+
+		require.NoError(t, e.c.SetTableOptions(tbl, policy(t, "5ms")))
+		assert.Equal(t, "5ms", e.c.TableOptions(tbl).SpeculativeRetry.String())
+		assert.Equal(t, "NEVER", e.c.TableOptions("other").SpeculativeRetry.String())
+		_, took, _ = e.read(consistency.Quorum)
+		assert.Equal(t, ms(6), took)
+	})
+}
+
+func TestStrategyNames(t *testing.T) {
+	for _, s := range []coordinator.Strategy{coordinator.DataAndDigests, coordinator.DigestFirst} {
+		back, err := coordinator.ParseStrategy(s.String())
+		require.NoError(t, err)
+		assert.Equal(t, s, back)
+	}
+	_, err := coordinator.ParseStrategy("FASTEST")
+	assert.ErrorIs(t, err, coordinator.ErrUnknownStrategy)
+	assert.Equal(t, "Strategy(9)", coordinator.Strategy(9).String())
+}

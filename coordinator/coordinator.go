@@ -1,0 +1,98 @@
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/latency"
+)
+
+// ErrClosed is returned by reads on a Coordinator after Close.
+var ErrClosed = errors.New("coordinator: closed")
+
+// Coordinator runs reads against the replicas its Locator finds. It is
+// safe for concurrent use by any number of goroutines. Close it when done:
+// ASYNC read repairs run in the background until then.
+type Coordinator struct {
+	cfg      Config
+	tables   atomic.Pointer[map[string]*table]
+	tablesMu sync.Mutex // serialises table creation only
+	snitch   snitch
+	budget   *retry.Budget    // nil when unlimited
+	latency  *latency.Tracker // every successful read, for Metrics
+	inFlight atomic.Int64
+	closed   atomic.Bool
+	repairs  repairQueue
+}
+
+// New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.
+func New(cfg Config) (*Coordinator, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	c := &Coordinator{cfg: cfg, snitch: snitch{cfg: cfg.Snitch}}
+	c.latency = latency.NewTracker(c.trackerOptions()...)
+	if !cfg.HedgeBudget.Unlimited {
+		b, err := retry.NewBudget(retry.BudgetConfig{
+			Percent:      cfg.HedgeBudget.Percent,
+			Window:       cfg.HedgeBudget.Window,
+			MinPerSecond: max(cfg.HedgeBudget.MinPerSecond, 0),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%w: HedgeBudget: %w", ErrInvalidConfig, err)
+		}
+		c.budget = b
+	}
+	tables := make(map[string]*table, len(cfg.Tables))
+	for name, o := range cfg.Tables {
+		tables[name] = c.newTable(name, o)
+	}
+	c.tables.Store(&tables)
+	c.repairs.init(c)
+	return c, nil
+}
+
+// SetTableOptions changes a table's options at run time, like ALTER TABLE.
+// Reads already running finish with the options they started with. It is
+// safe to call while reads run.
+func (c *Coordinator) SetTableOptions(table string, o TableOptions) error {
+	if table == "" {
+		return fmt.Errorf("%w: empty table name", ErrInvalidRequest)
+	}
+	if err := o.validate(); err != nil {
+		return fmt.Errorf("coordinator: table %q: %w", table, err)
+	}
+	t := c.addTable(table, o)
+	t.opts.Store(&o)
+	t.threshold.SetPolicy(o.SpeculativeRetry)
+	return nil
+}
+
+// TableOptions returns the options reads of table run with.
+func (c *Coordinator) TableOptions(table string) TableOptions {
+	if t, ok := (*c.tables.Load())[table]; ok {
+		return *t.opts.Load()
+	}
+	return c.cfg.DefaultTable
+}
+
+// Close stops the coordinator: later reads fail with ErrClosed, queued
+// ASYNC repairs are dropped (and counted), repairs in flight are cancelled,
+// and Close returns once the background goroutines have exited. Reads in
+// flight finish normally. Close is idempotent.
+func (c *Coordinator) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	c.repairs.close()
+	return nil
+}
+
+// now is the coordinator's clock: time.Now, which is virtual inside a
+// testing/synctest bubble.
+func now() time.Time { return time.Now() }

@@ -1,0 +1,44 @@
+package coordinator
+
+import "context"
+
+// digestFirst is DataStax Enterprise's strategy, for levels that need more
+// than one replica: ask every live candidate for a digest, wait for
+// blockFor of them, then ask the fastest for the data. If that data request
+// fails, or has not answered after the threshold, the next fastest is asked
+// (the hedge, under the same budget); with no one left the read fails by
+// the level.
+func (r *read) digestFirst(ctx context.Context) error {
+	r.newPhase(len(r.plan.order) + 2)
+	speculate := r.speculate
+	r.speculate = false // no hedging while the digests come in
+	for _, cand := range r.plan.order {
+		r.send(ctx, cand, KindDigest, PhaseInitial)
+	}
+	r.next = len(r.plan.order)
+	if err := r.gather(ctx, nil, r.plan.blockFor, false); err != nil {
+		return err
+	}
+	r.speculate = speculate
+	r.plan.order = r.fastest()
+	r.next = 1
+	r.send(ctx, r.plan.order[0], KindData, PhaseInitial)
+	if r.always && r.speculate {
+		r.hedge(ctx) // ALWAYS: the second fastest is asked for data at once
+	}
+	timer := r.hedgeTimer()
+	if timer != nil {
+		defer timer.Stop()
+	}
+	return r.gather(ctx, timerChan(timer), r.plan.blockFor, true)
+}
+
+// fastest returns the candidates that answered the digest round, fastest
+// first: the order the data request and its hedge follow.
+func (r *read) fastest() []candidate {
+	order := make([]candidate, 0, len(r.answers))
+	for _, a := range r.answers {
+		order = append(order, r.targets[a.idx])
+	}
+	return order
+}

@@ -1,0 +1,69 @@
+package coordinator_test
+
+import (
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+func digestFirst(t *testing.T, threshold string) coordinator.Config {
+	o := policy(t, threshold)
+	o.Strategy = coordinator.DigestFirst
+	return coordinator.Config{DefaultTable: o}
+}
+
+// Digest first: every replica is asked for a digest; once blockFor have
+// answered, the fastest is asked for the data.
+func TestDigestFirstAsksTheFastestForData(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, digestFirst(t, "NEVER"))
+		e.behave(t, A, constant(ms(3)))
+		e.behave(t, C, constant(ms(2)))
+
+		res, took, err := e.read(consistency.Quorum)
+		require.NoError(t, err)
+		assert.Equal(t, ms(3), took, "B and C's digests by 2 ms, B's data at 3 ms")
+		assert.True(t, res.Partition.Equal(row(key, "v1", 10)))
+		for _, id := range []string{A, B, C} {
+			assert.Equal(t, int64(1), e.stats(id).DigestReads, id)
+		}
+		assert.Equal(t, int64(1), e.stats(B).DataReads)
+		assert.Zero(t, e.stats(A).DataReads+e.stats(C).DataReads)
+	})
+}
+
+// When the replica chosen for the data does not answer in time, the next
+// fastest is asked.
+func TestDigestFirstRetriesASlowDataReplica(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, digestFirst(t, "4ms"))
+		e.behave(t, A, constant(ms(3)))
+		e.behave(t, C, constant(ms(2)))
+		// B answers its digest at 1 ms, then stalls: a GC from 1.5 ms.
+		e.behave(t, B, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
+			Pauses: []replicatest.Window{{Start: ms(1.5), End: ms(100)}}})
+
+		res, took, err := e.read(consistency.Quorum)
+		require.NoError(t, err)
+		assert.Equal(t, ms(2+4+2), took, "data asked of B at 2 ms, of C at 6 ms, answered at 8 ms")
+		assert.Equal(t, C, res.Trace.Hedge.To)
+		assert.True(t, res.Trace.Hedge.Won)
+		assert.Equal(t, int64(1), e.stats(C).DataReads)
+	})
+}
+
+// A level that needs one replica reads as usual under digest first.
+func TestDigestFirstAtOneIsAPlainRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, digestFirst(t, "NEVER"))
+		_, _, err := e.read(consistency.One)
+		require.NoError(t, err)
+		assert.Equal(t, int64(1), e.totalReads())
+	})
+}

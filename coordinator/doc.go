@@ -1,0 +1,42 @@
+// Package coordinator is the read path of a replicated store: it turns one
+// read at a consistency level into requests to replicas, hedges the slow
+// ones, checks that the replicas agree, repairs the ones that do not, and
+// fails with the typed errors of package consistency.
+//
+// A read, with Cassandra's semantics:
+//
+//  1. The Locator names the replicas of (table, key). Those the Liveness
+//     view reports down are dropped, and DC-local levels keep the local
+//     datacenter only. The rest are ordered local datacenter first, then by
+//     recent latency (a dynamic snitch with hysteresis). Too few left:
+//     *consistency.UnavailableError, before anything is sent.
+//  2. One data request goes to the closest replica, digest requests to the
+//     next blockFor-1 (the closest quorum of each datacenter for
+//     EACH_QUORUM). Under ALWAYS one more goes out at once.
+//  3. When blockFor answers including the data have not arrived by the
+//     table's speculative-retry threshold, the read hedges once to the
+//     closest replica not yet asked. Hedges draw on a budget (10 % of reads
+//     by default) and stop while the coordinator is overloaded.
+//  4. The digests in hand are compared. On a mismatch every replica that
+//     answered is asked for its data, the versions are merged by timestamp
+//     (package repair) and each stale replica is sent exactly what it
+//     lacks: BLOCKING waits until blockFor replicas hold the result, ASYNC
+//     queues the writes, NONE sends nothing.
+//
+// A table's threshold follows its own latency (package latency): each
+// read's first round is recorded, a hedged one at the threshold plus the
+// hedge's time, so that hedging never drags the threshold down.
+//
+// Minimal use, over fake replicas from package replica/replicatest:
+//
+//	cluster, _ := replicatest.NewCluster(replicatest.ClusterConfig{...})
+//	c, err := coordinator.New(coordinator.Config{Locator: cluster, Liveness: cluster})
+//	if err != nil { ... }
+//	defer c.Close()
+//	res, err := c.Read(ctx, coordinator.Request{Table: "users", Key: "42", Level: consistency.Quorum})
+//
+// A Coordinator is safe for concurrent use. Its background goroutines (the
+// ASYNC repair workers) start with the first ASYNC repair and stop in Close;
+// every other goroutine it starts is one replica call, which ends when the
+// replica returns: losers are cancelled through their context.
+package coordinator

@@ -1,0 +1,63 @@
+package coordinator_test
+
+import (
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// A replica that is always slow, and always hedged around, must not drag a
+// percentile threshold down to the fast replicas' latency: hedged reads are
+// recorded at the threshold plus the hedge's time, so the threshold climbs
+// until hedging stops paying.
+func TestAlwaysSlowReplicaDoesNotDriveTheThresholdDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{
+			DefaultTable:     policy(t, "90p"),
+			ThresholdRefresh: ms(5),
+			Snitch:           coordinator.SnitchConfig{Disabled: true}, // A stays first in line
+			HedgeBudget:      coordinator.HedgeBudget{Unlimited: true},
+		})
+		readMany(t, e.c, 4, 50) // warm up: every replica answers in 1 ms
+		last := e.c.Metrics().Tables[0].Threshold
+
+		e.behave(t, A, constant(ms(50)))
+		for range 10 {
+			readMany(t, e.c, 4, 25)
+			th := e.c.Metrics().Tables[0].Threshold
+			assert.GreaterOrEqual(t, th, last, "the threshold never falls while every read hedges")
+			last = th
+		}
+		assert.Greater(t, last, ms(3), "well above the 1 ms of the replicas that answer")
+		m := e.c.Metrics().Total
+		assert.Greater(t, m.HedgeWins, int64(900))
+	})
+}
+
+// With a percentile policy Xp on a stationary workload, about (100-X) % of
+// reads hedge.
+func TestHedgeRateSettlesNearThePercentile(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{
+			DefaultTable:     policy(t, "90p"),
+			ThresholdRefresh: ms(20),
+			HedgeBudget:      coordinator.HedgeBudget{Unlimited: true},
+		})
+		for _, r := range e.cluster.Replicas() {
+			require.NoError(t, r.SetBehavior(replicatest.Behavior{Latency: replicatest.LogNormal(ms(2), 0.5)}))
+		}
+		readMany(t, e.c, 8, 100) // warm up: let the threshold find the 90th percentile
+		before := e.c.Metrics().Total
+
+		readMany(t, e.c, 8, 500)
+		after := e.c.Metrics().Total
+		rate := float64(after.SpeculativeRetries-before.SpeculativeRetries) / float64(after.Reads-before.Reads)
+		assert.InDelta(t, 0.10, rate, 0.04, "hedge rate %.3f", rate)
+		t.Logf("hedge rate %.3f", rate)
+	})
+}

@@ -1,0 +1,136 @@
+package coordinator
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/latency"
+)
+
+// Metrics is a snapshot of the coordinator's counters, in total and per
+// table. Taking it never blocks reads. Counters only grow.
+type Metrics struct {
+	Total  TableMetrics
+	Tables []TableMetrics // sorted by table name
+}
+
+// TableMetrics are the read-path metrics of one table (or all of them).
+type TableMetrics struct {
+	Table        string // "" for the total
+	Reads        int64
+	ReadsByLevel map[consistency.Level]int64
+	// Latency summarises whole successful reads, repairs included, over
+	// the latency tracker's recent window.
+	Latency LatencySummary
+	// Threshold is the table's current speculative-retry threshold;
+	// Speculating is false under NEVER. Not set in the total.
+	Threshold   time.Duration
+	Speculating bool
+
+	// Replica requests sent: data and digest reads, the load a read puts
+	// on the cluster.
+	DataRequests, DigestRequests int64
+
+	// SpeculativeRetries counts speculative requests sent (hedges and
+	// ALWAYS's up-front ones); HedgeWins those whose answer was used;
+	// FailedSpeculations the others.
+	SpeculativeRetries, HedgeWins, FailedSpeculations int64
+	// A hedge was due but not sent: no live replica left to ask
+	// (Cassandra's "insufficient replicas"), the budget was spent, or too
+	// many reads were in flight.
+	NoCandidate, SuppressedBudget, SuppressedOverload int64
+
+	DigestMismatches int64
+	// Repair writes: sent, acknowledged, failed, still running when a
+	// BLOCKING read timed out, and dropped from a full ASYNC queue.
+	RepairsSent, RepairsAcked, RepairsFailed, RepairsTimedOut, RepairsDropped int64
+
+	// Reads that ended in an error, by kind.
+	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
+}
+
+// LatencySummary summarises a latency distribution.
+type LatencySummary struct {
+	Count               int64
+	Mean, P50, P99, Max time.Duration
+	P999                time.Duration
+}
+
+func summarize(s latency.Snapshot) LatencySummary {
+	return LatencySummary{
+		Count: s.Count, Mean: s.Mean, Max: s.Max,
+		P50: s.Quantile(0.5), P99: s.Quantile(0.99), P999: s.Quantile(0.999),
+	}
+}
+
+// Metrics returns a snapshot of the coordinator's metrics.
+func (c *Coordinator) Metrics() Metrics {
+	tables := *c.tables.Load()
+	m := Metrics{Tables: make([]TableMetrics, 0, len(tables))}
+	for _, t := range tables {
+		tm := t.m.snapshot()
+		tm.Table = t.name
+		tm.Latency = summarize(t.latency.Snapshot())
+		tm.Threshold, tm.Speculating = t.threshold.Load(now())
+		m.Total.add(tm)
+		m.Tables = append(m.Tables, tm)
+	}
+	m.Total.Latency = summarize(c.latency.Snapshot())
+	slices.SortFunc(m.Tables, func(a, b TableMetrics) int { return strings.Compare(a.Table, b.Table) })
+	return m
+}
+
+func (m *counters) snapshot() TableMetrics {
+	tm := TableMetrics{ReadsByLevel: map[consistency.Level]int64{}}
+	for l := range m.reads {
+		if n := m.reads[l].Load(); n > 0 {
+			tm.ReadsByLevel[consistency.Level(l)] = n
+			tm.Reads += n
+		}
+	}
+	tm.DataRequests, tm.DigestRequests = m.dataRequests.Load(), m.digestRequests.Load()
+	tm.SpeculativeRetries, tm.HedgeWins, tm.FailedSpeculations = m.speculative.Load(), m.hedgeWins.Load(), m.failedSpeculations.Load()
+	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
+	tm.DigestMismatches = m.mismatches.Load()
+	tm.RepairsSent, tm.RepairsAcked, tm.RepairsFailed = m.repairsSent.Load(), m.repairsAcked.Load(), m.repairsFailed.Load()
+	tm.RepairsTimedOut, tm.RepairsDropped = m.repairsTimedOut.Load(), m.repairsDropped.Load()
+	tm.Unavailable, tm.Timeouts, tm.Failures = m.unavailable.Load(), m.timeouts.Load(), m.failures.Load()
+	tm.Cancelled, tm.OtherErrors = m.cancelled.Load(), m.otherErrors.Load()
+	return tm
+}
+
+// add sums o's counters into t.
+func (t *TableMetrics) add(o TableMetrics) {
+	if t.ReadsByLevel == nil {
+		t.ReadsByLevel = map[consistency.Level]int64{}
+	}
+	for l, n := range o.ReadsByLevel {
+		t.ReadsByLevel[l] += n
+	}
+	for i, p := range t.counterFields() {
+		*p += *o.counterFields()[i]
+	}
+}
+
+// counterFields lists the summable counters, in the order String prints them.
+func (t *TableMetrics) counterFields() []*int64 {
+	return []*int64{
+		&t.Reads, &t.DataRequests, &t.DigestRequests,
+		&t.SpeculativeRetries, &t.HedgeWins, &t.FailedSpeculations,
+		&t.NoCandidate, &t.SuppressedBudget, &t.SuppressedOverload,
+		&t.DigestMismatches,
+		&t.RepairsSent, &t.RepairsAcked, &t.RepairsFailed, &t.RepairsTimedOut, &t.RepairsDropped,
+		&t.Unavailable, &t.Timeouts, &t.Failures, &t.Cancelled, &t.OtherErrors,
+	}
+}
+
+var counterNames = []string{
+	"reads", "data requests", "digest requests",
+	"speculative retries", "hedge wins", "failed speculations",
+	"no candidate", "suppressed (budget)", "suppressed (overload)",
+	"digest mismatches",
+	"repairs sent", "repairs acked", "repairs failed", "repairs timed out", "repairs dropped",
+	"unavailable", "timeouts", "failures", "cancelled", "other errors",
+}

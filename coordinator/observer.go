@@ -1,0 +1,61 @@
+package coordinator
+
+import (
+	"time"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// Observer is told about hedges and repairs as they happen, for logging,
+// tracing or tests. Its methods are called synchronously on the read's
+// goroutine (or an ASYNC repair worker's), so they must be quick and must
+// not block. They may be called concurrently.
+type Observer interface {
+	OnHedge(HedgeEvent)
+	OnRepair(RepairEvent)
+}
+
+// HedgeEvent is a speculative request that was sent.
+type HedgeEvent struct {
+	Table, Key string
+	To         replica.Endpoint
+	Kind       RequestKind
+	// After is when it was sent, from the start of the read; Threshold is
+	// the table's threshold at the time.
+	After     time.Duration
+	Threshold time.Duration
+}
+
+// RepairEvent is the outcome of one read-repair write.
+type RepairEvent struct {
+	Table, Key string
+	To         replica.Endpoint
+	Mode       repair.Mode
+	// Mutation is what was sent: exactly what the replica lacked.
+	Mutation replica.Partition
+	// Err is nil when the replica acknowledged the repair. A dropped
+	// repair (ASYNC queue full, or coordinator closed) has Dropped set.
+	Err     error
+	Dropped bool
+}
+
+// ObserverFuncs adapts functions to Observer; nil fields are skipped.
+type ObserverFuncs struct {
+	Hedge  func(HedgeEvent)
+	Repair func(RepairEvent)
+}
+
+// OnHedge calls f.Hedge if set.
+func (f ObserverFuncs) OnHedge(e HedgeEvent) {
+	if f.Hedge != nil {
+		f.Hedge(e)
+	}
+}
+
+// OnRepair calls f.Repair if set.
+func (f ObserverFuncs) OnRepair(e RepairEvent) {
+	if f.Repair != nil {
+		f.Repair(e)
+	}
+}

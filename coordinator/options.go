@@ -1,0 +1,72 @@
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/readpath/readpath/latency"
+	"github.com/readpath/readpath/repair"
+)
+
+// TableOptions are the per-table settings of the read path, like a
+// Cassandra table's options. The zero value is Cassandra's default.
+type TableOptions struct {
+	// SpeculativeRetry decides when a slow read is hedged. The zero value
+	// is the default, 99p.
+	SpeculativeRetry latency.SpeculativeRetry
+	// ReadRepair is what happens when replicas disagree. The zero value is
+	// BLOCKING.
+	ReadRepair repair.Mode
+	// Strategy is how replicas are asked. The zero value is DataAndDigests.
+	Strategy Strategy
+}
+
+func (o TableOptions) validate() error {
+	if !o.Strategy.valid() {
+		return fmt.Errorf("unknown strategy %d", uint8(o.Strategy))
+	}
+	if !o.ReadRepair.Valid() {
+		return fmt.Errorf("unknown read-repair mode %d", uint8(o.ReadRepair))
+	}
+	return nil
+}
+
+// Strategy is how a read asks its replicas for data.
+type Strategy uint8
+
+const (
+	// DataAndDigests is Cassandra's strategy: one full data request to the
+	// closest replica and digest requests to the others the level needs.
+	DataAndDigests Strategy = iota
+	// DigestFirst is DataStax Enterprise's: when the level needs more than
+	// one replica, every live candidate is asked for a digest first, then
+	// the fastest to answer is asked for the data. It spends more digest
+	// requests to send the one data request where it will be served fastest.
+	DigestFirst
+)
+
+// ErrUnknownStrategy is wrapped by ParseStrategy's errors.
+var ErrUnknownStrategy = errors.New("coordinator: unknown read strategy")
+
+var strategyNames = [...]string{DataAndDigests: "DATA_AND_DIGESTS", DigestFirst: "DIGEST_FIRST"}
+
+func (s Strategy) valid() bool { return int(s) < len(strategyNames) }
+
+// String returns "DATA_AND_DIGESTS" or "DIGEST_FIRST".
+func (s Strategy) String() string {
+	if !s.valid() {
+		return "Strategy(" + strconv.Itoa(int(s)) + ")"
+	}
+	return strategyNames[s]
+}
+
+// ParseStrategy parses a strategy name as String prints it.
+func ParseStrategy(s string) (Strategy, error) {
+	for i, name := range strategyNames {
+		if s == name {
+			return Strategy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q", ErrUnknownStrategy, s)
+}

@@ -1,0 +1,102 @@
+package coordinator
+
+import (
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
+)
+
+// candidate is a live replica a read may contact.
+type candidate struct {
+	r  replica.Replica
+	ep replica.Endpoint
+}
+
+// plan is the pure outcome of planning a read: whom to contact first, and
+// in which order to hedge. It is computed before anything is sent.
+type plan struct {
+	level    consistency.Level
+	blockFor int
+	// order holds the live candidates: the first contacts are the initial
+	// contacts, the rest are hedge candidates, closest first.
+	order    []candidate
+	contacts int
+}
+
+// planInput is what planning needs besides the locator's answer.
+type planInput struct {
+	level   consistency.Level
+	repl    consistency.Replication
+	localDC string
+	live    Liveness // nil: every replica is alive
+	snitch  *snitch  // orders each proximity group
+	now     time.Time
+}
+
+// makePlan filters, orders and splits the replicas of a read. It fails with
+// *consistency.UnavailableError when too few are alive for the level.
+func makePlan(in planInput, reps []replica.Replica, buf []candidate) (plan, error) {
+	p := plan{level: in.level, blockFor: in.level.BlockFor(in.repl, in.localDC)}
+	for _, r := range reps {
+		ep := r.Endpoint()
+		if (in.live == nil || in.live.IsAlive(ep)) && (!in.level.IsDatacenterLocal() || ep.Datacenter == in.localDC) {
+			buf = append(buf, candidate{r, ep})
+		}
+	}
+	if err := assureLive(in, buf); err != nil {
+		return plan{}, err
+	}
+	local := partitionLocalFirst(buf, in.localDC)
+	in.snitch.rank(buf[:local], in.now)
+	in.snitch.rank(buf[local:], in.now)
+	p.order = buf
+	p.contacts = p.blockFor
+	if in.level == consistency.EachQuorum && !in.repl.IsSimple() {
+		p.contacts = eachQuorumContacts(buf, consistency.EachQuorumFor(in.repl))
+	}
+	return p, nil
+}
+
+// assureLive runs the availability check over the live candidates.
+func assureLive(in planInput, live []candidate) error {
+	byDC := make(map[string]int, 4)
+	for _, c := range live {
+		byDC[c.ep.Datacenter]++
+	}
+	return consistency.AssureSufficientLive(in.level, in.repl, in.localDC, byDC)
+}
+
+// partitionLocalFirst moves the candidates of the local datacenter to the
+// front, keeping the relative order of both groups, and returns how many
+// are local.
+func partitionLocalFirst(cs []candidate, localDC string) int {
+	n := 0
+	for i := range cs {
+		if cs[i].ep.Datacenter == localDC {
+			c := cs[i]
+			copy(cs[n+1:i+1], cs[n:i])
+			cs[n] = c
+			n++
+		}
+	}
+	return n
+}
+
+// eachQuorumContacts reorders cs so that the first contacts hold the
+// closest quorum of every datacenter, in proximity order, and returns how
+// many that is.
+func eachQuorumContacts(cs []candidate, need map[string]int) int {
+	n := 0
+	for i := range cs {
+		dc := cs[i].ep.Datacenter
+		if need[dc] > 0 {
+			need[dc]--
+			c := cs[i]
+			copy(cs[n+1:i+1], cs[n:i])
+			cs[n] = c
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,122 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/latency"
+	"github.com/readpath/readpath/replica"
+)
+
+// Read reads one partition at req.Level: it plans, sends one data request
+// and digest requests, hedges a slow read once, compares digests, and on a
+// mismatch reconciles the replicas' versions and repairs the stale ones.
+//
+// It returns *consistency.UnavailableError before sending anything when too
+// few replicas are alive, *consistency.ReadTimeoutError when the read
+// timeout or ctx's deadline passes first, *consistency.ReadFailureError when
+// replica failures made the level unreachable, an error wrapping
+// context.Canceled when ctx is cancelled, ErrInvalidRequest for a bad
+// request, ErrBadPlacement or the locator's error when replicas cannot be
+// found, and ErrClosed after Close.
+func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
+	if ctx == nil {
+		return Result{}, fmt.Errorf("%w: nil context", ErrInvalidRequest)
+	}
+	if c.closed.Load() {
+		return Result{}, ErrClosed
+	}
+	if err := req.validate(); err != nil {
+		return Result{}, err
+	}
+	c.inFlight.Add(1)
+	defer c.inFlight.Add(-1)
+	r := &read{c: c, t: c.table(req.Table), req: req, start: now()}
+	r.opts = *r.t.opts.Load()
+	r.t.m.reads[req.Level].Add(1)
+	p, err := r.run(ctx)
+	r.finish(err)
+	return Result{Partition: p, Trace: r.trace}, err
+}
+
+// run plans the read and executes it with the table's strategy.
+func (r *read) run(parent context.Context) (p replica.Partition, err error) {
+	if err := r.makePlan(); err != nil {
+		return p, err
+	}
+	ctx, cancel := context.WithDeadline(parent, r.start.Add(r.c.cfg.ReadTimeout))
+	defer cancel() // cancels every request still running: the losers
+	r.parent = parent
+	if r.c.budget != nil {
+		r.c.budget.Deposit(r.start)
+	}
+	r.decideSpeculation(ctx)
+	if r.opts.Strategy == DigestFirst && r.plan.blockFor > 1 {
+		err = r.digestFirst(ctx)
+	} else {
+		err = r.dataAndDigests(ctx)
+	}
+	r.endFirstRound(err)
+	if err != nil {
+		return p, err
+	}
+	return r.resolve(ctx)
+}
+
+// makePlan locates the replicas and plans whom to contact.
+func (r *read) makePlan() error {
+	reps, repl, err := r.c.cfg.Locator.Locate(r.req.Table, r.req.Key)
+	if err != nil {
+		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
+	}
+	if err := checkPlacement(reps, repl); err != nil {
+		return err
+	}
+	in := planInput{
+		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
+		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start,
+	}
+	r.plan, err = makePlan(in, reps, r.candBuf[:0])
+	r.trace.BlockFor = r.plan.blockFor
+	return err
+}
+
+// decideSpeculation loads the table's threshold and decides whether this
+// read may hedge at all.
+func (r *read) decideSpeculation(ctx context.Context) {
+	d, ok := r.t.threshold.Load(r.start)
+	r.trace.Threshold, r.trace.Speculate = d, ok
+	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
+	remaining := time.Until(deadlineOf(ctx))
+	r.speculate = ok && r.req.Level != consistency.EachQuorum && (r.always || d < remaining)
+	r.threshold = d
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
+}
+
+// interrupted turns the end of ctx into the read's error: the caller's
+// cancellation, or a timeout carrying what had arrived.
+func (r *read) interrupted(ctx context.Context, dataPresent bool) error {
+	if err := r.parent.Err(); errors.Is(err, context.Canceled) {
+		return fmt.Errorf("coordinator: read cancelled: %w", err)
+	}
+	return &consistency.ReadTimeoutError{
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received,
+		DataPresent: dataPresent, Cause: ctx.Err(),
+	}
+}
+
+// failure is the read's error when replica failures made blockFor
+// unreachable.
+func (r *read) failure(dataPresent bool) error {
+	return &consistency.ReadFailureError{
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received,
+		Failures: r.failures, DataPresent: dataPresent, Reasons: r.reasons,
+	}
+}

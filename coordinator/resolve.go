@@ -1,0 +1,96 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// resolve compares the digests of every answer in hand. If they agree the
+// data answer is the result; if not, the replicas are reconciled.
+func (r *read) resolve(ctx context.Context) (replica.Partition, error) {
+	data := r.firstData()
+	if data == nil {
+		return replica.Partition{}, errNoData
+	}
+	for _, a := range r.answers {
+		if a.digest != data.digest {
+			return r.reconcile(ctx)
+		}
+	}
+	return data.part, nil
+}
+
+func (r *read) firstData() *answer {
+	for i := range r.answers {
+		if r.trace.Requests[r.answers[i].idx].Kind == KindData {
+			return &r.answers[i]
+		}
+	}
+	return nil
+}
+
+// errNoData would mean a bug: gather ends a round only with data in hand.
+var errNoData = errors.New("coordinator: internal error: round ended without data")
+
+// version is one replica's data.
+type version struct {
+	cand candidate
+	part replica.Partition
+}
+
+// reconcile runs after a digest mismatch: full data reads from every
+// replica that answered with a digest, until blockFor versions are in hand,
+// then the merge by timestamp and the read repair.
+func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
+	r.trace.DigestMismatch = true
+	r.t.m.mismatches.Add(1)
+	r.hedged = true // no hedging from here on
+	first := r.answers
+	r.newPhase(len(first))
+	r.received, r.dataIn = len(r.versions()), true
+	for _, a := range first {
+		if r.trace.Requests[a.idx].Kind == KindDigest && !r.hasData(r.targets[a.idx].ep.ID) {
+			r.send(ctx, r.targets[a.idx], KindData, PhaseReconcile)
+		}
+	}
+	if err := r.gather(ctx, nil, r.plan.blockFor, true); err != nil {
+		return replica.Partition{}, err
+	}
+	vs := r.versions()
+	parts := make([]replica.Partition, len(vs))
+	for i, v := range vs {
+		parts[i] = v.part
+	}
+	merged, err := repair.Merge(parts...)
+	if err != nil {
+		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
+	}
+	return merged, r.readRepair(ctx, merged, vs)
+}
+
+// versions returns the data answers in hand, one per replica.
+func (r *read) versions() []version {
+	var vs []version
+	for _, a := range r.answers {
+		id := r.targets[a.idx].ep.ID
+		if r.trace.Requests[a.idx].Kind == KindData && !containsVersion(vs, id) {
+			vs = append(vs, version{r.targets[a.idx], a.part})
+		}
+	}
+	return vs
+}
+
+func containsVersion(vs []version, id string) bool {
+	for _, v := range vs {
+		if v.cand.ep.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *read) hasData(id string) bool { return containsVersion(r.versions(), id) }

@@ -1,0 +1,103 @@
+package coordinator_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+)
+
+// firstContact returns who was sent the data request.
+func firstContact(t *testing.T, res coordinator.Result) string {
+	t.Helper()
+	require.NotEmpty(t, res.Trace.Requests)
+	return res.Trace.Requests[0].Endpoint
+}
+
+// The dynamic snitch stops sending the data request to a slow replica, and
+// tries it again once its score is older than the reset interval.
+func TestSnitchRoutesAroundASlowReplica(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
+			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
+		e.behave(t, A, constant(ms(10)))
+
+		res, _, _ := e.read(consistency.One)
+		assert.Equal(t, A, firstContact(t, res), "no scores yet: the static order")
+		res, _, _ = e.read(consistency.One)
+		assert.Equal(t, B, firstContact(t, res))
+
+		e.behave(t, A, constant(ms(1)))
+		time.Sleep(ms(501))
+		res, _, _ = e.read(consistency.One)
+		assert.Equal(t, A, firstContact(t, res), "A's score expired: it is tried again")
+	})
+}
+
+// Replicas within the badness margin of each other keep the static order:
+// the order does not flap on noise.
+func TestSnitchDoesNotFlapOnSmallDifferences(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		e.behave(t, A, constant(ms(1.05)))
+		for range 20 {
+			res, _, err := e.read(consistency.All)
+			require.NoError(t, err)
+			assert.Equal(t, A, firstContact(t, res))
+		}
+	})
+}
+
+// The local datacenter comes first whatever the scores.
+func TestLocalDatacenterFirst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwelveNodes(t, "NEVER")
+		require.NoError(t, e.replica(node1).SetBehavior(constant(ms(20))))
+		require.NoError(t, e.replica(node6).SetBehavior(constant(ms(20))))
+		for range 5 {
+			res, _, err := e.read(consistency.One)
+			require.NoError(t, err)
+			assert.NotEqual(t, node3, firstContact(t, res))
+		}
+	})
+}
+
+// Once a slow replica's score expires, a single read probes it; reads
+// running meanwhile keep avoiding it.
+func TestSnitchProbesAnExpiredReplicaOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
+			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
+		e.behave(t, A, constant(ms(40)))
+		_, _, err := e.read(consistency.One) // A is scored at 40 ms
+		require.NoError(t, err)
+		settle()
+		time.Sleep(ms(501))
+
+		firsts := make(chan string, 10)
+		var wg sync.WaitGroup
+		for range 10 {
+			wg.Go(func() {
+				res, err := e.c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
+				assert.NoError(t, err)
+				firsts <- firstContact(t, res)
+			})
+		}
+		wg.Wait()
+		close(firsts)
+		probes := 0
+		for id := range firsts {
+			if id == A {
+				probes++
+			}
+		}
+		assert.Equal(t, 1, probes)
+	})
+}

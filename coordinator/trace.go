@@ -1,0 +1,148 @@
+package coordinator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Trace records what one read did, cheaply enough to be always on. Times
+// are offsets from Start, on the coordinator's clock (virtual inside a
+// testing/synctest bubble).
+type Trace struct {
+	Start    time.Time
+	Duration time.Duration
+	BlockFor int
+	// Threshold is the speculative-retry threshold the read ran with;
+	// Speculate is false when the table's policy is NEVER.
+	Threshold time.Duration
+	Speculate bool
+	// Requests lists every request sent, in the order sent.
+	Requests []RequestTrace
+	Hedge    HedgeTrace
+	// DigestMismatch is true when replicas disagreed and a reconciliation
+	// round ran.
+	DigestMismatch bool
+	// Repaired lists the IDs of replicas sent a repair mutation.
+	Repaired []string
+}
+
+// RequestKind is what a request asked for.
+type RequestKind uint8
+
+// The kinds of request a read sends.
+const (
+	KindData     RequestKind = iota // a full data read
+	KindDigest                      // a digest-only read
+	KindMutation                    // a read-repair write
+)
+
+func (k RequestKind) String() string {
+	return [...]string{"data", "digest", "repair"}[k]
+}
+
+// Phase is the part of a read a request belongs to.
+type Phase uint8
+
+// The phases of a read.
+const (
+	PhaseInitial     Phase = iota // the contacts the level needs
+	PhaseSpeculative              // a hedge, or ALWAYS's up-front extra request
+	PhaseReconcile                // full data reads after a digest mismatch
+	PhaseRepair                   // repair mutations to stale replicas
+)
+
+func (p Phase) String() string {
+	return [...]string{"initial", "speculative", "reconcile", "repair"}[p]
+}
+
+// Outcome is how a request ended, as far as the read saw.
+type Outcome uint8
+
+// The outcomes of a request.
+const (
+	Pending  Outcome = iota // no answer when the read ended; cancelled
+	Answered                // a successful answer
+	Failed                  // an error, a panic or an unusable answer
+)
+
+func (o Outcome) String() string {
+	return [...]string{"pending", "answered", "failed"}[o]
+}
+
+// RequestTrace is one request of a read.
+type RequestTrace struct {
+	Endpoint string
+	Kind     RequestKind
+	Phase    Phase
+	Sent     time.Duration
+	Done     time.Duration // when the answer arrived; 0 while Pending
+	Outcome  Outcome
+	// Used is true when the answer counted towards the result.
+	Used bool
+	Err  error
+}
+
+// HedgeTrace says whether and why a read hedged.
+type HedgeTrace struct {
+	// Fired is true when a speculative request was sent; At is when, To
+	// the replica it went to, and Won whether its answer was used.
+	Fired bool
+	At    time.Duration
+	To    string
+	Won   bool
+	// Suppressed says why a hedge that was due was not sent.
+	Suppressed SuppressCause
+}
+
+// SuppressCause is why a due hedge was not sent.
+type SuppressCause uint8
+
+// The reasons a hedge is not sent.
+const (
+	NotSuppressed      SuppressCause = iota
+	SuppressedBudget                 // the hedge budget was spent
+	SuppressedOverload               // too many reads in flight
+	NoCandidate                      // every live replica was already contacted
+)
+
+func (s SuppressCause) String() string {
+	return [...]string{"", "budget", "overload", "no candidate"}[s]
+}
+
+// String renders the trace, one request per line.
+func (t Trace) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "read: %v, blockFor %d, threshold %s", t.Duration, t.BlockFor, t.thresholdText())
+	if t.Hedge.Fired {
+		fmt.Fprintf(&b, ", hedged to %s at %v (won: %v)", t.Hedge.To, t.Hedge.At, t.Hedge.Won)
+	} else if t.Hedge.Suppressed != NotSuppressed {
+		fmt.Fprintf(&b, ", hedge suppressed: %s", t.Hedge.Suppressed)
+	}
+	if t.DigestMismatch {
+		fmt.Fprintf(&b, ", digest mismatch, repaired %v", t.Repaired)
+	}
+	for _, r := range t.Requests {
+		fmt.Fprintf(&b, "\n  %-8v %-11s %-6s -> %-8s %s", r.Sent, r.Phase, r.Kind, r.Endpoint, r.outcomeText())
+	}
+	return b.String()
+}
+
+func (t Trace) thresholdText() string {
+	if !t.Speculate {
+		return "none"
+	}
+	return t.Threshold.String()
+}
+
+func (r RequestTrace) outcomeText() string {
+	switch {
+	case r.Outcome == Pending:
+		return "pending"
+	case r.Outcome == Failed:
+		return fmt.Sprintf("failed at %v: %v", r.Done, r.Err)
+	case r.Used:
+		return fmt.Sprintf("answered at %v, used", r.Done)
+	}
+	return fmt.Sprintf("answered at %v", r.Done)
+}
