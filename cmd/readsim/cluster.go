@@ -1,0 +1,74 @@
+package main
+
+import (
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+const table = "readsim"
+
+// keyCount is the number of partitions every run reads from.
+const keyCount = 10_000
+
+// newCluster builds the scenario's three replicas (RF 3, one datacenter,
+// three racks), seeds every key on all of them, and makes the scenario's
+// stale data. The same seed builds the same cluster.
+func newCluster(s scenario, seed uint64) (*replicatest.Cluster, []string, error) {
+	opts := []replicatest.Option{replicatest.WithBehavior(s.behavior)}
+	if s.workers > 0 {
+		opts = append(opts, replicatest.WithWorkers(s.workers, 64*s.workers))
+	}
+	c, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3),
+		Seed:        seed,
+		// Many tokens per node share the ring evenly, so that no replica is
+		// first in line for more keys than the others.
+		TokensPerNode: 256,
+		Options:       opts,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := make([]string, keyCount)
+	for i := range keys {
+		keys[i] = "user:" + strconv.Itoa(i)
+		if err := c.Seed(table, userRow(keys[i], "current", 2_000_000)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := seedStale(c, keys, s.staleKeys, seed); err != nil {
+		return nil, nil, err
+	}
+	return c, keys, nil
+}
+
+// seedStale gives the first replica an older version of a fraction of the keys.
+func seedStale(c *replicatest.Cluster, keys []string, fraction float64, seed uint64) error {
+	if fraction == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	stale := c.Replicas()[0].Endpoint().ID
+	for _, k := range keys {
+		if rng.Float64() < fraction {
+			if err := c.SeedOn(table, userRow(k, "older", 1_000_000), stale); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// userRow is a small user profile written at ts.
+func userRow(key, version string, ts int64) replica.Partition {
+	return replica.NewPartition(key, replica.NewRow("profile",
+		replica.Live("email", key+"@example.com", ts),
+		replica.Live("name", version, ts),
+		replica.Live("plan", "free", ts),
+	))
+}

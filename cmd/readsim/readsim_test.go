@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var jsonKeys = []string{"scenario", "policy", "reads", "p50_ms", "p99_ms", "p999_ms", "max_ms",
+	"extra_load", "hedges", "hedge_wins", "suppressed", "mismatches", "repairs", "errors"}
+
+// quickRows runs readsim -quick -json in-process on the given scenarios and
+// policies and returns its rows.
+func quickRows(t *testing.T, scenarios, policies string) []map[string]any {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code := run([]string{"-quick", "-json", "-scenarios", scenarios, "-policies", policies}, &out, &errs)
+	require.Equal(t, 0, code, errs.String())
+	assert.Empty(t, errs.String(), "nothing but the JSON when not on a terminal")
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
+	return rows
+}
+
+func find(t *testing.T, rows []map[string]any, scenario, policy string) map[string]any {
+	t.Helper()
+	for _, r := range rows {
+		if r["scenario"] == scenario && r["policy"] == policy {
+			return r
+		}
+	}
+	t.Fatalf("no row for %s / %s", scenario, policy)
+	return nil
+}
+
+// The -quick -json path: one object per scenario and policy with exactly
+// the documented keys; hedging cuts the GC-pause tail; and no policy spends
+// more than the hedge budget where the budget is on.
+func TestQuickJSONShowsTheEffects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulation for several seconds")
+	}
+	rows := quickRows(t, "gc-pauses,cluster-slowdown", "NEVER,ALWAYS,95p,10ms")
+	require.Len(t, rows, 8)
+	for _, r := range rows {
+		keys := make([]string, 0, len(r))
+		for k := range r {
+			keys = append(keys, k)
+		}
+		assert.ElementsMatch(t, jsonKeys, keys)
+		assert.Positive(t, r["reads"])
+	}
+
+	never, hedged := find(t, rows, "gc-pauses", "NEVER"), find(t, rows, "gc-pauses", "95p")
+	assert.Less(t, hedged["p99_ms"].(float64)*3, never["p99_ms"].(float64), "a percentile hedge cuts the p99")
+	assert.Positive(t, hedged["hedge_wins"])
+
+	for _, r := range rows {
+		// 10 % of reads may hedge; one hedge is 1/blockFor = 1/2 of a read's
+		// replica requests, plus the floor's few: 0.1 of NEVER's reads is a
+		// loose cap that a storm would blow through.
+		assert.LessOrEqual(t, r["extra_load"].(float64), 0.10, "%s %s", r["scenario"], r["policy"])
+	}
+}
+
+func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
+	for _, args := range [][]string{
+		{"-reads", "ten"}, {"-scenarios", "sunny"}, {"-policies", "100p"},
+		{"-concurrency", "0"}, {"-plot", "chart.gif"}, {"-nope"}, {"extra"},
+	} {
+		var out, errs bytes.Buffer
+		assert.Equal(t, 2, run(args, &out, &errs), "%v", args)
+		assert.Empty(t, out.String())
+		msg := errs.String()
+		assert.True(t, strings.HasPrefix(msg, "readsim: "), msg)
+		assert.Equal(t, 1, strings.Count(msg, "\n"), "one line: %q", msg)
+	}
+}
+
+func TestPlotIsWritten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulation")
+	}
+	for _, name := range []string{"chart.svg", "chart.png"} {
+		path := filepath.Join(t.TempDir(), name)
+		var out, errs bytes.Buffer
+		code := run([]string{"-reads", "200", "-scenarios", "healthy", "-policies", "NEVER,99p", "-plot", path}, &out, &errs)
+		require.Equal(t, 0, code, errs.String())
+		assert.Contains(t, out.String(), "plot: "+path)
+		st, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.Greater(t, st.Size(), int64(1000))
+	}
+}
+
+func TestSplitListKeepsParentheses(t *testing.T) {
+	assert.Equal(t, []string{"NEVER", "MIN(99p,10ms)", "MAX(95p, 5ms)"}, splitList("NEVER,MIN(99p,10ms),MAX(95p, 5ms)"))
+}

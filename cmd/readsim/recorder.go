@@ -1,0 +1,38 @@
+package main
+
+import (
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// recorder collects exact latencies (3 significant digits) from many
+// goroutines. The client-side view: what a caller of Read waited.
+type recorder struct {
+	mu sync.Mutex
+	h  *hdrhistogram.Histogram
+}
+
+func newRecorder() *recorder {
+	return &recorder{h: hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 3)}
+}
+
+func (r *recorder) record(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.h.RecordValue(max(1, d.Microseconds()))
+}
+
+// quantileMS returns the q-th percentile (0-100) in milliseconds.
+func (r *recorder) quantileMS(q float64) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return float64(r.h.ValueAtQuantile(q)) / 1000
+}
+
+func (r *recorder) maxMS() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return float64(r.h.Max()) / 1000
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/latency"
+)
+
+// readTimeout bounds every simulated read: a latency-sensitive service's
+// setting, shorter than Cassandra's 5 s so that a run is short.
+const readTimeout = time.Second
+
+// The simulation compresses time: a run lasts a second or two, not the
+// hours a server runs. So the threshold is refreshed every 50 ms instead of
+// every second, and the latency window is 2 s instead of a minute, keeping
+// their ratios to the run's length and to the slowdown's ramp realistic.
+const (
+	thresholdRefresh = 50 * time.Millisecond
+	latencyWindow    = 2 * time.Second
+)
+
+// job is one row to compute: a scenario under a policy.
+type job struct {
+	s      scenario
+	policy string
+	p      latency.SpeculativeRetry
+}
+
+// outcome is what the measured part of one run saw.
+type outcome struct {
+	job
+	lat     *recorder
+	metrics coordinator.TableMetrics // counted over the measured part only
+	errors  int64
+}
+
+// runJob builds a fresh cluster and coordinator, warms the coordinator up
+// (so that its threshold and snitch know the cluster, as they would in a
+// long-running server), applies the scenario's mid-run change, and measures.
+func runJob(j job, o options) (outcome, error) {
+	cl, keys, err := newCluster(j.s, o.seed)
+	if err != nil {
+		return outcome{}, err
+	}
+	c, err := coordinator.New(coordinator.Config{
+		Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
+		ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
+		DefaultTable: coordinator.TableOptions{SpeculativeRetry: j.p},
+		HedgeBudget:  j.s.budget,
+	})
+	if err != nil {
+		return outcome{}, err
+	}
+	defer c.Close()
+	w := &workload{c: c, cluster: cl, keys: keys, o: o, s: j.s}
+	w.warmUp()
+	if j.s.midRun != nil {
+		if err := j.s.midRun(cl); err != nil {
+			return outcome{}, fmt.Errorf("scenario %s: %w", j.s.name, err)
+		}
+	}
+	before := c.Metrics().Total
+	w.errors.Store(0)
+	lat := newRecorder()
+	w.run(o.reads, lat)
+	return outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load()}, nil
+}
+
+// since returns the counters readsim reports, as counted after before.
+func since(now, before coordinator.TableMetrics) coordinator.TableMetrics {
+	return coordinator.TableMetrics{
+		Reads:              now.Reads - before.Reads,
+		DataRequests:       now.DataRequests - before.DataRequests,
+		DigestRequests:     now.DigestRequests - before.DigestRequests,
+		SpeculativeRetries: now.SpeculativeRetries - before.SpeculativeRetries,
+		HedgeWins:          now.HedgeWins - before.HedgeWins,
+		SuppressedBudget:   now.SuppressedBudget - before.SuppressedBudget,
+		SuppressedOverload: now.SuppressedOverload - before.SuppressedOverload,
+		DigestMismatches:   now.DigestMismatches - before.DigestMismatches,
+		RepairsSent:        now.RepairsSent - before.RepairsSent,
+	}
+}
+
+// readOne reads one key at QUORUM and reports how long it took.
+func (w *workload) readOne(ctx context.Context, key string) (time.Duration, error) {
+	start := time.Now()
+	_, err := w.c.Read(ctx, coordinator.Request{Table: table, Key: key, Level: consistency.Quorum})
+	return time.Since(start), err
+}

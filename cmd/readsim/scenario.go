@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// scenario is one model of a cluster and its traffic.
+type scenario struct {
+	name string
+	// shows is what the scenario demonstrates, for -list and the README.
+	shows string
+	// behavior is every replica's from the start; midRun changes the
+	// cluster once the warm-up is over.
+	behavior replicatest.Behavior
+	workers  int // per replica; 0 for no queueing
+	midRun   func(c *replicatest.Cluster) error
+	// staleKeys is the fraction of keys one replica holds an older version of.
+	staleKeys float64
+	// load: closed loop (concurrency readers), open loop at a rate, or
+	// fan-out requests of fanout partitions each.
+	openLoop   bool
+	slowdownTo float64 // open loop: the cluster slowdown reached at the end, at 90 % utilization
+	fanout     int
+	budget     coordinator.HedgeBudget
+}
+
+// The replicas' usual latency: log-normal around 2 ms.
+var healthyLatency = replicatest.LogNormal(2*time.Millisecond, 0.4)
+
+func gcPauses() replicatest.Behavior {
+	return replicatest.Behavior{
+		Latency:     healthyLatency,
+		PauseChance: 0.01,
+		PauseLength: replicatest.Uniform(50*time.Millisecond, 100*time.Millisecond),
+	}
+}
+
+var scenarios = []scenario{
+	{
+		name:     "healthy",
+		shows:    "the baseline: RF 3, QUORUM, log-normal latency around 2 ms; a percentile policy hedges about 1 % of reads",
+		behavior: replicatest.Behavior{Latency: healthyLatency},
+	},
+	{
+		name:     "gc-pauses",
+		shows:    "1 % of replica reads stall 50-100 ms in a GC pause: the tail the hedge exists for",
+		behavior: gcPauses(),
+	},
+	{
+		name:      "stale-replica",
+		shows:     "one replica holds older versions of 30 % of the keys: digest mismatches, merges and read repair",
+		behavior:  replicatest.Behavior{Latency: healthyLatency},
+		staleKeys: 0.3,
+	},
+	{
+		name:     "replica-down",
+		shows:    "one replica of three stops answering mid-run and the failure detector has not noticed: the hedge and the snitch route around it",
+		behavior: replicatest.Behavior{Latency: healthyLatency},
+		midRun:   func(c *replicatest.Cluster) error { return c.Replicas()[0].SetFault(replicatest.Unreachable()) },
+	},
+	{
+		name:       "cluster-slowdown",
+		shows:      "open-loop traffic while every replica's service time triples, to 80 % utilization: the hedge budget keeps hedges from adding the load that tips the replicas over",
+		behavior:   replicatest.Behavior{Latency: healthyLatency},
+		workers:    8,
+		openLoop:   true,
+		slowdownTo: 3,
+	},
+	{
+		name:       "cluster-slowdown-nobudget",
+		shows:      "the same slowdown with the budget lifted: a fixed threshold the slowdown outgrows hedges every read and turns the slowdown into a hedge storm",
+		behavior:   replicatest.Behavior{Latency: healthyLatency},
+		workers:    8,
+		openLoop:   true,
+		slowdownTo: 3,
+		budget:     coordinator.HedgeBudget{Unlimited: true},
+	},
+	{
+		name:     "fanout",
+		shows:    "a request reads 100 partitions in parallel (The Tail at Scale's multi-get) over gc-pauses replicas: almost every request meets a pause",
+		behavior: gcPauses(),
+		fanout:   100,
+	},
+}
+
+func scenarioNamed(name string) (scenario, error) {
+	for _, s := range scenarios {
+		if s.name == name {
+			return s, nil
+		}
+	}
+	return scenario{}, fmt.Errorf("unknown scenario %q (have %s)", name, scenarioNames())
+}
+
+func scenarioNames() string {
+	names := ""
+	for i, s := range scenarios {
+		if i > 0 {
+			names += ", "
+		}
+		names += s.name
+	}
+	return names
+}
