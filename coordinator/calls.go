@@ -2,21 +2,20 @@ package coordinator
 
 import (
 	"context"
-	"time"
 
 	"github.com/readpath/readpath/replica"
 )
 
 // readOne runs one replica read and hands the answer back on ch. It
-// recovers a panicking replica, checks a data answer and digests it here,
-// off the read's goroutine, and feeds the response time to the snitch: a
+// recovers a panicking replica, checks a data answer, and feeds the
+// response time, from the moment the read sent it, to the snitch: a
 // loser cancelled at the end of a read is recorded at its cancellation
 // time, so a replica that is always hedged around still looks slow.
-func (c *Coordinator) readOne(ctx context.Context, ch chan<- answer, idx int, cand candidate, cmd replica.Command) {
-	a := answer{idx: idx}
-	t0 := now()
-	resp, err := c.safeRead(ctx, cand, cmd)
-	c.snitch.observe(cand.ep.ID, time.Since(t0), now())
+func (c *Coordinator) readOne(ctx context.Context, ch chan<- answer, req request, cmd replica.Command) {
+	a := answer{idx: req.idx}
+	resp, err := c.safeRead(ctx, req.cand, cmd)
+	a.at = now()
+	req.cand.score.answered(a.at.Sub(req.sent), a.at)
 	switch {
 	case err != nil:
 		a.err = err
@@ -24,16 +23,15 @@ func (c *Coordinator) readOne(ctx context.Context, ch chan<- answer, idx int, ca
 		a.digest = resp.Digest
 	default:
 		a.part = resp.Partition
-		if a.err = checkData(&cmd, &a.part); a.err == nil {
-			a.digest = a.part.Digest()
-		}
+		a.err = checkData(&cmd, &a.part)
 	}
 	ch <- a
 }
 
 // applyOne runs one repair write and hands the outcome back on ch.
-func (c *Coordinator) applyOne(ctx context.Context, ch chan<- answer, idx int, cand candidate, m replica.Mutation) {
-	ch <- answer{idx: idx, err: c.safeApply(ctx, cand, m)}
+func (c *Coordinator) applyOne(ctx context.Context, ch chan<- answer, req request, m replica.Mutation) {
+	err := c.safeApply(ctx, req.cand, m)
+	ch <- answer{idx: req.idx, err: err, at: now()}
 }
 
 func (c *Coordinator) safeRead(ctx context.Context, cand candidate, cmd replica.Command) (resp replica.Response, err error) {

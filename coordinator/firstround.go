@@ -11,11 +11,12 @@ import (
 // way to complete).
 func (r *read) dataAndDigests(ctx context.Context) error {
 	r.newPhase(len(r.plan.order))
-	r.sendContacts(ctx)
+	r.decideAlways()
 	timer := r.hedgeTimer()
 	if timer != nil {
 		defer timer.Stop()
 	}
+	r.sendContacts(ctx) // last before waiting: the replicas' goroutines start on this P
 	return r.gather(ctx, timerChan(timer), r.plan.blockFor, true)
 }
 
@@ -23,25 +24,29 @@ func (r *read) dataAndDigests(ctx context.Context) error {
 // up front, budget permitting, and, as in Cassandra, two of them are data
 // requests so that any blockFor answers include data.
 func (r *read) sendContacts(ctx context.Context) {
-	r.next = r.plan.contacts
-	extra := false
-	if r.speculate && r.always {
-		r.hedged = true
-		extra = r.hedgeAllowed() == NotSuppressed
-	}
 	for i, cand := range r.plan.order[:r.plan.contacts] {
 		kind := KindDigest
-		if i == 0 || (i == 1 && extra) {
+		if i == 0 || (i == 1 && r.extra) {
 			kind = KindData
 		}
 		r.send(ctx, cand, kind, PhaseInitial)
 	}
-	if extra {
+	if r.extra {
 		kind := KindDigest
 		if r.plan.contacts == 1 {
 			kind = KindData
 		}
 		r.sendHedge(ctx, kind)
+	}
+}
+
+// decideAlways settles, before anything is sent, whether ALWAYS's extra
+// request goes out; either way it is the read's one speculative request.
+func (r *read) decideAlways() {
+	r.next = r.plan.contacts
+	if r.speculate && r.always {
+		r.hedged = true
+		r.extra = r.hedgeAllowed() == NotSuppressed
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 
 // candidate is a live replica a read may contact.
 type candidate struct {
-	r  replica.Replica
-	ep replica.Endpoint
+	r     replica.Replica
+	ep    replica.Endpoint
+	score *score // the snitch's view of it
 }
 
 // plan is the pure outcome of planning a read: whom to contact first, and
@@ -41,7 +42,7 @@ func makePlan(in planInput, reps []replica.Replica, buf []candidate) (plan, erro
 	for _, r := range reps {
 		ep := r.Endpoint()
 		if (in.live == nil || in.live.IsAlive(ep)) && (!in.level.IsDatacenterLocal() || ep.Datacenter == in.localDC) {
-			buf = append(buf, candidate{r, ep})
+			buf = append(buf, candidate{r, ep, in.snitch.entry(ep.ID)})
 		}
 	}
 	if err := assureLive(in, buf); err != nil {
@@ -58,8 +59,14 @@ func makePlan(in planInput, reps []replica.Replica, buf []candidate) (plan, erro
 	return p, nil
 }
 
-// assureLive runs the availability check over the live candidates.
+// assureLive runs the availability check over the live candidates. The
+// candidates are already filtered to the local datacenter for DC-local
+// levels, so only EACH_QUORUM needs the per-datacenter count when there
+// are enough of them.
 func assureLive(in planInput, live []candidate) error {
+	if in.level != consistency.EachQuorum && len(live) >= in.level.BlockFor(in.repl, in.localDC) && in.level.Valid() {
+		return nil
+	}
 	byDC := make(map[string]int, 4)
 	for _, c := range live {
 		byDC[c.ep.Datacenter]++

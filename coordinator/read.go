@@ -34,12 +34,12 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	}
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
-	r := &read{c: c, t: c.table(req.Table), req: req, start: now()}
-	r.opts = *r.t.opts.Load()
+	r := newRead(c, c.table(req.Table), req)
+	defer r.release()
 	r.t.m.reads[req.Level].Add(1)
 	p, err := r.run(ctx)
 	r.finish(err)
-	return Result{Partition: p, Trace: r.trace}, err
+	return Result{Partition: p, Trace: r.trace.detach()}, err
 }
 
 // run plans the read and executes it with the table's strategy.
@@ -90,7 +90,7 @@ func (r *read) decideSpeculation(ctx context.Context) {
 	d, ok := r.t.threshold.Load(r.start)
 	r.trace.Threshold, r.trace.Speculate = d, ok
 	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
-	remaining := time.Until(deadlineOf(ctx))
+	remaining := deadlineOf(ctx).Sub(r.start)
 	r.speculate = ok && r.req.Level != consistency.EachQuorum && (r.always || d < remaining)
 	r.threshold = d
 }

@@ -13,82 +13,116 @@ import (
 // while one stall of many times the usual latency still demotes it at once.
 const snitchAlpha = 0.02
 
-// snitch keeps a recent-latency score per replica (a "dynamic snitch") and
-// orders candidates by it. Safe for concurrent use; lock-free once a
-// replica has been seen.
+// snitch orders a read's candidates by how soon each is likely to answer
+// (a "dynamic snitch"). Safe for concurrent use; lock-free once a replica
+// has been seen.
+//
+// Latency alone herds: the replica that looks fastest gets every read
+// until it is overloaded, and a demoted replica is never measured again.
+// So a replica's rank weighs its recent latency by the requests this
+// coordinator has outstanding on it, as C3 (Suresh et al., NSDI 2015) does
+// for Cassandra: traffic flows to where it will be served soonest, and
+// back when that replica's queue grows.
 type snitch struct {
 	cfg    SnitchConfig
 	scores sync.Map // replica ID -> *score
 }
 
-// score is an exponentially weighted moving average of a replica's
-// response times, in nanoseconds, and when it was last updated.
+// score is what the snitch knows of one replica.
 type score struct {
-	bits    atomic.Uint64 // math.Float64bits of the average
-	updated atomic.Int64  // UnixNano
+	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
+	updated  atomic.Int64  // UnixNano of the last answer; 0 before the first
+	inflight atomic.Int64  // requests sent and not yet answered
 }
 
-// observe folds one response time into the replica's score.
-func (s *snitch) observe(id string, d time.Duration, now time.Time) {
-	v, ok := s.scores.Load(id)
-	if !ok {
-		v, _ = s.scores.LoadOrStore(id, new(score))
+// entry returns the replica's score, creating it on first sight.
+func (s *snitch) entry(id string) *score {
+	if v, ok := s.scores.Load(id); ok {
+		return v.(*score)
 	}
-	sc := v.(*score)
+	v, _ := s.scores.LoadOrStore(id, new(score))
+	return v.(*score)
+}
+
+// sent counts a request as outstanding on the replica.
+func (sc *score) sent() { sc.inflight.Add(1) }
+
+// answered folds one response time into the score and ends the request.
+// A loser cancelled at the end of a read is recorded at its cancellation:
+// a replica that is always hedged around still looks slow.
+func (sc *score) answered(d time.Duration, now time.Time) {
 	for {
 		old := sc.bits.Load()
-		avg := math.Float64frombits(old)
 		next := float64(d)
 		if sc.updated.Load() != 0 {
-			next = avg + snitchAlpha*(float64(d)-avg)
+			next = math.Float64frombits(old) + snitchAlpha*(float64(d)-math.Float64frombits(old))
 		}
 		if sc.bits.CompareAndSwap(old, math.Float64bits(next)) {
 			break
 		}
 	}
 	sc.updated.Store(now.UnixNano())
+	sc.inflight.Add(-1)
 }
 
-// current returns the replica's score, or 0 when it has none. A score
-// older than the reset interval is forgotten for one read only: that read
-// claims the probe (by resetting the score's age) and sees 0, so it tries
-// the replica first, while concurrent reads keep the old score until the
-// probe answers. A replica that timed out is thus probed by one read per
-// interval, not by every read in flight.
-func (s *snitch) current(id string, now time.Time) float64 {
-	v, ok := s.scores.Load(id)
-	if !ok {
+// latency returns the replica's latency score, or 0 when it has none. A
+// score older than the reset interval is forgotten for one read only: that
+// read claims the probe (by resetting the score's age) and sees 0, so it
+// tries the replica first, while concurrent reads keep the old score until
+// the probe answers. A replica that timed out is thus probed by one read
+// per interval, not by every read in flight.
+func (sc *score) latency(now time.Time, reset time.Duration) float64 {
+	seen := sc.updated.Load()
+	if seen == 0 {
 		return 0
 	}
-	sc := v.(*score)
-	seen := sc.updated.Load()
-	if now.UnixNano()-seen > int64(s.cfg.ResetInterval) && sc.updated.CompareAndSwap(seen, now.UnixNano()) {
+	if now.UnixNano()-seen > int64(reset) && sc.updated.CompareAndSwap(seen, now.UnixNano()) {
 		return 0
 	}
 	return math.Float64frombits(sc.bits.Load())
 }
 
-// rank orders one proximity group by score, in place. Replicas without a
-// score come first, so they get measured. Scores are compared in buckets
-// Badness wide, keeping the static order within a bucket, so that replicas
-// of similar latency do not swap places on noise.
+// rank orders one proximity group in place. A replica's key is its latency
+// times one plus its outstanding requests; one never measured and idle
+// comes first, to be measured. Keys are compared in buckets Badness wide,
+// keeping the static order within a bucket, so that replicas of similar
+// standing do not swap places on noise.
 func (s *snitch) rank(cs []candidate, now time.Time) {
-	if s.cfg.Disabled || len(cs) < 2 {
+	if s.cfg.Disabled || len(cs) < 2 || len(cs) > 16 {
 		return
 	}
 	var keys [16]float64
-	if len(cs) > len(keys) {
-		return
+	best := math.Inf(1)
+	for i, c := range cs {
+		keys[i] = c.score.latency(now, s.cfg.ResetInterval)
+		if keys[i] > 0 {
+			best = min(best, keys[i])
+		}
+	}
+	if math.IsInf(best, 1) {
+		best = 1 // nothing measured: outstanding requests alone decide
 	}
 	for i, c := range cs {
-		keys[i] = s.current(c.ep.ID, now)
+		keys[i] = weigh(keys[i], best, c.score.inflight.Load())
 	}
 	bucketize(keys[:len(cs)], s.cfg.Badness)
 	sortByKeys(cs, keys[:len(cs)])
 }
 
-// bucketize replaces each score by its bucket relative to the best known
-// score: -1 for unknown, then 0, 1, … per factor of (1+badness).
+// weigh turns a latency score into a rank key. An unmeasured replica with
+// requests outstanding is taken to be as fast as the best.
+func weigh(lat, best float64, inflight int64) float64 {
+	switch {
+	case inflight <= 0 && lat <= 0:
+		return 0
+	case lat <= 0:
+		lat = best
+	}
+	return lat * float64(1+max(inflight, 0))
+}
+
+// bucketize replaces each key by its bucket relative to the best: -1 for
+// 0 (unmeasured and idle), then 0, 1, … per factor of (1+badness).
 func bucketize(keys []float64, badness float64) {
 	best := math.Inf(1)
 	for _, k := range keys {

@@ -76,7 +76,7 @@ func TestSnitchProbesAnExpiredReplicaOnce(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
 			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
 		e.behave(t, A, constant(ms(40)))
-		_, _, err := e.read(consistency.One) // A is scored at 40 ms
+		_, _, err := e.read(consistency.All) // A is scored at 40 ms, B and C at 1 ms
 		require.NoError(t, err)
 		settle()
 		time.Sleep(ms(501))
@@ -99,5 +99,30 @@ func TestSnitchProbesAnExpiredReplicaOnce(t *testing.T) {
 			}
 		}
 		assert.Equal(t, 1, probes)
+	})
+}
+
+// Outstanding requests count: when one replica has many reads in flight,
+// new reads go to another even if it answered a little slower before.
+func TestSnitchSpreadsLoadByOutstandingRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		_, _, err := e.read(consistency.All) // every replica scored at 1 ms
+		require.NoError(t, err)
+		settle()
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(ms(10)))
+		}
+		var wg sync.WaitGroup
+		for range 30 {
+			wg.Go(func() {
+				_, err := e.c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		for _, id := range []string{A, B, C} {
+			assert.InDelta(t, 11, e.stats(id).DataReads, 2, "%s: the 30 reads are spread", id)
+		}
 	})
 }

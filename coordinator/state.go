@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/readpath/readpath/digest"
@@ -10,7 +11,7 @@ import (
 
 // inline is how many candidates and requests a read holds without
 // allocating more.
-const inline = 8
+const inline = 4
 
 // read is the state of one read. Only the goroutine running Read touches
 // it; request goroutines talk to it through ch.
@@ -26,6 +27,7 @@ type read struct {
 
 	speculate bool          // this read may send a speculative request
 	always    bool          // ALWAYS: it is sent up front
+	extra     bool          // ALWAYS's extra request is allowed
 	threshold time.Duration // when to hedge, from start
 	hedged    bool          // the one speculative request was tried
 	hedgeIdx  int           // its request index, when sent
@@ -47,53 +49,81 @@ type read struct {
 	ansBuf  [inline]answer
 }
 
+// reads recycles read states: a read is a few hundred bytes of buffers,
+// and reads are many. Nothing outside Read refers to one once it returns:
+// request goroutines hold only the phase's channel.
+var reads = sync.Pool{New: func() any { return new(read) }}
+
+func newRead(c *Coordinator, t *table, req Request) *read {
+	r := reads.Get().(*read)
+	r.c, r.t, r.req, r.start = c, t, req, now()
+	r.opts = *t.opts.Load()
+	return r
+}
+
+// release clears the read, so that it holds on to nothing, and recycles it.
+func (r *read) release() {
+	*r = read{}
+	reads.Put(r)
+}
+
+// request is what a request goroutine needs to know of its request.
+type request struct {
+	idx  int       // index in the trace
+	sent time.Time // when the read sent it
+	cand candidate // the replica
+}
+
 // answer is what a request goroutine hands back.
 type answer struct {
 	idx    int // request index
 	part   replica.Partition
 	digest digest.Digest
 	err    error
+	at     time.Time // when it arrived
 }
 
 func (r *read) since() time.Duration { return time.Since(r.start) }
 
-// book records a request about to be sent and returns its index.
-func (r *read) book(cand candidate, kind RequestKind, phase Phase) int {
+// book records a request about to be sent and returns its index and the
+// time it is sent.
+func (r *read) book(cand candidate, kind RequestKind, phase Phase) (int, time.Time) {
 	if r.targets == nil {
 		r.targets, r.trace.Requests = r.tgtBuf[:0], r.reqBuf[:0]
 	}
-	idx := len(r.trace.Requests)
-	r.trace.Requests = append(r.trace.Requests, RequestTrace{Endpoint: cand.ep.ID, Kind: kind, Phase: phase, Sent: r.since()})
+	idx, at := len(r.trace.Requests), now()
+	r.trace.Requests = append(r.trace.Requests, RequestTrace{Endpoint: cand.ep.ID, Kind: kind, Phase: phase, Sent: at.Sub(r.start)})
 	r.targets = append(r.targets, cand)
 	r.outstanding++
 	if kind == KindData {
 		r.outData++
 	}
 	r.t.m.countRequest(kind)
-	return idx
+	return idx, at
 }
 
 // send starts one read request in its own goroutine. The goroutine never
 // blocks on ch (each phase's channel has room for all its requests), so it
 // ends when the replica's call returns.
 func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase) int {
-	idx := r.book(cand, kind, phase)
+	idx, at := r.book(cand, kind, phase)
 	cmd := replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}
-	go r.c.readOne(ctx, r.ch, idx, cand, cmd)
+	cand.score.sent()
+	go r.c.readOne(ctx, r.ch, request{idx, at, cand}, cmd)
 	return idx
 }
 
 // sendMutation starts one repair write in its own goroutine.
 func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
-	idx := r.book(cand, KindMutation, PhaseRepair)
-	go r.c.applyOne(ctx, r.ch, idx, cand, replica.Mutation{Table: r.req.Table, Partition: p})
+	idx, at := r.book(cand, KindMutation, PhaseRepair)
+	go r.c.applyOne(ctx, r.ch, request{idx, at, cand}, replica.Mutation{Table: r.req.Table, Partition: p})
 	return idx
 }
 
 // accept books one answer of the current phase.
 func (r *read) accept(a answer) {
 	rt := &r.trace.Requests[a.idx]
-	rt.Done = r.since()
+	rt.Done = a.at.Sub(r.start)
 	r.outstanding--
 	if rt.Kind == KindData {
 		r.outData--

@@ -27,6 +27,13 @@ type Trace struct {
 	Repaired []string
 }
 
+// detach returns the trace with its own copy of Requests, which points
+// into the read's recycled buffers.
+func (t Trace) detach() Trace {
+	t.Requests = append([]RequestTrace(nil), t.Requests...)
+	return t
+}
+
 // RequestKind is what a request asked for.
 type RequestKind uint8
 

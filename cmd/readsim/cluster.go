@@ -12,7 +12,7 @@ import (
 const table = "readsim"
 
 // keyCount is the number of partitions every run reads from.
-const keyCount = 10_000
+const keyCount = 4000
 
 // newCluster builds the scenario's three replicas (RF 3, one datacenter,
 // three racks), seeds every key on all of them, and makes the scenario's

@@ -10,8 +10,12 @@ import (
 	"github.com/readpath/readpath/latency"
 )
 
-// defaultPolicies are the speculative-retry policies compared by default.
-const defaultPolicies = "NEVER,ALWAYS,10ms,99p,95p,90p,MIN(99p,10ms)"
+// defaultPolicies are the speculative-retry policies compared by default;
+// quickPolicies, with -quick, are enough to show every effect.
+const (
+	defaultPolicies = "NEVER,ALWAYS,10ms,99p,95p,90p,MIN(99p,10ms)"
+	quickPolicies   = "NEVER,ALWAYS,10ms,99p,90p"
+)
 
 // options are readsim's settings, from its flags.
 type options struct {
@@ -36,8 +40,8 @@ func parseFlags(args []string) (options, error) {
 	fs := flag.NewFlagSet("readsim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&scenarioList, "scenarios", "all", "comma-separated scenarios to run, or all: "+scenarioNames())
-	fs.StringVar(&policyList, "policies", defaultPolicies, "comma-separated speculative-retry policies, in Cassandra's grammar")
-	fs.IntVar(&o.reads, "reads", 0, "measured reads per scenario and policy, after a warm-up of a quarter as many (default 4000, or 1200 with -quick)")
+	fs.StringVar(&policyList, "policies", "", "comma-separated speculative-retry policies, in Cassandra's grammar (default "+defaultPolicies+", or "+quickPolicies+" with -quick)")
+	fs.IntVar(&o.reads, "reads", 0, "measured reads per scenario and policy, after a warm-up of a quarter as many (default 4000, or 1000 with -quick)")
 	fs.IntVar(&o.concurrency, "concurrency", 32, "concurrent readers in the closed-loop scenarios (fan-out requests: half as many)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every random choice: the same seed gives the same clusters and keys")
 	fs.BoolVar(&o.quick, "quick", false, "a short run that still shows every effect")
@@ -60,7 +64,13 @@ func (o *options) fill(scenarioList, policyList string) error {
 	if o.reads == 0 {
 		o.reads = 4000
 		if o.quick {
-			o.reads = 1200
+			o.reads = 1000
+		}
+	}
+	if policyList == "" {
+		policyList = defaultPolicies
+		if o.quick {
+			policyList = quickPolicies
 		}
 	}
 	switch {

@@ -29,7 +29,7 @@ type workload struct {
 // measured were made.
 func (w *workload) warmUp() {
 	start := time.Now()
-	for done := 0; done < w.o.reads/4 || time.Since(start) < 3*thresholdRefresh; done += 200 {
+	for done := 0; done < w.o.reads/4 || time.Since(start) < 2*thresholdRefresh; done += 200 {
 		w.run(200, nil)
 	}
 }
@@ -143,7 +143,7 @@ func (w *workload) openLoop(reads int) {
 // peakUtilization is how busy the replicas' workers are at the end of the
 // slowdown when reads are not hedged: near saturation, with room for the
 // few percent of extra requests a budget allows, not for a storm.
-const peakUtilization = 0.8
+const peakUtilization = 0.85
 
 // arrivalRate is the read rate at which the replicas reach peakUtilization
 // at the end of the slowdown: each QUORUM read puts two requests on three
