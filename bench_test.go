@@ -6,11 +6,30 @@ package readpath_test
 //	go test -run '^$' -bench . -count 10 . > new.txt && benchstat new.txt
 
 import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/zeebo/xxh3"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/latency"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
+// ---- consistency ----
 var sinkInt int
 
 // BenchmarkBlockFor is on every read's path; it must not allocate.
@@ -22,5 +41,482 @@ func BenchmarkBlockFor(b *testing.B) {
 	for b.Loop() {
 		sinkInt += levels[i%len(levels)].BlockFor(r, "dc2")
 		i++
+	}
+}
+
+// ---- latency: tracker records against a mutex-guarded HdrHistogram, threshold loads ----
+var sinkDuration time.Duration
+
+// latencySamples are the values every record benchmark feeds in: log-normal
+// around 2 ms with a GC-pause tail, like the reads of one table. Their number
+// is a power of two so that picking one is a mask, not a division that would
+// cost as much as the Record it feeds.
+const numLatencySamples = 4096
+
+var latencySamples = func() *[numLatencySamples]time.Duration {
+	r := rand.New(rand.NewPCG(1, 2))
+	s := new([numLatencySamples]time.Duration)
+	for i := range s {
+		ms := math.Exp(math.Log(2) + 0.5*r.NormFloat64())
+		if r.IntN(100) == 0 {
+			ms += 50 + 50*r.Float64()
+		}
+		s[i] = time.Duration(ms * float64(time.Millisecond))
+	}
+	return s
+}()
+
+// parallelOffset gives each RunParallel goroutine its own place in
+// latencySamples, so goroutines do not record the same value in lock-step.
+var parallelOffset atomic.Uint32
+
+// BenchmarkTrackerRecord is on every read's path: one clock read and one
+// atomic add, no allocation.
+func BenchmarkTrackerRecord(b *testing.B) {
+	t := latency.NewTracker()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t.Record(latencySamples[i%numLatencySamples])
+		i++
+	}
+}
+
+// BenchmarkTrackerRecordParallel must take at most half the time per op of
+// BenchmarkHdrMutexRecordParallel.
+func BenchmarkTrackerRecordParallel(b *testing.B) {
+	t := latency.NewTracker()
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(parallelOffset.Add(997))
+		for pb.Next() {
+			t.Record(latencySamples[i%numLatencySamples])
+			i++
+		}
+	})
+}
+
+// BenchmarkHdrMutexRecordParallel is the reference for
+// BenchmarkTrackerRecordParallel: an HdrHistogram of the same precision
+// (two significant digits) behind a mutex, fed the same values.
+func BenchmarkHdrMutexRecordParallel(b *testing.B) {
+	h := hdrhistogram.New(1, int64(latency.MaxLatency), 2)
+	var mu sync.Mutex
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(parallelOffset.Add(997))
+		for pb.Next() {
+			mu.Lock()
+			_ = h.RecordValue(int64(latencySamples[i%numLatencySamples]))
+			mu.Unlock()
+			i++
+		}
+	})
+}
+
+// BenchmarkTrackerQuantile is what a threshold refresh costs, once per
+// refresh interval per table.
+func BenchmarkTrackerQuantile(b *testing.B) {
+	t := latency.NewTracker()
+	for _, d := range latencySamples {
+		t.Record(d)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDuration += t.Quantile(0.99)
+	}
+}
+
+// BenchmarkThresholdLoad is on every read's path: one atomic load while the
+// cached threshold is fresh, a recomputation once per refresh interval.
+func BenchmarkThresholdLoad(b *testing.B) {
+	t := latency.NewTracker()
+	for _, d := range latencySamples {
+		t.Record(d)
+	}
+	th := latency.NewThreshold(latency.SpeculativeRetry{}, t, 5*time.Second)
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		// A read a microsecond: one recomputation per million loads, as at a
+		// million reads a second. The caller has the time already.
+		now = now.Add(time.Microsecond)
+		d, _ := th.Load(now)
+		sinkDuration += d
+	}
+}
+
+// ---- digest: a 4 KiB partition against the raw hash of its bytes ----
+var sinkDigest digest.Digest
+
+// BenchmarkDigest4K digests a partition of one row holding one 4 KiB value.
+// Target: at least half the throughput of BenchmarkDigestRawHash4K.
+func BenchmarkDigest4K(b *testing.B) {
+	p := replica.NewPartition("partition-key",
+		replica.NewRow("clustering", replica.Cell{Column: "value", Value: benchValue(4 << 10), Timestamp: 1700000000000000}))
+	b.SetBytes(4 << 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDigest = p.Digest()
+	}
+}
+
+// BenchmarkDigestRawHash4K is the reference for BenchmarkDigest4K: the same
+// hash over the 4 KiB value alone, in one call.
+func BenchmarkDigestRawHash4K(b *testing.B) {
+	value := benchValue(4 << 10)
+	b.SetBytes(4 << 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDigest = xxh3.Hash128(value).Bytes()
+	}
+}
+
+// BenchmarkDigestPartition100x10 digests 100 rows of 10 small cells, where
+// the per-field cost of the encoding shows. SetBytes is the size of the
+// canonical encoding.
+func BenchmarkDigestPartition100x10(b *testing.B) {
+	p := benchPartition(100, 10)
+	b.SetBytes(int64(len(p.AppendCanonical(nil))))
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDigest = p.Digest()
+	}
+}
+
+func benchValue(n int) []byte {
+	v := make([]byte, n)
+	for i := range v {
+		v[i] = byte(i * 7)
+	}
+	return v
+}
+
+func benchPartition(rows, cells int) replica.Partition {
+	rs := make([]replica.Row, rows)
+	for r := range rs {
+		cs := make([]replica.Cell, cells)
+		for c := range cs {
+			cs[c] = replica.Live(string(rune('a'+c))+"-column", "value-of-16bytes", int64(1700000000000000+r*cells+c))
+		}
+		rs[r] = replica.NewRow(string(rune('a'+r/26))+string(rune('a'+r%26)), cs...)
+	}
+	return replica.NewPartition("partition-key", rs...)
+}
+
+// ---- repair: merge linearity and diffs ----
+var sinkPartition replica.Partition
+
+// divergentVersions returns three versions of a partition of n rows of ten
+// cells, as replicas hold it after missed writes: replica 1 lacks every 7th
+// row and holds an older value for column 4 of every 3rd row; replica 2 lacks
+// every 11th row, deleted column 2 of every 13th row later, and deleted
+// every 17th row (before its cells were last written). As in a decoded
+// response, column names come from the schema and values slice one buffer.
+func divergentVersions(n int) []replica.Partition {
+	vs := make([]replica.Partition, 3)
+	for v := range vs {
+		vs[v].Key = "partition"
+		var buf []byte
+		for i := range n {
+			if (v == 1 && i%7 == 0) || (v == 2 && i%11 == 0) {
+				continue
+			}
+			var r replica.Row
+			r, buf = benchRow(v, i, buf)
+			vs[v].Rows = append(vs[v].Rows, r)
+		}
+	}
+	return vs
+}
+
+var benchColumns = [10]string{"col00", "col01", "col02", "col03", "col04", "col05", "col06", "col07", "col08", "col09"}
+
+// benchRow returns row i of version v, its values appended to buf.
+func benchRow(v, i int, buf []byte) (replica.Row, []byte) {
+	cells := make([]replica.Cell, len(benchColumns))
+	for c, column := range benchColumns {
+		ts := int64(1000 + i)
+		if v == 1 && i%3 == 0 && c == 4 {
+			ts-- // an older write
+		}
+		if v == 2 && i%13 == 0 && c == 2 {
+			cells[c] = replica.Tombstone(column, ts+1, 1700000000)
+			continue
+		}
+		start := len(buf)
+		buf = fmt.Appendf(buf, "value-%06d-%02d", ts, c)
+		cells[c] = replica.Cell{Column: column, Value: buf[start:len(buf):len(buf)], Timestamp: ts}
+	}
+	r := replica.Row{Clustering: fmt.Sprintf("row%06d", i), Cells: cells}
+	if v == 2 && i%17 == 0 {
+		r.Deletion = replica.DeletedAt(999, 1700000000)
+	}
+	return r, buf
+}
+
+// benchMerge merges three versions of rows rows. Both sizes run against the
+// same live heap, the 1000-row versions: otherwise the small run would
+// collect garbage a tenth as often, in a heap a tenth the size, and the ratio
+// would measure the garbage collector's 4 MiB floor, not the merge.
+func benchMerge(b *testing.B, rows int) {
+	heap := divergentVersions(1000)
+	vs := heap
+	if rows != 1000 {
+		vs = divergentVersions(rows)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := repair.Merge(vs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPartition = m
+	}
+	runtime.KeepAlive(heap)
+}
+
+// BenchmarkMerge3x100 and BenchmarkMerge3x1000 show that Merge is linear:
+// ten times the rows must take at most 12 times as long.
+func BenchmarkMerge3x100(b *testing.B)  { benchMerge(b, 100) }
+func BenchmarkMerge3x1000(b *testing.B) { benchMerge(b, 1000) }
+
+// BenchmarkCloneReference3x1000 deep-copies the three versions of
+// BenchmarkMerge3x1000: the floor for a merge whose result shares no memory
+// with its inputs.
+func BenchmarkCloneReference3x1000(b *testing.B) {
+	vs := divergentVersions(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, v := range vs {
+			sinkPartition = v.Clone()
+		}
+	}
+}
+
+// BenchmarkDiff3x100 computes the repair of each of three versions.
+func BenchmarkDiff3x100(b *testing.B) {
+	vs := divergentVersions(100)
+	merged, err := repair.Merge(vs...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, v := range vs {
+			sinkPartition, _ = repair.Diff(merged, v)
+		}
+	}
+}
+
+// ---- coordinator: reads over replicas that answer at once, against a bare fan-out ----
+// benchCluster is three in-memory replicas that answer at once, all
+// holding the same small partition of key "k".
+func benchCluster(b *testing.B) *replicatest.Cluster {
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := replica.NewPartition("k", replica.NewRow("r",
+		replica.Live("a", "alpha", 1), replica.Live("b", "beta", 1), replica.Live("c", "gamma", 1)))
+	if err := cl.Seed("t", p); err != nil {
+		b.Fatal(err)
+	}
+	return cl
+}
+
+func benchCoordinator(b *testing.B, cl *replicatest.Cluster) *coordinator.Coordinator {
+	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: "dc1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+func benchCoordinatorRead(b *testing.B, level consistency.Level) {
+	c := benchCoordinator(b, benchCluster(b))
+	req := coordinator.Request{Table: "t", Key: "k", Level: level}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Read(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadOne is a read at ONE: one data request.
+func BenchmarkReadOne(b *testing.B) { benchCoordinatorRead(b, consistency.One) }
+
+// BenchmarkReadQuorum must take at most 1.5x BenchmarkBareFanout's time.
+func BenchmarkReadQuorum(b *testing.B) { benchCoordinatorRead(b, consistency.Quorum) }
+
+// BenchmarkReadQuorumParallel runs QUORUM reads from every core.
+func BenchmarkReadQuorumParallel(b *testing.B) {
+	c := benchCoordinator(b, benchCluster(b))
+	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			if _, err := c.Read(ctx, req); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkBareFanout is the reference for BenchmarkReadQuorum: the same two
+// replica reads (data from one, a digest from another) by hand, with no
+// coordinator: start two goroutines, wait for two answers, cancel.
+func BenchmarkBareFanout(b *testing.B) {
+	cl := benchCluster(b)
+	reps, _, err := cl.Locate("t", "k")
+	if err != nil {
+		b.Fatal(err)
+	}
+	type answer struct {
+		resp replica.Response
+		err  error
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		ch := make(chan answer, 2)
+		for i, r := range reps[:2] {
+			cmd := replica.Command{Table: "t", Key: "k", DigestOnly: i > 0}
+			go func() {
+				resp, err := r.Read(ctx, cmd)
+				ch <- answer{resp, err}
+			}()
+		}
+		for range 2 {
+			if a := <-ch; a.err != nil {
+				b.Fatal(a.err)
+			}
+		}
+		cancel()
+	}
+}
+
+// ---- coordinator/retry: the budget and the executor ----
+func newBenchBudget(b *testing.B) *retry.Budget {
+	budget, err := retry.NewBudget(retry.BudgetConfig{Percent: 0.1, MinPerSecond: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return budget
+}
+
+// BenchmarkBudgetDeposit is on every read's path (one request counted): it
+// must take a few ns and not allocate.
+func BenchmarkBudgetDeposit(b *testing.B) {
+	budget := newBenchBudget(b)
+	now := time.Unix(1_700_000_000, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(time.Microsecond)
+		budget.Deposit(now)
+	}
+}
+
+// BenchmarkBudgetDepositParallel is Deposit from every core at once: all
+// goroutines hit the same slot, as concurrent reads do.
+func BenchmarkBudgetDepositParallel(b *testing.B) {
+	depositParallel(b, newBenchBudget(b).Deposit)
+}
+
+// depositParallel calls deposit from every core, each with its own clock.
+func depositParallel(b *testing.B, deposit func(time.Time)) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		now := time.Unix(1_700_000_000, 0)
+		for pb.Next() {
+			now = now.Add(time.Microsecond)
+			deposit(now)
+		}
+	})
+}
+
+// mutexBudget is the reference for Deposit: the obvious sliding window of
+// counters behind a mutex.
+type mutexBudget struct {
+	mu     sync.Mutex
+	epochs [10]int64
+	counts [10]int64
+}
+
+func (m *mutexBudget) deposit(now time.Time) {
+	e := now.UnixNano() / int64(time.Second)
+	m.mu.Lock()
+	i := e % 10
+	if m.epochs[i] != e {
+		m.epochs[i], m.counts[i] = e, 0
+	}
+	m.counts[i]++
+	m.mu.Unlock()
+}
+
+// BenchmarkBudgetDepositMutexReference is the reference for
+// BenchmarkBudgetDepositParallel.
+func BenchmarkBudgetDepositMutexReference(b *testing.B) {
+	var ref mutexBudget
+	depositParallel(b, ref.deposit)
+}
+
+var sinkString string
+
+func benchRead(_ context.Context, target string, _ consistency.Level) (string, error) {
+	return target, nil
+}
+
+// BenchmarkExecuteNoFailure is the executor's overhead on an attempt that
+// succeeds at once, beside BenchmarkDirectCall: bare, and with a budget (one
+// clock read and one Deposit per statement).
+func BenchmarkExecuteNoFailure(b *testing.B) {
+	plan := []string{"node1", "node2", "node3"}
+	s := retry.Statement{Level: consistency.Quorum, Idempotent: retry.Idempotent}
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name string
+		cfg  retry.Config
+	}{{"bare", retry.Config{}}, {"budget", retry.Config{Budget: newBenchBudget(b)}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ex, err := retry.NewExecutor(bc.cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := retry.Execute(ctx, ex, s, plan, benchRead)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkString = res.Value
+			}
+		})
+	}
+}
+
+// BenchmarkDirectCall is the reference for BenchmarkExecuteNoFailure: the
+// attempt function called directly.
+func BenchmarkDirectCall(b *testing.B) {
+	plan := []string{"node1", "node2", "node3"}
+	ctx := context.Background()
+	attempt := benchRead
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := attempt(ctx, plan[0], consistency.Quorum)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkString = v
 	}
 }

@@ -26,11 +26,7 @@ func (r *read) digestFirst(ctx context.Context) error {
 	if r.always && r.speculate {
 		r.hedge(ctx) // ALWAYS: the second fastest is asked for data at once
 	}
-	timer := r.hedgeTimer()
-	if timer != nil {
-		defer timer.Stop()
-	}
-	return r.gather(ctx, timerChan(timer), r.plan.blockFor, true)
+	return r.gather(ctx, r.hedgeTimer(), r.plan.blockFor, true)
 }
 
 // fastest returns the candidates that answered the digest round, fastest

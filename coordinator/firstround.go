@@ -13,11 +13,8 @@ func (r *read) dataAndDigests(ctx context.Context) error {
 	r.newPhase(len(r.plan.order))
 	r.decideAlways()
 	timer := r.hedgeTimer()
-	if timer != nil {
-		defer timer.Stop()
-	}
 	r.sendContacts(ctx) // last before waiting: the replicas' goroutines start on this P
-	return r.gather(ctx, timerChan(timer), r.plan.blockFor, true)
+	return r.gather(ctx, timer, r.plan.blockFor, true)
 }
 
 // sendContacts sends the initial requests. Under ALWAYS one more goes out
@@ -86,16 +83,14 @@ func (r *read) gather(ctx context.Context, timer <-chan time.Time, need int, nee
 	return nil
 }
 
-func (r *read) hedgeTimer() *time.Timer {
+// hedgeTimer arms the read's hedge timer for the threshold, if the read
+// may hedge, and returns its channel (nil otherwise). The timer is not
+// pooled with the read state: a timer belongs to the testing/synctest
+// bubble that made it, and a pooled one would cross bubbles.
+func (r *read) hedgeTimer() <-chan time.Time {
 	if !r.speculate || r.hedged {
 		return nil
 	}
-	return time.NewTimer(r.threshold)
-}
-
-func timerChan(t *time.Timer) <-chan time.Time {
-	if t == nil {
-		return nil
-	}
-	return t.C
+	r.timer = time.NewTimer(r.threshold)
+	return r.timer.C
 }

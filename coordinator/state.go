@@ -30,6 +30,7 @@ type read struct {
 	extra     bool          // ALWAYS's extra request is allowed
 	threshold time.Duration // when to hedge, from start
 	hedged    bool          // the one speculative request was tried
+	timer     *time.Timer   // the hedge timer, stopped by release
 	hedgeIdx  int           // its request index, when sent
 	next      int           // the next hedge candidate in plan.order
 
@@ -61,8 +62,12 @@ func newRead(c *Coordinator, t *table, req Request) *read {
 	return r
 }
 
-// release clears the read, so that it holds on to nothing, and recycles it.
+// release stops the read's timer, clears the read so that it holds on to
+// nothing, and recycles it.
 func (r *read) release() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
 	*r = read{}
 	reads.Put(r)
 }
