@@ -60,6 +60,8 @@ func panel(name string, rows []row) (*plot.Plot, error) {
 		policies[i] = r.Policy
 	}
 	p.NominalX(policies...)
+	lo, hi := latencyRange(rows)
+	p.Y.Min, p.Y.Max = lo/1.5, hi*4 // headroom above the lines for the legend
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Legend.XOffs = vg.Millimeter * 2
@@ -126,6 +128,15 @@ func rowsOf(rows []row, scenario string) []row {
 		}
 	}
 	return out
+}
+
+// latencyRange returns the smallest and largest latency the panel plots.
+func latencyRange(rows []row) (lo, hi float64) {
+	lo, hi = math.Inf(1), 0
+	for _, r := range rows {
+		lo, hi = min(lo, r.P50, r.P99, r.P999), max(hi, r.P50, r.P99, r.P999)
+	}
+	return max(lo, 0.01), max(hi, 0.01)
 }
 
 // oneTwoFive labels a log axis at 1, 2, 5, 10, 20, 50… so that every panel

@@ -41,7 +41,8 @@ func renderRows(rows []row) string {
 			fmt.Sprint(r.Mismatches), fmt.Sprint(r.Repairs), fmt.Sprint(r.Errors),
 		})
 	}
-	return align(cells) + "latencies in ms; extra = replica reads beyond what NEVER sends in the same scenario\n"
+	return align(cells) + "latencies in ms, failed reads included at the time they failed;\n" +
+		"extra = speculative replica reads, as a share of the replica reads NEVER sends in the same scenario\n"
 }
 
 func ms(x float64) string { return fmt.Sprintf("%.1f", x) }
