@@ -1,19 +1,30 @@
 package replica
 
-import "github.com/readpath/readpath/digest"
+import (
+	"sync"
+
+	"github.com/readpath/readpath/digest"
+)
 
 // Digest returns the digest a replica answers to a digest-only read of p: the
 // xxh3-128 hash of p's canonical encoding, version 1, whose layout package
 // digest documents. Partitions equal per Equal have equal digests, whatever
-// their slices' capacity and nil or empty. It allocates nothing when the
-// encoding takes up to 512 bytes (a value of digest.LargeField bytes or more
-// takes 16), and one hasher when it takes more: never anything per cell.
+// their slices' capacity and nil or empty. It allocates nothing: encoders,
+// with the hasher a long encoding streams through, are pooled. It is safe
+// for concurrent use.
 func (p Partition) Digest() digest.Digest {
-	var e digest.Encoder
+	e := encoders.Get().(*digest.Encoder)
 	e.Reset(digest.V1)
-	p.encode(&e)
-	return e.Sum()
+	p.encode(e)
+	d := e.Sum()
+	encoders.Put(e)
+	return d
 }
+
+// encoders recycles Encoders: their buffer need not be zeroed again, and a
+// long encoding's hasher is allocated once per pooled Encoder, not once per
+// digest.
+var encoders = sync.Pool{New: func() any { return new(digest.Encoder) }}
 
 // AppendCanonical appends to dst the bytes Digest hashes and returns the
 // extended slice. Two partitions encode to the same bytes exactly when they
