@@ -7,7 +7,9 @@ import "context"
 // blockFor of them, then ask the fastest for the data. If that data request
 // fails, or has not answered after the threshold, the next fastest is asked
 // (the hedge, under the same budget); with no one left the read fails by
-// the level.
+// the level. The threshold counts from the data request, not from the
+// start of the read: the table's threshold is a percentile of whole first
+// rounds, digests included, so this hedges conservatively.
 func (r *read) digestFirst(ctx context.Context) error {
 	r.newPhase(len(r.plan.order) + 2)
 	speculate := r.speculate
