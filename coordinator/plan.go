@@ -45,7 +45,7 @@ func makePlan(in planInput, reps []replica.Replica, buf []candidate) (plan, erro
 			buf = append(buf, candidate{r, ep, in.snitch.entry(ep.ID)})
 		}
 	}
-	if err := assureLive(in, buf); err != nil {
+	if err := assureLive(in, buf, p.blockFor); err != nil {
 		return plan{}, err
 	}
 	local := partitionLocalFirst(buf, in.localDC)
@@ -63,8 +63,8 @@ func makePlan(in planInput, reps []replica.Replica, buf []candidate) (plan, erro
 // candidates are already filtered to the local datacenter for DC-local
 // levels, so only EACH_QUORUM needs the per-datacenter count when there
 // are enough of them.
-func assureLive(in planInput, live []candidate) error {
-	if in.level != consistency.EachQuorum && len(live) >= in.level.BlockFor(in.repl, in.localDC) && in.level.Valid() {
+func assureLive(in planInput, live []candidate, blockFor int) error {
+	if in.level != consistency.EachQuorum && len(live) >= blockFor {
 		return nil
 	}
 	byDC := make(map[string]int, 4)

@@ -48,6 +48,15 @@ func TestStaleReplicaBlockingRepair(t *testing.T) {
 		assert.True(t, res.Trace.DigestMismatch)
 		assert.Equal(t, []string{B}, res.Trace.Repaired)
 		assert.Equal(t, "v2", partitionOf(t, e, B), "repaired before the read returned")
+		var reconcile []coordinator.RequestTrace
+		for _, rt := range res.Trace.Requests {
+			if rt.Phase == coordinator.PhaseReconcile {
+				reconcile = append(reconcile, rt)
+			}
+		}
+		require.Len(t, reconcile, 1)
+		assert.Equal(t, B, reconcile[0].Endpoint)
+		assert.True(t, reconcile[0].Used, "B's version went into the merge")
 		require.Len(t, *events, 1)
 		assert.Equal(t, B, (*events)[0].To.ID)
 		assert.NoError(t, (*events)[0].Err)

@@ -59,11 +59,11 @@ func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
 	r.trace.DigestMismatch = true
 	r.t.m.mismatches.Add(1)
 	r.hedged = true // no hedging from here on
-	first := r.answers
+	first, have := r.answers, r.versions()
 	r.newPhase(len(first))
-	r.received, r.dataIn = len(r.versions()), true
+	r.received, r.dataIn = len(have), true
 	for _, a := range first {
-		if r.trace.Requests[a.idx].Kind == KindDigest && !r.hasData(r.targets[a.idx].ep.ID) {
+		if r.trace.Requests[a.idx].Kind == KindDigest && !containsVersion(have, r.targets[a.idx].ep.ID) {
 			r.send(ctx, r.targets[a.idx], KindData, PhaseReconcile)
 		}
 	}
@@ -74,6 +74,9 @@ func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
 	parts := make([]replica.Partition, len(vs))
 	for i, v := range vs {
 		parts[i] = v.part
+	}
+	for _, a := range r.answers[len(first):] {
+		r.trace.Requests[a.idx].Used = true // every version is merged
 	}
 	merged, err := repair.Merge(parts...)
 	if err != nil {
@@ -102,5 +105,3 @@ func containsVersion(vs []version, id string) bool {
 	}
 	return false
 }
-
-func (r *read) hasData(id string) bool { return containsVersion(r.versions(), id) }
