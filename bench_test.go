@@ -357,7 +357,8 @@ func BenchmarkReadOne(b *testing.B) { benchCoordinatorRead(b, consistency.One) }
 // BenchmarkReadQuorum must take at most 1.5x BenchmarkBareFanout's time.
 func BenchmarkReadQuorum(b *testing.B) { benchCoordinatorRead(b, consistency.Quorum) }
 
-// BenchmarkReadQuorumParallel runs QUORUM reads from every core.
+// BenchmarkReadQuorumParallel runs QUORUM reads from every core; its
+// reference is BenchmarkBareFanoutParallel.
 func BenchmarkReadQuorumParallel(b *testing.B) {
 	c := benchCoordinator(b, benchCluster(b))
 	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum}
@@ -377,33 +378,62 @@ func BenchmarkReadQuorumParallel(b *testing.B) {
 // replica reads (data from one, a digest from another) by hand, with no
 // coordinator: start two goroutines, wait for two answers, cancel.
 func BenchmarkBareFanout(b *testing.B) {
-	cl := benchCluster(b)
-	reps, _, err := cl.Locate("t", "k")
+	reps := benchReplicas(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := bareFanout(reps); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBareFanoutParallel is the reference for
+// BenchmarkReadQuorumParallel.
+func BenchmarkBareFanoutParallel(b *testing.B) {
+	reps := benchReplicas(b)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := bareFanout(reps); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func benchReplicas(b *testing.B) []replica.Replica {
+	reps, _, err := benchCluster(b).Locate("t", "k")
 	if err != nil {
 		b.Fatal(err)
 	}
+	return reps
+}
+
+// bareFanout reads data from the first replica and a digest from the
+// second, each in its own goroutine, waits for both and cancels.
+func bareFanout(reps []replica.Replica) error {
 	type answer struct {
 		resp replica.Response
 		err  error
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		ctx, cancel := context.WithCancel(context.Background())
-		ch := make(chan answer, 2)
-		for i, r := range reps[:2] {
-			cmd := replica.Command{Table: "t", Key: "k", DigestOnly: i > 0}
-			go func() {
-				resp, err := r.Read(ctx, cmd)
-				ch <- answer{resp, err}
-			}()
-		}
-		for range 2 {
-			if a := <-ch; a.err != nil {
-				b.Fatal(a.err)
-			}
-		}
-		cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := make(chan answer, 2)
+	for i, r := range reps[:2] {
+		cmd := replica.Command{Table: "t", Key: "k", DigestOnly: i > 0}
+		go func() {
+			resp, err := r.Read(ctx, cmd)
+			ch <- answer{resp, err}
+		}()
 	}
+	var err error
+	for range 2 {
+		if a := <-ch; a.err != nil {
+			err = a.err
+		}
+	}
+	return err
 }
 
 // ---- coordinator/retry: the budget and the executor ----
