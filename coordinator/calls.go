@@ -2,41 +2,66 @@ package coordinator
 
 import (
 	"context"
+	"time"
 
+	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 )
 
-// readOne runs one replica read and hands the answer back on ch. It
-// recovers a panicking replica, checks a data answer, and feeds the
-// response time, from the moment the read sent it, to the snitch: a
-// loser cancelled at the end of a read is recorded at its cancellation
-// time, so a replica that is always hedged around still looks slow.
-func (c *Coordinator) readOne(ctx context.Context, ch chan<- answer, req request, cmd replica.Command) {
-	a := answer{idx: req.idx}
-	resp, err := c.safeRead(ctx, req.cand, cmd)
-	a.at = now()
-	req.cand.score.answered(a.at.Sub(req.sent), a.at)
+// call is one request to a replica, shared by the read and the goroutine
+// that runs it. The goroutine writes the answer into it and then sends its
+// index on the phase's channel, which hands it over to the read. A call is
+// never recycled: a loser still running when the read returns writes here
+// and nowhere else.
+type call struct {
+	c    *Coordinator
+	ctx  context.Context
+	ch   chan<- int // the phase's channel: room for all its requests
+	cand candidate
+	cmd  replica.Command
+	sent time.Time
+	idx  int
+
+	// For a repair write, its mutation; for a read, the data answer.
+	part   replica.Partition
+	digest digest.Digest // a digest answer's; a data answer's once computed
+	err    error
+	at     time.Time // when the answer arrived
+}
+
+// read runs a replica read. It recovers a panicking replica, checks a
+// data answer, and feeds the response time, from the moment the read sent
+// it, to the snitch: a loser cancelled at the end of a read is recorded at
+// its cancellation time, so a replica that is always hedged around still
+// looks slow.
+func (k *call) read() {
+	k.err = k.safeRead()
+	k.at = now()
+	k.cand.score.answered(k.at.Sub(k.sent), k.at)
+	if k.err == nil && !k.cmd.DigestOnly {
+		k.err = checkData(&k.cmd, &k.part)
+	}
+	k.ch <- k.idx
+}
+
+// apply runs a repair write of k.part.
+func (k *call) apply() {
+	k.err = k.c.safeApply(k.ctx, k.cand, replica.Mutation{Table: k.cmd.Table, Partition: k.part})
+	k.at = now()
+	k.ch <- k.idx
+}
+
+func (k *call) safeRead() (err error) {
+	defer k.c.recoverReplica(k.cand, &err)
+	resp, err := k.cand.r.Read(k.ctx, k.cmd)
 	switch {
 	case err != nil:
-		a.err = err
-	case cmd.DigestOnly:
-		a.digest = resp.Digest
+	case k.cmd.DigestOnly:
+		k.digest = resp.Digest
 	default:
-		a.part = resp.Partition
-		a.err = checkData(&cmd, &a.part)
+		k.part = resp.Partition
 	}
-	ch <- a
-}
-
-// applyOne runs one repair write and hands the outcome back on ch.
-func (c *Coordinator) applyOne(ctx context.Context, ch chan<- answer, req request, m replica.Mutation) {
-	err := c.safeApply(ctx, req.cand, m)
-	ch <- answer{idx: req.idx, err: err, at: now()}
-}
-
-func (c *Coordinator) safeRead(ctx context.Context, cand candidate, cmd replica.Command) (resp replica.Response, err error) {
-	defer c.recoverReplica(cand, &err)
-	return cand.r.Read(ctx, cmd)
+	return err
 }
 
 func (c *Coordinator) safeApply(ctx context.Context, cand candidate, m replica.Mutation) (err error) {

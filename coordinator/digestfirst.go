@@ -11,24 +11,29 @@ import "context"
 // start of the read: the table's threshold is a percentile of whole first
 // rounds, digests included, so this hedges conservatively.
 func (r *read) digestFirst(ctx context.Context) error {
-	r.newPhase(len(r.plan.order) + 2)
 	speculate := r.speculate
 	r.speculate = false // no hedging while the digests come in
+	at := now()
+	r.startTimer(at)
 	for _, cand := range r.plan.order {
-		r.send(ctx, cand, KindDigest, PhaseInitial)
+		r.send(ctx, cand, KindDigest, PhaseInitial, at)
 	}
 	r.next = len(r.plan.order)
-	if err := r.gather(ctx, nil, r.plan.blockFor, false); err != nil {
+	stop := r.parent.Done()
+	if err := r.gather(ctx, stop, r.plan.blockFor, false); err != nil {
 		return err
 	}
 	r.speculate = speculate
 	r.plan.order = r.fastest()
 	r.next = 1
-	r.send(ctx, r.plan.order[0], KindData, PhaseInitial)
+	r.send(ctx, r.plan.order[0], KindData, PhaseInitial, now())
 	if r.always && r.speculate {
 		r.hedge(ctx) // ALWAYS: the second fastest is asked for data at once
 	}
-	return r.gather(ctx, r.hedgeTimer(), r.plan.blockFor, true)
+	if r.speculate && !r.hedged {
+		r.setTimer(r.threshold, true)
+	}
+	return r.gather(ctx, stop, r.plan.blockFor, true)
 }
 
 // fastest returns the candidates that answered the digest round, fastest
@@ -36,7 +41,7 @@ func (r *read) digestFirst(ctx context.Context) error {
 func (r *read) fastest() []candidate {
 	order := make([]candidate, 0, len(r.answers))
 	for _, a := range r.answers {
-		order = append(order, r.targets[a.idx])
+		order = append(order, a.cand)
 	}
 	return order
 }

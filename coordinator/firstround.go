@@ -10,23 +10,23 @@ import (
 // complete by the threshold (or sooner, once failures leave it no other
 // way to complete).
 func (r *read) dataAndDigests(ctx context.Context) error {
-	r.newPhase(len(r.plan.order))
 	r.decideAlways()
-	timer := r.hedgeTimer()
-	r.sendContacts(ctx) // last before waiting: the replicas' goroutines start on this P
-	return r.gather(ctx, timer, r.plan.blockFor, true)
+	at := now()
+	r.startTimer(at)
+	r.sendContacts(ctx, at) // last before waiting: the replicas' goroutines start on this P
+	return r.gather(ctx, r.parent.Done(), r.plan.blockFor, true)
 }
 
 // sendContacts sends the initial requests. Under ALWAYS one more goes out
 // up front, budget permitting, and, as in Cassandra, two of them are data
 // requests so that any blockFor answers include data.
-func (r *read) sendContacts(ctx context.Context) {
+func (r *read) sendContacts(ctx context.Context, at time.Time) {
 	for i, cand := range r.plan.order[:r.plan.contacts] {
 		kind := KindDigest
 		if i == 0 || (i == 1 && r.extra) {
 			kind = KindData
 		}
-		r.send(ctx, cand, kind, PhaseInitial)
+		r.send(ctx, cand, kind, PhaseInitial, at)
 	}
 	if r.extra {
 		kind := KindDigest
@@ -58,10 +58,10 @@ func (r *read) reachable(need int, needData bool) bool {
 }
 
 // gather waits for answers of the current phase until need arrived (one of
-// them data if needData). It hedges when the timer fires, or at once when
-// the requests still out can no longer succeed, and fails when even a hedge
-// cannot help.
-func (r *read) gather(ctx context.Context, timer <-chan time.Time, need int, needData bool) error {
+// them data if needData), or until stop is closed. It hedges when the
+// timer ticks, or at once when the requests still out can no longer
+// succeed, and fails when even a hedge cannot help.
+func (r *read) gather(ctx context.Context, stop <-chan struct{}, need int, needData bool) error {
 	for !r.done(need, needData) {
 		if !r.reachable(need, needData) {
 			if r.speculate && !r.hedged {
@@ -70,27 +70,33 @@ func (r *read) gather(ctx context.Context, timer <-chan time.Time, need int, nee
 			}
 			return r.failure(r.dataIn)
 		}
-		select {
-		case a := <-r.ch:
-			r.accept(a)
-		case <-timer:
-			timer = nil
+		idx, ok := r.receive(stop)
+		switch {
+		case !ok:
+			return r.interrupted(r.dataIn)
+		case idx != tick:
+			r.accept(idx)
+		case r.ctx.Err() != nil: // the deadline
+			return r.interrupted(r.dataIn)
+		default: // the hedge threshold
 			r.hedge(ctx)
-		case <-ctx.Done():
-			return r.interrupted(ctx, r.dataIn)
+			r.setTimer(time.Until(r.ctx.deadline), false)
 		}
 	}
 	return nil
 }
 
-// hedgeTimer arms the read's hedge timer for the threshold, if the read
-// may hedge, and returns its channel (nil otherwise). The timer is not
-// pooled with the read state: a timer belongs to the testing/synctest
-// bubble that made it, and a pooled one would cross bubbles.
-func (r *read) hedgeTimer() <-chan time.Time {
-	if !r.speculate || r.hedged {
-		return nil
+// receive waits for the next answer or tick, or for stop to close. Without
+// a stop channel (a caller's context that cannot be cancelled) it is a
+// plain receive: the cheapest wait there is.
+func (r *read) receive(stop <-chan struct{}) (int, bool) {
+	if stop == nil {
+		return <-r.ch, true
 	}
-	r.timer = time.NewTimer(r.threshold)
-	return r.timer.C
+	select {
+	case idx := <-r.ch:
+		return idx, true
+	case <-stop:
+		return 0, false
+	}
 }

@@ -26,7 +26,7 @@ func (r *read) hedge(ctx context.Context) {
 func (r *read) sendHedge(ctx context.Context, kind RequestKind) {
 	cand := r.plan.order[r.next]
 	r.next++
-	r.markHedge(r.send(ctx, cand, kind, PhaseSpeculative), cand)
+	r.markHedge(r.send(ctx, cand, kind, PhaseSpeculative, now()), cand)
 }
 
 // hedgeAllowed checks, in order, that a candidate is left, that the

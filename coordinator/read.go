@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/latency"
@@ -47,13 +46,18 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	if err := r.makePlan(); err != nil {
 		return p, err
 	}
-	ctx, cancel := context.WithDeadline(parent, r.start.Add(r.c.cfg.ReadTimeout))
-	defer cancel() // cancels every request still running: the losers
-	r.parent = parent
+	deadline := r.start.Add(r.c.cfg.ReadTimeout)
+	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	r.parent, r.ch = parent, make(chan int, firstRoundRequests(r)+maxTicks)
+	ctx := newReadContext(parent, deadline, r.ch)
+	defer ctx.cancel(nil) // cancels every request still running: the losers
+	r.ctx = ctx
 	if r.c.budget != nil {
 		r.c.budget.Deposit(r.start)
 	}
-	r.decideSpeculation(ctx)
+	r.decideSpeculation()
 	if r.opts.Strategy == DigestFirst && r.plan.blockFor > 1 {
 		err = r.digestFirst(ctx)
 	} else {
@@ -86,29 +90,24 @@ func (r *read) makePlan() error {
 
 // decideSpeculation loads the table's threshold and decides whether this
 // read may hedge at all.
-func (r *read) decideSpeculation(ctx context.Context) {
+func (r *read) decideSpeculation() {
 	d, ok := r.t.threshold.Load(r.start)
 	r.trace.Threshold, r.trace.Speculate = d, ok
 	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
-	remaining := deadlineOf(ctx).Sub(r.start)
+	remaining := r.ctx.deadline.Sub(r.start)
 	r.speculate = ok && r.req.Level != consistency.EachQuorum && (r.always || d < remaining)
 	r.threshold = d
 }
 
-func deadlineOf(ctx context.Context) time.Time {
-	d, _ := ctx.Deadline()
-	return d
-}
-
 // interrupted turns the end of ctx into the read's error: the caller's
 // cancellation, or a timeout carrying what had arrived.
-func (r *read) interrupted(ctx context.Context, dataPresent bool) error {
+func (r *read) interrupted(dataPresent bool) error {
 	if err := r.parent.Err(); errors.Is(err, context.Canceled) {
 		return fmt.Errorf("coordinator: read cancelled: %w", err)
 	}
 	return &consistency.ReadTimeoutError{
 		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received,
-		DataPresent: dataPresent, Cause: ctx.Err(),
+		DataPresent: dataPresent, Cause: r.ctx.Err(),
 	}
 }
 

@@ -48,7 +48,7 @@ func (r *read) blockingRepair(ctx context.Context, stale []staleReplica, upToDat
 		r.sendMutation(ctx, s.cand, s.diff)
 	}
 	r.received, r.dataIn = upToDate, true
-	err := r.gather(ctx, nil, r.plan.blockFor, false)
+	err := r.gather(ctx, ctx.Done(), r.plan.blockFor, false)
 	var leftover []staleReplica
 	for i, s := range stale {
 		rt := r.trace.Requests[first+i]

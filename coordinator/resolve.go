@@ -21,8 +21,8 @@ func (r *read) resolve(ctx context.Context) (replica.Partition, error) {
 	if len(r.answers) == 1 {
 		return data.part, nil
 	}
-	for i := range r.answers {
-		if a := &r.answers[i]; r.trace.Requests[a.idx].Kind == KindData {
+	for _, a := range r.answers {
+		if !a.cmd.DigestOnly {
 			a.digest = a.part.Digest()
 		}
 	}
@@ -34,10 +34,10 @@ func (r *read) resolve(ctx context.Context) (replica.Partition, error) {
 	return data.part, nil
 }
 
-func (r *read) firstData() *answer {
-	for i := range r.answers {
-		if r.trace.Requests[r.answers[i].idx].Kind == KindData {
-			return &r.answers[i]
+func (r *read) firstData() *call {
+	for _, a := range r.answers {
+		if !a.cmd.DigestOnly {
+			return a
 		}
 	}
 	return nil
@@ -63,11 +63,11 @@ func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
 	r.newPhase(len(first))
 	r.received, r.dataIn = len(have), true
 	for _, a := range first {
-		if r.trace.Requests[a.idx].Kind == KindDigest && !containsVersion(have, r.targets[a.idx].ep.ID) {
-			r.send(ctx, r.targets[a.idx], KindData, PhaseReconcile)
+		if r.trace.Requests[a.idx].Kind == KindDigest && !containsVersion(have, a.cand.ep.ID) {
+			r.send(ctx, a.cand, KindData, PhaseReconcile, now())
 		}
 	}
-	if err := r.gather(ctx, nil, r.plan.blockFor, true); err != nil {
+	if err := r.gather(ctx, ctx.Done(), r.plan.blockFor, true); err != nil {
 		return replica.Partition{}, err
 	}
 	vs := r.versions()
@@ -89,9 +89,8 @@ func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
 func (r *read) versions() []version {
 	var vs []version
 	for _, a := range r.answers {
-		id := r.targets[a.idx].ep.ID
-		if r.trace.Requests[a.idx].Kind == KindData && !containsVersion(vs, id) {
-			vs = append(vs, version{r.targets[a.idx], a.part})
+		if !a.cmd.DigestOnly && !containsVersion(vs, a.cand.ep.ID) {
+			vs = append(vs, version{a.cand, a.part})
 		}
 	}
 	return vs

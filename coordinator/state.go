@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -22,37 +21,39 @@ type read struct {
 	opts   TableOptions
 	start  time.Time
 	parent context.Context
+	ctx    *readContext
 	plan   plan
 	trace  Trace
 
-	speculate bool          // this read may send a speculative request
-	always    bool          // ALWAYS: it is sent up front
-	extra     bool          // ALWAYS's extra request is allowed
-	threshold time.Duration // when to hedge, from start
-	hedged    bool          // the one speculative request was tried
-	timer     *time.Timer   // the hedge timer, stopped by release
-	hedgeIdx  int           // its request index, when sent
-	next      int           // the next hedge candidate in plan.order
+	speculate  bool          // this read may send a speculative request
+	always     bool          // ALWAYS: it is sent up front
+	extra      bool          // ALWAYS's extra request is allowed
+	threshold  time.Duration // when to hedge, from start
+	hedged     bool          // the one speculative request was tried
+	timer      *time.Timer   // the read's one timer, stopped by release
+	hedgeArmed bool          // it is set for the hedge threshold
+	hedgeIdx   int           // its request index, when sent
+	next       int           // the next hedge candidate in plan.order
 
-	ch          chan answer
-	targets     []candidate // per request index
-	received    int         // successful answers counted by the phase
+	ch          chan int // the phase's: request indexes as they answer, and ticks
+	calls       []*call  // per request index
+	received    int      // successful answers counted by the phase
 	failures    int
 	outstanding int
 	outData     int // outstanding data requests
 	dataIn      bool
-	answers     []answer // successful answers, all phases
+	answers     []*call // successful answers, all phases
 	reasons     map[string]error
 
 	candBuf [inline]candidate
-	tgtBuf  [inline]candidate
+	callBuf [inline]*call
 	reqBuf  [inline]RequestTrace
-	ansBuf  [inline]answer
+	ansBuf  [inline]*call
 }
 
 // reads recycles read states: a read is a few hundred bytes of buffers,
 // and reads are many. Nothing outside Read refers to one once it returns:
-// request goroutines hold only the phase's channel.
+// request goroutines hold only their call and the phase's channel.
 var reads = sync.Pool{New: func() any { return new(read) }}
 
 func newRead(c *Coordinator, t *table, req Request) *read {
@@ -72,62 +73,47 @@ func (r *read) release() {
 	reads.Put(r)
 }
 
-// request is what a request goroutine needs to know of its request.
-type request struct {
-	idx  int       // index in the trace
-	sent time.Time // when the read sent it
-	cand candidate // the replica
-}
-
-// answer is what a request goroutine hands back.
-type answer struct {
-	idx    int // request index
-	part   replica.Partition
-	digest digest.Digest
-	err    error
-	at     time.Time // when it arrived
-}
-
 func (r *read) since() time.Duration { return time.Since(r.start) }
 
-// book records a request about to be sent and returns its index and the
-// time it is sent.
-func (r *read) book(cand candidate, kind RequestKind, phase Phase) (int, time.Time) {
-	if r.targets == nil {
-		r.targets, r.trace.Requests = r.tgtBuf[:0], r.reqBuf[:0]
+// book records a request sent at at and returns its index.
+func (r *read) book(k *call, kind RequestKind, phase Phase) {
+	if r.calls == nil {
+		r.calls, r.trace.Requests = r.callBuf[:0], r.reqBuf[:0]
 	}
-	idx, at := len(r.trace.Requests), now()
-	r.trace.Requests = append(r.trace.Requests, RequestTrace{Endpoint: cand.ep.ID, Kind: kind, Phase: phase, Sent: at.Sub(r.start)})
-	r.targets = append(r.targets, cand)
+	k.idx = len(r.calls)
+	r.trace.Requests = append(r.trace.Requests, RequestTrace{Endpoint: k.cand.ep.ID, Kind: kind, Phase: phase, Sent: k.sent.Sub(r.start)})
+	r.calls = append(r.calls, k)
 	r.outstanding++
 	if kind == KindData {
 		r.outData++
 	}
 	r.t.m.countRequest(kind)
-	return idx, at
 }
 
-// send starts one read request in its own goroutine. The goroutine never
-// blocks on ch (each phase's channel has room for all its requests), so it
-// ends when the replica's call returns.
-func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase) int {
-	idx, at := r.book(cand, kind, phase)
-	cmd := replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}
+// send starts one read request, sent at at, in its own goroutine. The
+// goroutine never blocks on ch (each phase's channel has room for all its
+// requests), so it ends when the replica's call returns.
+func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase, at time.Time) int {
+	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: at,
+		cmd: replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}}
+	r.book(k, kind, phase)
 	cand.score.sent()
-	go r.c.readOne(ctx, r.ch, request{idx, at, cand}, cmd)
-	return idx
+	go k.read()
+	return k.idx
 }
 
 // sendMutation starts one repair write in its own goroutine.
 func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
-	idx, at := r.book(cand, KindMutation, PhaseRepair)
-	go r.c.applyOne(ctx, r.ch, request{idx, at, cand}, replica.Mutation{Table: r.req.Table, Partition: p})
-	return idx
+	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: now(), cmd: replica.Command{Table: r.req.Table}, part: p}
+	r.book(k, KindMutation, PhaseRepair)
+	go k.apply()
+	return k.idx
 }
 
-// accept books one answer of the current phase.
-func (r *read) accept(a answer) {
-	rt := &r.trace.Requests[a.idx]
+// accept books the answer of request idx of the current phase.
+func (r *read) accept(idx int) {
+	a := r.calls[idx]
+	rt := &r.trace.Requests[idx]
 	rt.Done = a.at.Sub(r.start)
 	r.outstanding--
 	if rt.Kind == KindData {
@@ -136,7 +122,7 @@ func (r *read) accept(a answer) {
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
 		r.failures++
-		r.addReason(r.targets[a.idx].ep.ID, a.err)
+		r.addReason(a.cand.ep.ID, a.err)
 		return
 	}
 	rt.Outcome = Answered
@@ -159,9 +145,10 @@ func (r *read) addReason(id string, err error) {
 	r.reasons[id] = err
 }
 
-// newPhase makes a channel for a phase of n requests and resets the counts
-// the phase waits on.
+// newPhase starts a phase after the first round: it makes a channel for
+// its n requests and resets the counts the phase waits on.
 func (r *read) newPhase(n int) {
-	r.ch = make(chan answer, n)
+	r.settleTimer()
+	r.ch = make(chan int, n)
 	r.received, r.failures, r.outstanding, r.outData = 0, 0, 0, 0
 }
