@@ -21,12 +21,16 @@ type call struct {
 	cmd  replica.Command
 	sent time.Time
 	idx  int
+	// digestData asks a data read to digest its answer, here rather than
+	// on the read's goroutine, when the read will compare digests.
+	digestData bool
 
 	// For a repair write, its mutation; for a read, the data answer.
-	part   replica.Partition
-	digest digest.Digest // a digest answer's; a data answer's once computed
-	err    error
-	at     time.Time // when the answer arrived
+	part     replica.Partition
+	digest   digest.Digest // a digest answer's; a data answer's once computed
+	digested bool          // a data answer's digest is computed
+	err      error
+	at       time.Time // when the answer arrived
 }
 
 // read runs a replica read. It recovers a panicking replica, checks a
@@ -40,6 +44,9 @@ func (k *call) read() {
 	k.cand.score.answered(k.at.Sub(k.sent), k.at)
 	if k.err == nil && !k.cmd.DigestOnly {
 		k.err = checkData(&k.cmd, &k.part)
+		if k.err == nil && k.digestData {
+			k.digest, k.digested = k.part.Digest(), true
+		}
 	}
 	k.ch <- k.idx
 }

@@ -13,11 +13,10 @@ import "context"
 func (r *read) digestFirst(ctx context.Context) error {
 	speculate := r.speculate
 	r.speculate = false // no hedging while the digests come in
-	at := now()
-	r.startTimer(at)
 	for _, cand := range r.plan.order {
-		r.send(ctx, cand, KindDigest, PhaseInitial, at)
+		r.send(ctx, cand, KindDigest, PhaseInitial, r.start)
 	}
+	r.startTimer(r.start)
 	r.next = len(r.plan.order)
 	stop := r.parent.Done()
 	if err := r.gather(ctx, stop, r.plan.blockFor, false); err != nil {

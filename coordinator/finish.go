@@ -26,7 +26,10 @@ func (r *read) endFirstRound(err error) {
 			r.t.m.failedSpeculations.Add(1)
 		}
 	}
-	if err == nil || isTimeout(err) {
+	switch {
+	case err == nil:
+		r.t.firstRound.Record(r.lastAt.Sub(r.start))
+	case isTimeout(err):
 		r.t.firstRound.Record(r.since())
 	}
 }

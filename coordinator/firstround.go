@@ -11,9 +11,8 @@ import (
 // way to complete).
 func (r *read) dataAndDigests(ctx context.Context) error {
 	r.decideAlways()
-	at := now()
-	r.startTimer(at)
-	r.sendContacts(ctx, at) // last before waiting: the replicas' goroutines start on this P
+	r.sendContacts(ctx, r.start)
+	r.startTimer(r.start) // while the replicas work
 	return r.gather(ctx, r.parent.Done(), r.plan.blockFor, true)
 }
 

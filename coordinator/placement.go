@@ -13,8 +13,9 @@ import (
 // or an invalid replication.
 var ErrBadPlacement = errors.New("coordinator: bad placement")
 
-// checkPlacement validates the locator's answer before anything is sent.
-func checkPlacement(reps []replica.Replica, repl consistency.Replication) error {
+// checkPlacement validates the locator's answer before anything is sent;
+// replica i's endpoint is eps[i].
+func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication) error {
 	if err := repl.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadPlacement, err)
 	}
@@ -25,12 +26,24 @@ func checkPlacement(reps []replica.Replica, repl consistency.Replication) error 
 		if r == nil {
 			return fmt.Errorf("%w: replica %d is nil", ErrBadPlacement, i)
 		}
-		id := r.Endpoint().ID
-		for _, o := range reps[:i] {
-			if o.Endpoint().ID == id {
-				return fmt.Errorf("%w: replica %q listed twice", ErrBadPlacement, id)
+		for _, o := range eps[:i] {
+			if o.ID == eps[i].ID {
+				return fmt.Errorf("%w: replica %q listed twice", ErrBadPlacement, o.ID)
 			}
 		}
 	}
 	return nil
+}
+
+// endpoints asks each replica for its endpoint once, into buf; a nil
+// replica gets the zero endpoint, for checkPlacement to reject.
+func endpoints(reps []replica.Replica, buf []replica.Endpoint) []replica.Endpoint {
+	for _, r := range reps {
+		var ep replica.Endpoint
+		if r != nil {
+			ep = r.Endpoint()
+		}
+		buf = append(buf, ep)
+	}
+	return buf
 }

@@ -37,12 +37,14 @@ type planInput struct {
 
 // makePlan filters, orders and splits the replicas of a read. It fails with
 // *consistency.UnavailableError when too few are alive for the level.
-func makePlan(in planInput, reps []replica.Replica, buf []candidate) (plan, error) {
+// Replica i's endpoint is eps[i].
+func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf []candidate) (plan, error) {
 	p := plan{level: in.level, blockFor: in.level.BlockFor(in.repl, in.localDC)}
-	for _, r := range reps {
-		ep := r.Endpoint()
-		if (in.live == nil || in.live.IsAlive(ep)) && (!in.level.IsDatacenterLocal() || ep.Datacenter == in.localDC) {
-			buf = append(buf, candidate{r, ep, in.snitch.entry(ep.ID)})
+	dcLocal := in.level.IsDatacenterLocal()
+	for i, r := range reps {
+		ep := &eps[i]
+		if (in.live == nil || in.live.IsAlive(*ep)) && (!dcLocal || ep.Datacenter == in.localDC) {
+			buf = append(buf, candidate{r, *ep, in.snitch.entry(ep.ID)})
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {

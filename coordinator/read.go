@@ -76,14 +76,15 @@ func (r *read) makePlan() error {
 	if err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
-	if err := checkPlacement(reps, repl); err != nil {
+	eps := endpoints(reps, r.epBuf[:0])
+	if err := checkPlacement(reps, eps, repl); err != nil {
 		return err
 	}
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
 		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start,
 	}
-	r.plan, err = makePlan(in, reps, r.candBuf[:0])
+	r.plan, err = makePlan(in, reps, eps, r.candBuf[:0])
 	r.trace.BlockFor = r.plan.blockFor
 	return err
 }

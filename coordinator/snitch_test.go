@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
 )
 
 // firstContact returns who was sent the data request.
@@ -38,6 +40,32 @@ func TestSnitchRoutesAroundASlowReplica(t *testing.T) {
 		time.Sleep(ms(501))
 		res, _, _ = e.read(consistency.One)
 		assert.Equal(t, A, firstContact(t, res), "A's score expired: it is tried again")
+	})
+}
+
+// The snitch reorders the read's own copy of the replicas: a locator may
+// hand out one cached slice to every read.
+func TestLocatorSliceIsNotModified(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		cached, repl, err := e.cluster.Locate(tbl, key)
+		require.NoError(t, err)
+		want := slices.Clone(cached)
+		c, err := coordinator.New(coordinator.Config{LocalDatacenter: "dc1", DefaultTable: policy(t, "NEVER"),
+			Locator: coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {
+				return cached, repl, nil
+			})})
+		require.NoError(t, err)
+		defer c.Close()
+		e.behave(t, A, constant(ms(10)))
+		var firsts []string
+		for range 2 {
+			res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
+			require.NoError(t, err)
+			firsts = append(firsts, firstContact(t, res))
+		}
+		assert.Equal(t, []string{A, B}, firsts, "the second read goes around slow A")
+		assert.Equal(t, want, cached)
 	})
 }
 

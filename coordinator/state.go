@@ -42,9 +42,11 @@ type read struct {
 	outstanding int
 	outData     int // outstanding data requests
 	dataIn      bool
-	answers     []*call // successful answers, all phases
+	lastAt      time.Time // when the last successful answer arrived
+	answers     []*call   // successful answers, all phases
 	reasons     map[string]error
 
+	epBuf   [inline]replica.Endpoint
 	candBuf [inline]candidate
 	callBuf [inline]*call
 	reqBuf  [inline]RequestTrace
@@ -94,7 +96,7 @@ func (r *read) book(k *call, kind RequestKind, phase Phase) {
 // goroutine never blocks on ch (each phase's channel has room for all its
 // requests), so it ends when the replica's call returns.
 func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase, at time.Time) int {
-	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: at,
+	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: at, digestData: r.plan.blockFor > 1,
 		cmd: replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}}
 	r.book(k, kind, phase)
 	cand.score.sent()
@@ -126,6 +128,7 @@ func (r *read) accept(idx int) {
 		return
 	}
 	rt.Outcome = Answered
+	r.lastAt = a.at
 	r.received++
 	if rt.Kind == KindData {
 		r.dataIn = true

@@ -26,12 +26,16 @@ func TestInstantReadsDoNotAllocate(t *testing.T) {
 	}
 }
 
-// Locate allocates only the slice it returns.
-func TestLocateAllocatesOnlyItsResult(t *testing.T) {
+// Locate allocates nothing: it hands out the ring's shared slices, and a
+// pinned key's.
+func TestLocateAllocatesNothing(t *testing.T) {
 	c := threeByThree(t)
-	allocs := testing.AllocsPerRun(100, func() {
-		_, _, err := c.Locate(table, "k")
-		require.NoError(t, err)
-	})
-	assert.Equal(t, 1.0, allocs)
+	require.NoError(t, c.Pin(table, "pinned", "dc1-r1-n1"))
+	for _, key := range []string{"k", "pinned"} {
+		allocs := testing.AllocsPerRun(100, func() {
+			_, _, err := c.Locate(table, key)
+			require.NoError(t, err)
+		})
+		assert.Zero(t, allocs, key)
+	}
 }

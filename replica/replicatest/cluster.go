@@ -26,7 +26,7 @@ type Cluster struct {
 	slowdown    *factor
 
 	mu   sync.RWMutex
-	pins map[string]map[string][]*Replica // table, key -> replicas
+	pins map[string]map[string]placement // table, key -> replicas
 }
 
 // NewCluster builds the cluster cfg describes, every node alive and empty.
@@ -38,7 +38,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	}
 	c := &Cluster{
 		byID: map[string]*Replica{}, alive: map[string]*atomic.Bool{}, replication: cfg.Replication,
-		slowdown: newFactor(1), pins: map[string]map[string][]*Replica{},
+		slowdown: newFactor(1), pins: map[string]map[string]placement{},
 	}
 	if err := c.addReplicas(&cfg); err != nil {
 		return nil, err

@@ -9,22 +9,19 @@ import (
 
 // Locate returns the replicas of key in table, in ring order (or in the
 // order given to Pin), and the cluster's replication: what a coordinator's
-// locator asks for. The slice is the caller's to reorder. A table outside
-// ClusterConfig.Tables gets an error wrapping ErrUnknownTable.
+// locator asks for. The slice is shared by every caller, who must not
+// modify it: like a real locator's cache of each token range's replicas,
+// it makes Locate allocate nothing. A table outside ClusterConfig.Tables
+// gets an error wrapping ErrUnknownTable.
 func (c *Cluster) Locate(table, key string) ([]replica.Replica, consistency.Replication, error) {
 	if err := c.knowTable(table); err != nil {
 		return nil, consistency.Replication{}, err
 	}
-	owners := c.owners(table, key)
-	out := make([]replica.Replica, len(owners))
-	for i, r := range owners {
-		out[i] = r
-	}
-	return out, c.replication, nil
+	return c.owners(table, key).replicas, c.replication, nil
 }
 
 // owners returns the replicas of (table, key): pinned, or from the ring.
-func (c *Cluster) owners(table, key string) []*Replica {
+func (c *Cluster) owners(table, key string) placement {
 	c.mu.RLock()
 	pinned, ok := c.pins[table][key]
 	c.mu.RUnlock()
@@ -56,9 +53,9 @@ func (c *Cluster) Pin(table, key string, ids ...string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pins[table] == nil {
-		c.pins[table] = map[string][]*Replica{}
+		c.pins[table] = map[string]placement{}
 	}
-	c.pins[table][key] = rs
+	c.pins[table][key] = newPlacement(rs)
 	return nil
 }
 
@@ -94,7 +91,7 @@ func (c *Cluster) Seed(table string, p replica.Partition) error {
 	if err := c.knowTable(table); err != nil {
 		return err
 	}
-	return seedAll(c.owners(table, p.Key), table, p)
+	return seedAll(c.owners(table, p.Key).nodes, table, p)
 }
 
 // SeedOn gives a copy of p to the replicas ids only, whether or not they

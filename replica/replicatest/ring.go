@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
 	"github.com/zeebo/xxh3"
 )
 
@@ -14,8 +15,24 @@ import (
 // is precomputed for every token, so that placing a key is a hash and a
 // binary search. A ring is immutable.
 type ring struct {
-	tokens []uint64     // sorted
-	owners [][]*Replica // owners[i]: the replicas of keys whose walk starts at tokens[i]
+	tokens []uint64    // sorted
+	owners []placement // owners[i]: the replicas of keys whose walk starts at tokens[i]
+}
+
+// placement is the replicas of some keys, also as the slice Locate hands
+// out, shared by every caller, as a real locator caches the replicas of
+// each token range.
+type placement struct {
+	nodes    []*Replica
+	replicas []replica.Replica
+}
+
+func newPlacement(nodes []*Replica) placement {
+	rs := make([]replica.Replica, len(nodes))
+	for i, n := range nodes {
+		rs[i] = n
+	}
+	return placement{nodes, rs}
 }
 
 // vnode is one token of one node, during construction.
@@ -40,10 +57,10 @@ func newRing(nodes []*Replica, tokensPerNode int, seed uint64, rep consistency.R
 		}
 		return a.node - b.node
 	})
-	g := &ring{tokens: make([]uint64, len(vnodes)), owners: make([][]*Replica, len(vnodes))}
+	g := &ring{tokens: make([]uint64, len(vnodes)), owners: make([]placement, len(vnodes))}
 	for i, v := range vnodes {
 		g.tokens[i] = v.token
-		g.owners[i] = walk(nodes, vnodes, i, rep)
+		g.owners[i] = newPlacement(walk(nodes, vnodes, i, rep))
 	}
 	return g
 }
@@ -56,7 +73,7 @@ func cmpUint64(a, b uint64) int {
 }
 
 // locate returns the replicas of key, in ring order. Do not modify them.
-func (g *ring) locate(key string) []*Replica {
+func (g *ring) locate(key string) placement {
 	t := xxh3.HashString(key)
 	i, _ := slices.BinarySearch(g.tokens, t)
 	if i == len(g.tokens) {
