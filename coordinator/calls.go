@@ -39,6 +39,7 @@ type call struct {
 // its cancellation time, so a replica that is always hedged around still
 // looks slow.
 func (k *call) read() {
+	growStack()
 	k.err = k.safeRead()
 	k.at = now()
 	k.cand.score.answered(k.at.Sub(k.sent), k.at)
