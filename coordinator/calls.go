@@ -33,13 +33,26 @@ type call struct {
 	at       time.Time // when the answer arrived
 }
 
+// runRead is a read request's goroutine: it grows its stack while the
+// stack holds nothing but this small frame, the cheapest time to copy it,
+// then reads.
+func (k *call) runRead() {
+	growStack()
+	k.read()
+}
+
+// runApply is a repair write's goroutine, like runRead.
+func (k *call) runApply() {
+	growStack()
+	k.apply()
+}
+
 // read runs a replica read. It recovers a panicking replica, checks a
 // data answer, and feeds the response time, from the moment the read sent
 // it, to the snitch: a loser cancelled at the end of a read is recorded at
 // its cancellation time, so a replica that is always hedged around still
 // looks slow.
 func (k *call) read() {
-	growStack()
 	k.err = k.safeRead()
 	k.at = now()
 	k.cand.score.answered(k.at.Sub(k.sent), k.at)

@@ -100,7 +100,7 @@ func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase
 		cmd: replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}}
 	r.book(k, kind, phase)
 	cand.score.sent()
-	go k.read()
+	go k.runRead()
 	return k.idx
 }
 
@@ -108,7 +108,7 @@ func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase
 func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
 	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: now(), cmd: replica.Command{Table: r.req.Table}, part: p}
 	r.book(k, KindMutation, PhaseRepair)
-	go k.apply()
+	go k.runApply()
 	return k.idx
 }
 
