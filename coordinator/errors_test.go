@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 )
 
@@ -62,6 +64,76 @@ func TestTimeoutCarriesTheCounts(t *testing.T) {
 				assert.Equal(t, tt.dataPresent, timeout.DataPresent)
 				assert.ErrorIs(t, err, context.DeadlineExceeded)
 				assert.Equal(t, int64(1), e.c.Metrics().Total.Timeouts)
+			})
+		})
+	}
+}
+
+// seen is what a replica saw of its context.
+type seen struct {
+	deadline    time.Time
+	hasDeadline bool
+	err, cause  error // once a context derived from it was done
+}
+
+// spy hangs until a context derived from its own is done, and reports
+// what it saw.
+type spy struct {
+	replica.Replica
+	saw chan seen
+}
+
+func (s spy) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	var v seen
+	v.deadline, v.hasDeadline = ctx.Deadline()
+	child, cancel := context.WithTimeout(ctx, time.Hour)
+	defer cancel()
+	<-child.Done()
+	v.err, v.cause = ctx.Err(), context.Cause(ctx)
+	s.saw <- v
+	return replica.Response{}, ctx.Err()
+}
+
+// Replicas are called with the read's deadline, the caller's or the read
+// timeout, whichever is first, and see context.DeadlineExceeded when it
+// passes, in contexts they derive too.
+func TestReplicasSeeTheReadsDeadline(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		caller time.Duration // the caller's timeout; 0 for none
+		want   time.Duration
+	}{
+		{"read timeout", 0, ms(50)},
+		{"caller's deadline", ms(20), ms(20)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{})
+				saw := make(chan seen, 1)
+				locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
+					reps, repl, err := e.cluster.Locate(table, key)
+					reps = slices.Clone(reps)
+					reps[0] = spy{reps[0], saw}
+					return reps, repl, err
+				})
+				c, err := coordinator.New(coordinator.Config{Locator: locate, ReadTimeout: ms(50), DefaultTable: policy(t, "NEVER")})
+				require.NoError(t, err)
+				defer c.Close()
+				ctx := context.Background()
+				if tt.caller > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tt.caller)
+					defer cancel()
+				}
+				start := time.Now()
+				_, err = c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+				var timeout *consistency.ReadTimeoutError
+				require.ErrorAs(t, err, &timeout)
+				v := <-saw
+				assert.True(t, v.hasDeadline)
+				assert.Equal(t, start.Add(tt.want), v.deadline)
+				assert.Equal(t, context.DeadlineExceeded, v.err)
+				assert.ErrorIs(t, v.cause, context.DeadlineExceeded)
 			})
 		})
 	}

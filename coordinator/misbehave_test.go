@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -85,6 +86,7 @@ func TestReplicaAnsweringTheWrongKey(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
 		locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
 			reps, repl, err := e.cluster.Locate(table, key)
+			reps = slices.Clone(reps) // the cluster's slice is shared
 			reps[0] = wrongKey{reps[0]}
 			return reps, repl, err
 		})
