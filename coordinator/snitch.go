@@ -136,6 +136,8 @@ func bucketize(keys []float64, badness float64) {
 			keys[i] = -1
 		case badness <= 0:
 			keys[i] = k
+		case k < best*(1+badness):
+			keys[i] = 0 // within the margin of the best: no logarithms
 		default:
 			keys[i] = math.Floor(math.Log(k/best) / math.Log1p(badness))
 		}
