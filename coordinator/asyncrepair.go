@@ -80,7 +80,7 @@ func (q *repairQueue) work() {
 func (q *repairQueue) apply(j repairJob) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
 	defer cancel()
-	j.t.m.countRequest(KindMutation)
+	j.t.m.repairsSent.Add(1)
 	m := replica.Mutation{Table: j.t.name, Partition: j.s.diff}
 	q.c.repairDone(j.t, j.key, j.s, repair.Async, q.c.safeApply(ctx, j.s.cand, m))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/internal/stripe"
 	"github.com/readpath/readpath/latency"
 )
 
@@ -24,7 +25,7 @@ type Coordinator struct {
 	snitch   snitch
 	budget   *retry.Budget    // nil when unlimited
 	latency  *latency.Tracker // every successful read, for Metrics
-	inFlight atomic.Int64
+	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
 	closed   atomic.Bool
 	repairs  repairQueue
 }

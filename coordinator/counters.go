@@ -4,14 +4,15 @@ import (
 	"sync/atomic"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/stripe"
 )
 
 // counters are a table's metrics: each event is one atomic add on the
-// table's own counters; totals are summed when Metrics is called.
+// table's own counters; totals are summed when Metrics is called. The
+// counters every read adds to are striped (see package stripe), so that
+// reads on different cores do not contend for them.
 type counters struct {
-	reads [consistency.LocalOne + 1]atomic.Int64 // by level
-
-	dataRequests, digestRequests atomic.Int64
+	hot [stripe.N]hotCounters
 
 	speculative, hedgeWins, failedSpeculations        atomic.Int64
 	noCandidate, suppressedBudget, suppressedOverload atomic.Int64
@@ -22,13 +23,45 @@ type counters struct {
 	unavailable, timeouts, failures, cancelled, otherErrors atomic.Int64
 }
 
-func (m *counters) countRequest(k RequestKind) {
+// hotCounters are one stripe of the counters every read adds to.
+type hotCounters struct {
+	reads                        [levels]atomic.Int64 // by level
+	dataRequests, digestRequests atomic.Int64
+	_                            [hotPad]byte
+}
+
+const (
+	levels = consistency.LocalOne + 1
+	hotPad = (stripe.CacheLine - (levels+2)*8%stripe.CacheLine) % stripe.CacheLine
+)
+
+// stripe returns the calling goroutine's stripe of the hot counters.
+func (m *counters) stripe() *hotCounters { return &m.hot[stripe.Index()] }
+
+// countRequest counts a request of kind k, on the read's stripe h.
+func (m *counters) countRequest(h *hotCounters, k RequestKind) {
 	switch k {
 	case KindData:
-		m.dataRequests.Add(1)
+		h.dataRequests.Add(1)
 	case KindDigest:
-		m.digestRequests.Add(1)
+		h.digestRequests.Add(1)
 	case KindMutation:
 		m.repairsSent.Add(1)
 	}
+}
+
+// sum returns the hot counters summed over the stripes.
+func (m *counters) sum() (s struct {
+	reads                        [levels]int64
+	dataRequests, digestRequests int64
+}) {
+	for i := range m.hot {
+		h := &m.hot[i]
+		for l := range h.reads {
+			s.reads[l] += h.reads[l].Load()
+		}
+		s.dataRequests += h.dataRequests.Load()
+		s.digestRequests += h.digestRequests.Load()
+	}
+	return s
 }

@@ -84,13 +84,14 @@ func (c *Coordinator) Metrics() Metrics {
 
 func (m *counters) snapshot() TableMetrics {
 	tm := TableMetrics{ReadsByLevel: map[consistency.Level]int64{}}
-	for l := range m.reads {
-		if n := m.reads[l].Load(); n > 0 {
+	hot := m.sum()
+	for l, n := range hot.reads {
+		if n > 0 {
 			tm.ReadsByLevel[consistency.Level(l)] = n
 			tm.Reads += n
 		}
 	}
-	tm.DataRequests, tm.DigestRequests = m.dataRequests.Load(), m.digestRequests.Load()
+	tm.DataRequests, tm.DigestRequests = hot.dataRequests, hot.digestRequests
 	tm.SpeculativeRetries, tm.HedgeWins, tm.FailedSpeculations = m.speculative.Load(), m.hedgeWins.Load(), m.failedSpeculations.Load()
 	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
 	tm.DigestMismatches = m.mismatches.Load()

@@ -35,7 +35,8 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	defer c.inFlight.Add(-1)
 	r := newRead(c, c.table(req.Table), req)
 	defer r.release()
-	r.t.m.reads[req.Level].Add(1)
+	r.hot = r.t.m.stripe()
+	r.hot.reads[req.Level].Add(1)
 	p, err := r.run(ctx)
 	r.finish(err)
 	return Result{Partition: p, Trace: r.trace.detach()}, err

@@ -17,6 +17,7 @@ const inline = 4
 type read struct {
 	c      *Coordinator
 	t      *table
+	hot    *hotCounters // the table's, on this read's stripe
 	req    Request
 	opts   TableOptions
 	start  time.Time
@@ -89,7 +90,7 @@ func (r *read) book(k *call, kind RequestKind, phase Phase) {
 	if kind == KindData {
 		r.outData++
 	}
-	r.t.m.countRequest(kind)
+	r.t.m.countRequest(r.hot, kind)
 }
 
 // send starts one read request, sent at at, in its own goroutine. The

@@ -1,7 +1,6 @@
 package latency
 
 import (
-	"math/rand/v2"
 	"testing"
 	"time"
 	"unsafe"
@@ -53,21 +52,5 @@ func TestTrackerSize(t *testing.T) {
 	size := unsafe.Sizeof(Tracker{})
 	assert.Less(t, size, uintptr(100<<10), "%d bytes", size)
 	assert.Zero(t, unsafe.Offsetof(Tracker{}.stripes)%cacheLine)
-	assert.Zero(t, unsafe.Sizeof(stripe{})%cacheLine, "stripes share no cache line")
-}
-
-// Goroutines started together get stacks a power of two apart; they should
-// land on different stripes nearly always, not one time in eight.
-func TestNeighbouringStacksGetDifferentStripes(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for k := 11; k <= 20; k++ {
-		same := 0
-		for range 1000 {
-			addr := uintptr(r.Uint64N(1<<47)) &^ (1<<11 - 1)
-			if stripeOf(addr) == stripeOf(addr+1<<k) {
-				same++
-			}
-		}
-		assert.Less(t, same, 1000/numStripes/2, "stacks %d KiB apart", 1<<k>>10)
-	}
+	assert.Zero(t, unsafe.Sizeof(stripeCounts{})%cacheLine, "stripes share no cache line")
 }

@@ -3,7 +3,8 @@ package latency
 import (
 	"sync/atomic"
 	"time"
-	"unsafe"
+
+	"github.com/readpath/readpath/internal/stripe"
 )
 
 // Tracker counts the latencies of one table in log-linear buckets over a
@@ -22,7 +23,7 @@ type Tracker struct {
 	// 2^32; a window's counts are their sum minus the mark at its start, which
 	// is exact in modular arithmetic while a bucket gets fewer than 2^32
 	// samples per window.
-	stripes [numStripes]stripe
+	stripes [numStripes]stripeCounts
 
 	clock  func() time.Time // nil: time.Since(origin), one monotonic read
 	origin time.Time
@@ -38,14 +39,14 @@ type Tracker struct {
 // counters, so that one core's add does not have to pull the cache line from
 // another core first. Queries sum the stripes.
 const (
-	stripeBits = 3
-	numStripes = 1 << stripeBits
-	cacheLine  = 64
+	numStripes = stripe.N
+	cacheLine  = stripe.CacheLine
 	// stripePad makes a stripe a whole number of cache lines.
 	stripePad = (cacheLine - numBuckets*4%cacheLine) % cacheLine
 )
 
-type stripe struct {
+// stripeCounts is one stripe's counters.
+type stripeCounts struct {
 	counts [numBuckets]atomic.Uint32
 	_      [stripePad]byte
 }
@@ -87,26 +88,8 @@ func (t *Tracker) Record(d time.Duration) {
 	}
 }
 
-// stripe picks the stripe of the calling goroutine from the address of its
-// stack. A goroutine keeps its stack, and so its stripe, from one Record to
-// the next: this spreads the cores over the stripes without the price of a
-// random number or a lookup per sample. (A random stripe per sample would
-// not help: the cache line would still move between cores on about every
-// other add.)
-func (t *Tracker) stripe() *stripe {
-	var onStack byte
-	return &t.stripes[stripeOf(uintptr(unsafe.Pointer(&onStack)))]
-}
-
-// stripeOf folds the bits of a stack address, in 2 KiB units (the smallest
-// stack), into a stripe number. Folding rather than hashing keeps stacks a
-// power of two apart, as goroutines started together get, on different
-// stripes: under RunParallel a hash made two goroutines share a stripe in 4
-// runs of 14, the fold in 1.
-func stripeOf(addr uintptr) int {
-	at := uint64(addr) >> 11
-	return int((at ^ at>>stripeBits ^ at>>(2*stripeBits) ^ at>>(3*stripeBits)) % numStripes)
-}
+// stripe returns the calling goroutine's stripe (see package stripe).
+func (t *Tracker) stripe() *stripeCounts { return &t.stripes[stripe.Index()] }
 
 // elapsed returns the time since the tracker was created, by its clock.
 func (t *Tracker) elapsed() time.Duration {
