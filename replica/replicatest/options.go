@@ -18,6 +18,8 @@ type options struct {
 	queueLimit int
 	start      time.Time
 	cluster    *factor // the cluster-wide slowdown, nil outside a cluster
+
+	timerCorrection bool
 }
 
 // WithSeed seeds the replica's random source. Without it the seed is a hash

@@ -24,6 +24,7 @@ type Replica struct {
 	stats   counters
 	workers *workers
 	cluster *factor
+	late    *lateness // nil without WithTimerCorrection
 
 	behavior atomic.Pointer[Behavior]
 	setMu    sync.Mutex // serialises read-modify-write updates of behavior
@@ -48,6 +49,9 @@ func New(ep replica.Endpoint, opts ...Option) (*Replica, error) {
 	r := &Replica{
 		ep: ep, start: o.start, workers: newWorkers(o.workers, o.queueLimit), cluster: o.cluster,
 		rng: rand.New(rand.NewPCG(o.seed, pcgStream)),
+	}
+	if o.timerCorrection {
+		r.late = new(lateness)
 	}
 	r.behavior.Store(&o.behavior)
 	return r, nil

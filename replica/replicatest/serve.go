@@ -76,7 +76,7 @@ func (r *Replica) decide(ctx context.Context, op string, f Fault) (bool, error) 
 		r.stats.panics.Add(1)
 		panic(fmt.Errorf("%w: %s on %s", ErrInjectedPanic, op, r.ep.ID))
 	case errorAfter:
-		if err := sleep(ctx, f.delay, false); err != nil {
+		if err := r.sleep(ctx, f.delay, false); err != nil {
 			return true, r.fail(op, err)
 		}
 		return true, r.fail(op, f.err)
@@ -95,7 +95,7 @@ func (r *Replica) wait(ctx context.Context, b *Behavior, ignoreCtx bool) error {
 		return err
 	}
 	defer r.workers.release()
-	return sleep(ctx, service, ignoreCtx)
+	return r.sleep(ctx, service, ignoreCtx)
 }
 
 // pauseWindow holds a request arriving in a pause window until its end.
@@ -107,24 +107,32 @@ func (r *Replica) pauseWindow(ctx context.Context, b *Behavior, ignoreCtx bool) 
 	if !paused {
 		return nil
 	}
-	return sleep(ctx, time.Until(r.start.Add(end)), ignoreCtx)
+	return r.sleep(ctx, time.Until(r.start.Add(end)), ignoreCtx)
 }
 
 // sleep waits d on a timer, or until ctx ends unless ignoreCtx is set.
-func sleep(ctx context.Context, d time.Duration, ignoreCtx bool) error {
-	if d <= 0 {
+func (r *Replica) sleep(ctx context.Context, d time.Duration, ignoreCtx bool) error {
+	set := r.late.correct(d)
+	if set <= 0 {
 		return nil
 	}
-	t := time.NewTimer(d)
+	var start time.Time
+	if r.late != nil {
+		start = time.Now()
+	}
+	t := time.NewTimer(set)
 	defer t.Stop()
-	if ignoreCtx {
-		<-t.C
-		return nil
+	var done <-chan struct{}
+	if !ignoreCtx {
+		done = ctx.Done()
 	}
 	select {
 	case <-t.C:
+		if r.late != nil {
+			r.late.observe(set, time.Since(start))
+		}
 		return nil
-	case <-ctx.Done():
+	case <-done:
 		return ctx.Err()
 	}
 }

@@ -21,6 +21,17 @@ func TestConstantLatencyAnswersAtExactlyItsDuration(t *testing.T) {
 	})
 }
 
+// Timers are exact in a bubble: a replica correcting its timers' lateness
+// still answers at exactly its latency, read after read.
+func TestTimerCorrectionKeepsExactTimersExact(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newReplica(t, latency(replicatest.Constant(ms(3))), replicatest.WithTimerCorrection())
+		for range 20 {
+			require.Equal(t, ms(3), readTook(t, r))
+		}
+	})
+}
+
 func TestZeroBehaviorAnswersAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		assert.Zero(t, readTook(t, newReplica(t)))
