@@ -38,5 +38,8 @@
 // A Coordinator is safe for concurrent use. Its background goroutines (the
 // ASYNC repair workers) start with the first ASYNC repair and stop in Close;
 // every other goroutine it starts is one replica call, which ends when the
-// replica returns: losers are cancelled through their context.
+// replica returns: losers are cancelled through their context. That context
+// carries the read's deadline, the caller's or the read timeout, whichever
+// is first, and reports context.DeadlineExceeded once it passes. A replica
+// call's goroutine starts with its stack grown to 8 KiB.
 package coordinator

@@ -64,7 +64,7 @@ var scenarios = []scenario{
 	},
 	{
 		name:       "cluster-slowdown",
-		shows:      "open-loop traffic while every replica's service time grows sixfold, to 80 % utilization: the hedge budget keeps hedges from adding the load that tips the replicas over",
+		shows:      "open-loop traffic while every replica's service time grows sixfold, to 85 % utilization: the hedge budget keeps hedges from adding the load that tips the replicas over",
 		behavior:   replicatest.Behavior{Latency: healthyLatency},
 		workers:    32,
 		openLoop:   true,
@@ -72,7 +72,7 @@ var scenarios = []scenario{
 	},
 	{
 		name:       "cluster-slowdown-nobudget",
-		shows:      "the same slowdown with the budget lifted: a fixed threshold the slowdown outgrows hedges every read and turns the slowdown into a hedge storm",
+		shows:      "the same slowdown with the budget lifted: ALWAYS, or a fixed threshold the slowdown outgrows, hedges most reads and turns the slowdown into a hedge storm",
 		behavior:   replicatest.Behavior{Latency: healthyLatency},
 		workers:    32,
 		openLoop:   true,

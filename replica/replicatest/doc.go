@@ -44,6 +44,12 @@
 // no other. Pause windows are measured from the replica's start: its
 // creation, or its cluster's.
 //
+// Outside a bubble timers are real, and a mostly idle Go program's fire
+// late (on Linux by up to a millisecond). WithTimerCorrection makes a
+// replica learn by how much and set its timers that much shorter, so that
+// its latencies match its model on average; simulations want it, tests in
+// bubbles do not need it.
+//
 // All randomness comes from a seeded PCG source per replica (WithSeed,
 // ClusterConfig.Seed, or by default a hash of the replica's ID), drawn in a
 // fixed order per request: the same seed gives the same sequence of draws.
