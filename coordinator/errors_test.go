@@ -152,6 +152,7 @@ func TestCallerDeadlineBoundsTheRead(t *testing.T) {
 		require.ErrorAs(t, err, &timeout)
 		assert.Equal(t, ms(20), time.Since(start))
 		assert.Equal(t, 2, timeout.Received)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
 	})
 }
 

@@ -77,8 +77,10 @@ func (r *read) gather(ctx context.Context, stop <-chan struct{}, need int, needD
 			r.accept(idx)
 		case r.ctx.Err() != nil: // the deadline
 			return r.interrupted(r.dataIn)
-		default: // the hedge threshold
-			r.hedge(ctx)
+		default: // the hedge threshold, if the timer was set for it
+			if r.hedgeArmed {
+				r.hedge(ctx)
+			}
 			r.setTimer(time.Until(r.ctx.deadline), false)
 		}
 	}

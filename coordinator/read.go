@@ -107,9 +107,13 @@ func (r *read) interrupted(dataPresent bool) error {
 	if err := r.parent.Err(); errors.Is(err, context.Canceled) {
 		return fmt.Errorf("coordinator: read cancelled: %w", err)
 	}
+	cause := r.parent.Err() // the caller's deadline, seen before it reaches r.ctx
+	if cause == nil {
+		cause = r.ctx.Err()
+	}
 	return &consistency.ReadTimeoutError{
 		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received,
-		DataPresent: dataPresent, Cause: r.ctx.Err(),
+		DataPresent: dataPresent, Cause: cause,
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 // readContext is the context a read's requests run under. It is cancelled
 // when the read ends, and carries the read's deadline without a timer of
-// its own: the read's one timer (see clock.go) cancels it at the deadline,
+// its own: the read's one timer (see timer.go) cancels it at the deadline,
 // with context.DeadlineExceeded as the cause.
 type readContext struct {
 	context.Context // a cancel context: Done, Value and propagation as usual

@@ -78,7 +78,7 @@ func (r *read) release() {
 
 func (r *read) since() time.Duration { return time.Since(r.start) }
 
-// book records a request sent at at and returns its index.
+// book records the request k is about to run and gives it its index.
 func (r *read) book(k *call, kind RequestKind, phase Phase) {
 	if r.calls == nil {
 		r.calls, r.trace.Requests = r.callBuf[:0], r.reqBuf[:0]
