@@ -15,4 +15,9 @@
 // replica reads NEVER sends in the same scenario; hedges sent and won, hedges the
 // budget or the overload switch suppressed, digest mismatches, repair
 // writes, and reads that failed.
+//
+// The fake replicas correct for how late real timers fire
+// (replicatest.WithTimerCorrection), so that their latencies match the
+// scenarios' models on average rather than the models plus up to a
+// millisecond per wait.
 package main
