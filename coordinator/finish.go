@@ -8,10 +8,11 @@ import (
 )
 
 // endFirstRound books the first round: which answers were used, whether
-// the hedge won, and how long the round took. That duration, not the
-// replicas' own times, feeds the threshold: a hedged read is recorded at
-// threshold plus the hedge's latency, above the threshold, so sustained
-// hedging cannot drag the threshold down.
+// the hedge won, and how long the round took, up to the arrival of the
+// answer that completed it. That duration, not the replicas' own times,
+// feeds the threshold: a hedged read is recorded at threshold plus the
+// hedge's latency, above the threshold, so sustained hedging cannot drag
+// the threshold down.
 func (r *read) endFirstRound(err error) {
 	if err == nil {
 		for _, a := range r.answers {
