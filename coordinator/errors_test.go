@@ -139,6 +139,23 @@ func TestReplicasSeeTheReadsDeadline(t *testing.T) {
 	}
 }
 
+// Replicas that fail because the deadline cancelled them do not turn the
+// timeout into a failure, however their answers and the coordinator's
+// timer interleave: every read times out.
+func TestDeadlineIsATimeoutWhenReplicasFailBecauseOfIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{ReadTimeout: ms(5), DefaultTable: policy(t, "NEVER")})
+		for _, id := range []string{A, B, C} {
+			require.NoError(t, e.replica(id).SetFault(replicatest.Unreachable()))
+		}
+		for range 1000 {
+			_, _, err := e.read(consistency.Quorum)
+			var timeout *consistency.ReadTimeoutError
+			require.ErrorAs(t, err, &timeout)
+		}
+	})
+}
+
 // The caller's deadline, when earlier than the read timeout, bounds the read.
 func TestCallerDeadlineBoundsTheRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

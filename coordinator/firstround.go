@@ -63,6 +63,11 @@ func (r *read) reachable(need int, needData bool) bool {
 func (r *read) gather(ctx context.Context, stop <-chan struct{}, need int, needData bool) error {
 	for !r.done(need, needData) {
 		if !r.reachable(need, needData) {
+			if r.ctx.Err() != nil {
+				// The deadline or the caller ended the read, and the
+				// replicas failed because of it: not their failure.
+				return r.interrupted(r.dataIn)
+			}
 			if r.speculate && !r.hedged {
 				r.hedge(ctx)
 				continue

@@ -59,9 +59,20 @@ func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opt
 			o(th)
 		}
 	}
-	initial := max(readTimeout/2, 0)
-	th.state.Store(&thresholdState{policy: p, d: initial, speculate: p.Kind() != KindNever, kept: initial})
+	th.state.Store(th.stateFor(p, max(readTimeout/2, 0)))
 	return th
+}
+
+// stateFor computes the state of policy p now, with kept as what an empty
+// window keeps. It is due at once, so that the first Load refreshes it on
+// schedule; meanwhile concurrent Loads get p's value, not the previous
+// policy's or a placeholder: a fixed 10 ms is 10 ms from the first read.
+func (th *Threshold) stateFor(p SpeculativeRetry, kept time.Duration) *thresholdState {
+	d, speculate := p.threshold(th.tracker.quantile, kept)
+	if p.followsLatency() {
+		kept = d
+	}
+	return &thresholdState{policy: p, d: d, speculate: speculate, kept: kept}
 }
 
 // Load returns the threshold at time now: a read that has not completed d
@@ -93,14 +104,12 @@ func (th *Threshold) recompute(now time.Time) (time.Duration, bool) {
 	return d, speculate
 }
 
-// SetPolicy replaces the policy, as ALTER TABLE does at run time; the next
-// Load computes the threshold under p.
+// SetPolicy replaces the policy, as ALTER TABLE does at run time: Loads
+// from now on get the threshold under p.
 func (th *Threshold) SetPolicy(p SpeculativeRetry) {
 	for {
 		st := th.state.Load()
-		next := *st
-		next.policy, next.due = p, time.Time{}
-		if th.state.CompareAndSwap(st, &next) {
+		if th.state.CompareAndSwap(st, th.stateFor(p, st.kept)) {
 			return
 		}
 	}
