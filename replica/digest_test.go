@@ -9,6 +9,8 @@ import (
 
 	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
+
+	"github.com/readpath/readpath/internal/race"
 )
 
 // sample has one of everything a digest covers: a partition deletion, a row
@@ -167,6 +169,7 @@ func TestAppendCanonicalAppends(t *testing.T) {
 }
 
 func TestDigestDoesNotAllocate(t *testing.T) {
+	race.SkipPooledAllocs(t)
 	for name, p := range map[string]replica.Partition{
 		"empty":       {},
 		"4KiB value":  rowsOfCells(1, 1, 4<<10),
@@ -182,6 +185,7 @@ func TestDigestDoesNotAllocate(t *testing.T) {
 // A partition whose encoding outgrows the encoder's buffer is streamed
 // through the pooled encoder's hasher: no allocation, however many cells.
 func TestDigestOfLongEncodingsDoesNotAllocate(t *testing.T) {
+	race.SkipPooledAllocs(t)
 	for _, rows := range []int{100, 1000} {
 		p := rowsOfCells(rows, 10, 8)
 		var d digest.Digest

@@ -4,14 +4,17 @@ import (
 	"context"
 	"testing"
 
-	"github.com/readpath/readpath/replica"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/internal/race"
+	"github.com/readpath/readpath/replica"
 )
 
 // A read from a replica that answers at once does not allocate: the
 // coordinator's benchmarks run over such replicas and measure themselves.
 func TestInstantReadsDoNotAllocate(t *testing.T) {
+	race.SkipPooledAllocs(t)
 	r := newReplica(t)
 	require.NoError(t, r.Seed(table, partition("k", "v", 1)))
 	ctx := context.Background()
