@@ -8,9 +8,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/readpath/readpath/digest"
-	"github.com/readpath/readpath/replica"
-
 	"github.com/readpath/readpath/internal/race"
+	"github.com/readpath/readpath/replica"
 )
 
 // sample has one of everything a digest covers: a partition deletion, a row
