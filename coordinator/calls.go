@@ -26,11 +26,10 @@ type call struct {
 	digestData bool
 
 	// For a repair write, its mutation; for a read, the data answer.
-	part     replica.Partition
-	digest   digest.Digest // a digest answer's; a data answer's once computed
-	digested bool          // a data answer's digest is computed
-	err      error
-	at       time.Time // when the answer arrived
+	part   replica.Partition
+	digest digest.Digest // a digest answer's; a data answer's if digestData
+	err    error
+	at     time.Time // when the answer arrived
 }
 
 // runRead is a read request's goroutine: it grows its stack while the
@@ -59,7 +58,7 @@ func (k *call) read() {
 	if k.err == nil && !k.cmd.DigestOnly {
 		k.err = checkData(&k.cmd, &k.part)
 		if k.err == nil && k.digestData {
-			k.digest, k.digested = k.part.Digest(), true
+			k.digest = k.part.Digest()
 		}
 	}
 	k.ch <- k.idx

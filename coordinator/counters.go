@@ -50,11 +50,13 @@ func (m *counters) countRequest(h *hotCounters, k RequestKind) {
 	}
 }
 
-// sum returns the hot counters summed over the stripes.
-func (m *counters) sum() (s struct {
+// hotTotals are the hot counters summed over the stripes.
+type hotTotals struct {
 	reads                        [levels]int64
 	dataRequests, digestRequests int64
-}) {
+}
+
+func (m *counters) sum() (s hotTotals) {
 	for i := range m.hot {
 		h := &m.hot[i]
 		for l := range h.reads {

@@ -22,8 +22,8 @@ func (r *read) resolve(ctx context.Context) (replica.Partition, error) {
 		return data.part, nil
 	}
 	for _, a := range r.answers {
-		if !a.cmd.DigestOnly && !a.digested {
-			a.digest, a.digested = a.part.Digest(), true
+		if !a.cmd.DigestOnly && !a.digestData {
+			a.digest = a.part.Digest()
 		}
 	}
 	for _, a := range r.answers {
