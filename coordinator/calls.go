@@ -24,6 +24,7 @@ type call struct {
 	// digestData asks a data read to digest its answer, here rather than
 	// on the read's goroutine, when the read will compare digests.
 	digestData bool
+	mutation   bool // a repair write of part, not a read
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part   replica.Partition
@@ -32,18 +33,13 @@ type call struct {
 	at     time.Time // when the answer arrived
 }
 
-// runRead is a read request's goroutine: it grows its stack while the
-// stack holds nothing but this small frame, the cheapest time to copy it,
-// then reads.
-func (k *call) runRead() {
-	growStack()
+// run runs the request on the worker's goroutine.
+func (k *call) run() {
+	if k.mutation {
+		k.apply()
+		return
+	}
 	k.read()
-}
-
-// runApply is a repair write's goroutine, like runRead.
-func (k *call) runApply() {
-	growStack()
-	k.apply()
 }
 
 // read runs a replica read. It recovers a panicking replica, checks a

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,7 +18,10 @@ var ErrClosed = errors.New("coordinator: closed")
 
 // Coordinator runs reads against the replicas its Locator finds. It is
 // safe for concurrent use by any number of goroutines. Close it when done:
-// ASYNC read repairs run in the background until then.
+// until then it keeps idle goroutines to run replica requests on, and
+// ASYNC read repairs run in the background. (A Coordinator dropped without
+// Close lets its idle goroutines go when it is garbage collected.) Inside a
+// testing/synctest bubble, create it in the bubble that uses it.
 type Coordinator struct {
 	cfg      Config
 	tables   atomic.Pointer[map[string]*table]
@@ -28,6 +32,7 @@ type Coordinator struct {
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
 	closed   atomic.Bool
 	repairs  repairQueue
+	workers  *workers // run the replica requests
 }
 
 // New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.
@@ -36,7 +41,8 @@ func New(cfg Config) (*Coordinator, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, snitch: snitch{cfg: cfg.Snitch}}
+	c := &Coordinator{cfg: cfg, snitch: snitch{cfg: cfg.Snitch}, workers: new(workers)}
+	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)
 	if !cfg.HedgeBudget.Unlimited {
 		b, err := retry.NewBudget(retry.BudgetConfig{
@@ -84,13 +90,16 @@ func (c *Coordinator) TableOptions(table string) TableOptions {
 
 // Close stops the coordinator: later reads fail with ErrClosed, queued
 // ASYNC repairs are dropped (and counted), repairs in flight are cancelled,
-// and Close returns once the background goroutines have exited. Reads in
-// flight finish normally. Close is idempotent.
+// idle request goroutines are told to exit, and Close returns once the
+// repair goroutines have exited. Reads in flight finish normally; their
+// requests' goroutines exit as their replica calls return. Close is
+// idempotent.
 func (c *Coordinator) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
 	c.repairs.close()
+	c.workers.close()
 	return nil
 }
 

@@ -93,23 +93,23 @@ func (r *read) book(k *call, kind RequestKind, phase Phase) {
 	r.t.m.countRequest(r.hot, kind)
 }
 
-// send starts one read request, sent at at, in its own goroutine. The
-// goroutine never blocks on ch (each phase's channel has room for all its
+// send starts one read request, sent at at, on a worker (see workers.go).
+// The worker never blocks on ch (each phase's channel has room for all its
 // requests), so it ends when the replica's call returns.
 func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase, at time.Time) int {
 	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: at, digestData: r.plan.blockFor > 1,
 		cmd: replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}}
 	r.book(k, kind, phase)
 	cand.score.sent()
-	go k.runRead()
+	r.c.workers.run(k)
 	return k.idx
 }
 
-// sendMutation starts one repair write in its own goroutine.
+// sendMutation starts one repair write on a worker.
 func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
-	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: now(), cmd: replica.Command{Table: r.req.Table}, part: p}
+	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: now(), cmd: replica.Command{Table: r.req.Table}, part: p, mutation: true}
 	r.book(k, KindMutation, PhaseRepair)
-	go k.runApply()
+	r.c.workers.run(k)
 	return k.idx
 }
 
