@@ -2,18 +2,22 @@ package coordinator
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 )
 
-// call is one request to a replica, shared by the read and the goroutine
-// that runs it. The goroutine writes the answer into it and then sends its
-// index on the phase's channel, which hands it over to the read. A call is
-// never recycled: a loser still running when the read returns writes here
-// and nowhere else.
+// call is one request to a replica, shared by the read and the worker
+// that runs it. The worker writes the answer into it and then sends its
+// index on the phase's channel, which hands it over to the read. Both let
+// go of it when done with it (drop), and the last one recycles it: a loser
+// still running when the read returns writes here and nowhere else.
 type call struct {
+	holders atomic.Int32 // the read and the worker, until each drops it
+
 	c    *Coordinator
 	ctx  context.Context
 	ch   chan<- int // the phase's channel: room for all its requests
@@ -31,6 +35,25 @@ type call struct {
 	digest digest.Digest // a digest answer's; a data answer's if digestData
 	err    error
 	at     time.Time // when the answer arrived
+}
+
+// calls recycles calls: two of them were half the bytes a QUORUM read
+// allocated.
+var calls = sync.Pool{New: func() any { return new(call) }}
+
+// newCall returns a zero call held by the read and its worker.
+func newCall() *call {
+	k := calls.Get().(*call)
+	k.holders.Store(2)
+	return k
+}
+
+// drop lets go of k; the second holder to drop it recycles it.
+func (k *call) drop() {
+	if k.holders.Add(-1) == 0 {
+		*k = call{}
+		calls.Put(k)
+	}
 }
 
 // run runs the request on the worker's goroutine.

@@ -56,7 +56,7 @@ type read struct {
 
 // reads recycles read states: a read is a few hundred bytes of buffers,
 // and reads are many. Nothing outside Read refers to one once it returns:
-// request goroutines hold only their call and the phase's channel.
+// workers hold only their call and the phase's channel.
 var reads = sync.Pool{New: func() any { return new(read) }}
 
 func newRead(c *Coordinator, t *table, req Request) *read {
@@ -66,11 +66,14 @@ func newRead(c *Coordinator, t *table, req Request) *read {
 	return r
 }
 
-// release stops the read's timer, clears the read so that it holds on to
-// nothing, and recycles it.
+// release stops the read's timer, drops its calls, clears the read so
+// that it holds on to nothing, and recycles it.
 func (r *read) release() {
 	if r.timer != nil {
 		r.timer.Stop()
+	}
+	for _, k := range r.calls {
+		k.drop()
 	}
 	*r = read{}
 	reads.Put(r)
@@ -97,8 +100,9 @@ func (r *read) book(k *call, kind RequestKind, phase Phase) {
 // The worker never blocks on ch (each phase's channel has room for all its
 // requests), so it ends when the replica's call returns.
 func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase, at time.Time) int {
-	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: at, digestData: r.plan.blockFor > 1,
-		cmd: replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}}
+	k := newCall()
+	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, ctx, r.ch, cand, at, r.plan.blockFor > 1
+	k.cmd = replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}
 	r.book(k, kind, phase)
 	cand.score.sent()
 	r.c.workers.run(k)
@@ -107,7 +111,9 @@ func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase
 
 // sendMutation starts one repair write on a worker.
 func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
-	k := &call{c: r.c, ctx: ctx, ch: r.ch, cand: cand, sent: now(), cmd: replica.Command{Table: r.req.Table}, part: p, mutation: true}
+	k := newCall()
+	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, ctx, r.ch, cand, now()
+	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
 	r.book(k, KindMutation, PhaseRepair)
 	r.c.workers.run(k)
 	return k.idx

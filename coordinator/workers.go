@@ -51,6 +51,7 @@ func (w *worker) loop(k *call) {
 	growStack()
 	for {
 		k.run()
+		k.drop()
 		k = nil // hold nothing of a finished read while idle
 		if !w.pool.park(w) {
 			return
