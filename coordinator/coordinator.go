@@ -32,7 +32,8 @@ type Coordinator struct {
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
 	closed   atomic.Bool
 	repairs  repairQueue
-	workers  *workers // run the replica requests
+	workers  *workers  // run the replica requests
+	timers   sync.Pool // of *readTimer
 }
 
 // New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.
@@ -42,6 +43,7 @@ func New(cfg Config) (*Coordinator, error) {
 		return nil, err
 	}
 	c := &Coordinator{cfg: cfg, snitch: snitch{cfg: cfg.Snitch}, workers: new(workers)}
+	c.timers.New = func() any { return new(readTimer) }
 	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)
 	if !cfg.HedgeBudget.Unlimited {

@@ -31,7 +31,7 @@ type read struct {
 	extra      bool          // ALWAYS's extra request is allowed
 	threshold  time.Duration // when to hedge, from start
 	hedged     bool          // the one speculative request was tried
-	timer      *time.Timer   // the read's one timer, stopped by release
+	timer      *readTimer    // the read's one timer, recycled by release
 	hedgeArmed bool          // it is set for the hedge threshold
 	hedgeIdx   int           // its request index, when sent
 	next       int           // the next hedge candidate in plan.order
@@ -66,11 +66,11 @@ func newRead(c *Coordinator, t *table, req Request) *read {
 	return r
 }
 
-// release stops the read's timer, drops its calls, clears the read so
+// release recycles the read's timer, drops its calls, clears the read so
 // that it holds on to nothing, and recycles it.
 func (r *read) release() {
 	if r.timer != nil {
-		r.timer.Stop()
+		r.timer.recycle(&r.c.timers)
 	}
 	for _, k := range r.calls {
 		k.drop()

@@ -1,6 +1,9 @@
 package coordinator
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // A read has one timer. It fires at the hedge threshold, if the read may
 // hedge, and then at the deadline; each firing sends a tick on the first
@@ -34,10 +37,50 @@ func (r *read) startTimer(at time.Time) {
 func (r *read) setTimer(d time.Duration, hedge bool) {
 	r.hedgeArmed = hedge
 	if r.timer == nil {
-		r.timer = time.AfterFunc(d, r.ctx.fire)
+		r.timer = r.c.timers.Get().(*readTimer)
+		r.timer.serve(r.ctx)
+	}
+	r.timer.reset(d)
+}
+
+// readTimer is a read's timer. The coordinator keeps them between reads
+// (a timer and its function were two of a read's allocations), so one
+// serves many reads in turn; the mutex makes sure it never fires into a
+// read it no longer serves.
+type readTimer struct {
+	t   *time.Timer
+	mu  sync.Mutex
+	ctx *readContext // the read's, nil between reads
+}
+
+func (rt *readTimer) serve(ctx *readContext) {
+	rt.mu.Lock()
+	rt.ctx = ctx
+	rt.mu.Unlock()
+}
+
+func (rt *readTimer) reset(d time.Duration) {
+	if rt.t == nil {
+		rt.t = time.AfterFunc(d, rt.fire)
 		return
 	}
-	r.timer.Reset(d)
+	rt.t.Reset(d)
+}
+
+// fire is the timer's function.
+func (rt *readTimer) fire() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.ctx != nil {
+		rt.ctx.fire()
+	}
+}
+
+// recycle stops the timer and returns it to pool once it serves no read.
+func (rt *readTimer) recycle(pool *sync.Pool) {
+	rt.t.Stop()
+	rt.serve(nil)
+	pool.Put(rt)
 }
 
 // settleTimer moves a timer still set for the hedge to the deadline: once
