@@ -1,6 +1,10 @@
 package coordinator
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/readpath/readpath/internal/stripe"
+)
 
 // workers runs replica requests on goroutines that are kept between
 // requests instead of started for each. A fresh goroutine has a 2 KiB
@@ -9,39 +13,48 @@ import "sync"
 // goroutines and growing their stacks was a third of the read's CPU time.
 // (gRPC's server keeps stream workers for the same reason.)
 //
-// Idle workers wait in a LIFO stack, so the most recently used (with the
-// warmest stack) goes first, and at most maxIdleWorkers wait: a worker
-// that finds that many idle exits, so a burst's extra goroutines go with
-// it. A busy worker belongs to its replica call alone, so a replica that
-// hangs holds one goroutine, as it would without the pool.
+// Idle workers wait in LIFO stacks, so the most recently used (with the
+// warmest stack) goes first. There is a stack per stripe (see package
+// stripe): a reading goroutine takes workers from its own stripe and they
+// come back to it, so goroutines reading at once on different cores do not
+// share a lock. At most maxIdleWorkers wait in all: a worker that finds
+// its stack full exits, so a burst's extra goroutines go with it. A busy
+// worker belongs to its replica call alone, so a replica that hangs holds
+// one goroutine, as it would without the pool.
 type workers struct {
-	mu     sync.Mutex
-	idle   []*worker
-	closed bool
+	s [stripe.N]idleWorkers
 }
 
 // maxIdleWorkers bounds the goroutines kept waiting: at 2–8 KiB of stack
 // each, at most a few MiB.
 const maxIdleWorkers = 256
 
+type idleWorkers struct {
+	mu     sync.Mutex
+	idle   []*worker
+	closed bool
+	_      [stripe.CacheLine]byte
+}
+
 type worker struct {
-	pool *workers
+	home *idleWorkers
 	jobs chan *call // room for one: the next job, or closed to stop
 }
 
-// run runs k on an idle worker, or on a new one.
+// run runs k on an idle worker of the caller's stripe, or on a new one.
 func (p *workers) run(k *call) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		w := p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
+	s := &p.s[stripe.Index()]
+	s.mu.Lock()
+	if n := len(s.idle); n > 0 {
+		w := s.idle[n-1]
+		s.idle[n-1] = nil
+		s.idle = s.idle[:n-1]
+		s.mu.Unlock()
 		w.jobs <- k // never blocks: an idle worker's slot is empty
 		return
 	}
-	p.mu.Unlock()
-	w := &worker{pool: p, jobs: make(chan *call, 1)}
+	s.mu.Unlock()
+	w := &worker{home: s, jobs: make(chan *call, 1)}
 	go w.loop(k)
 }
 
@@ -53,7 +66,7 @@ func (w *worker) loop(k *call) {
 		k.run()
 		k.drop()
 		k = nil // hold nothing of a finished read while idle
-		if !w.pool.park(w) {
+		if !w.home.park(w) {
 			return
 		}
 		var ok bool
@@ -63,26 +76,29 @@ func (w *worker) loop(k *call) {
 	}
 }
 
-// park puts w on the idle stack, unless the pool is closed or has enough
-// idle workers.
-func (p *workers) park(w *worker) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || len(p.idle) >= maxIdleWorkers {
+// park puts w on the idle stack, unless the pool is closed or the stack
+// is full.
+func (s *idleWorkers) park(w *worker) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.idle) >= maxIdleWorkers/stripe.N {
 		return false
 	}
-	p.idle = append(p.idle, w)
+	s.idle = append(s.idle, w)
 	return true
 }
 
 // close stops the idle workers; busy ones exit when their job ends. Jobs
 // run after close still run, each on a goroutine of its own.
 func (p *workers) close() {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	p.mu.Unlock()
-	for _, w := range idle {
-		close(w.jobs)
+	for i := range p.s {
+		s := &p.s[i]
+		s.mu.Lock()
+		idle := s.idle
+		s.idle, s.closed = nil, true
+		s.mu.Unlock()
+		for _, w := range idle {
+			close(w.jobs)
+		}
 	}
 }
