@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,13 +36,11 @@ type call struct {
 	at     time.Time // when the answer arrived
 }
 
-// calls recycles calls: two of them were half the bytes a QUORUM read
-// allocated.
-var calls = sync.Pool{New: func() any { return new(call) }}
-
-// newCall returns a zero call held by the read and its worker.
-func newCall() *call {
-	k := calls.Get().(*call)
+// newCall returns a zero call, held by the read and its worker. Calls are
+// recycled (Coordinator.calls): two of them were half the bytes a QUORUM
+// read allocated.
+func (c *Coordinator) newCall() *call {
+	k := c.calls.Get().(*call)
 	k.holders.Store(2)
 	return k
 }
@@ -51,8 +48,9 @@ func newCall() *call {
 // drop lets go of k; the second holder to drop it recycles it.
 func (k *call) drop() {
 	if k.holders.Add(-1) == 0 {
+		c := k.c
 		*k = call{}
-		calls.Put(k)
+		c.calls.Put(k)
 	}
 }
 

@@ -32,8 +32,9 @@ type Coordinator struct {
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
 	closed   atomic.Bool
 	repairs  repairQueue
-	workers  *workers  // run the replica requests
-	timers   sync.Pool // of *readTimer
+	workers  *workers // run the replica requests
+	// Kept for reuse: read states, calls and read timers.
+	reads, calls, timers sync.Pool
 }
 
 // New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.
@@ -43,6 +44,8 @@ func New(cfg Config) (*Coordinator, error) {
 		return nil, err
 	}
 	c := &Coordinator{cfg: cfg, snitch: snitch{cfg: cfg.Snitch}, workers: new(workers)}
+	c.reads.New = func() any { return new(read) }
+	c.calls.New = func() any { return new(call) }
 	c.timers.New = func() any { return new(readTimer) }
 	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)

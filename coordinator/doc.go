@@ -35,11 +35,13 @@
 //	defer c.Close()
 //	res, err := c.Read(ctx, coordinator.Request{Table: "users", Key: "42", Level: consistency.Quorum})
 //
-// A Coordinator is safe for concurrent use. Its background goroutines (the
-// ASYNC repair workers) start with the first ASYNC repair and stop in Close;
-// every other goroutine it starts is one replica call, which ends when the
-// replica returns: losers are cancelled through their context. That context
-// carries the read's deadline, the caller's or the read timeout, whichever
-// is first, and reports context.DeadlineExceeded once it passes. A replica
-// call's goroutine starts with its stack grown to 8 KiB.
+// A Coordinator is safe for concurrent use. It runs each replica request
+// on a worker goroutine that it keeps, idle, for the next request, because
+// a new goroutine must grow its stack before a replica call fits; Close
+// stops the idle workers, and a busy one ends with its replica call:
+// losers are cancelled through their context. Its other background
+// goroutines (the ASYNC repair workers) start with the first ASYNC repair
+// and stop in Close. A request's context carries the read's deadline, the
+// caller's or the read timeout, whichever is first, and reports
+// context.DeadlineExceeded once it passes.
 package coordinator

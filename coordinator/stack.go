@@ -7,6 +7,8 @@ package coordinator
 // on the read path that was a third of a quick read's time. Growing once,
 // at the top of the goroutine where the stack holds three frames, makes
 // the copy cheap. (CockroachDB does the same for its storage goroutines.)
+// A worker grows its stack once, when it starts, and keeps it between
+// requests unless the garbage collector shrinks it while it is idle.
 const requestStack = 8 << 10
 
 // growPad is the frame that makes the runtime grow a fresh stack to

@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/readpath/readpath/replica"
@@ -54,13 +53,12 @@ type read struct {
 	ansBuf  [inline]*call
 }
 
-// reads recycles read states: a read is a few hundred bytes of buffers,
-// and reads are many. Nothing outside Read refers to one once it returns:
-// workers hold only their call and the phase's channel.
-var reads = sync.Pool{New: func() any { return new(read) }}
-
+// newRead returns a read state. They are recycled (Coordinator.reads): a
+// read is a few hundred bytes of buffers, and reads are many. Nothing
+// outside Read refers to one once it returns: workers hold only their call
+// and the phase's channel.
 func newRead(c *Coordinator, t *table, req Request) *read {
-	r := reads.Get().(*read)
+	r := c.reads.Get().(*read)
 	r.c, r.t, r.req, r.start = c, t, req, now()
 	r.opts = *t.opts.Load()
 	return r
@@ -75,8 +73,9 @@ func (r *read) release() {
 	for _, k := range r.calls {
 		k.drop()
 	}
+	c := r.c
 	*r = read{}
-	reads.Put(r)
+	c.reads.Put(r)
 }
 
 func (r *read) since() time.Duration { return time.Since(r.start) }
@@ -100,7 +99,7 @@ func (r *read) book(k *call, kind RequestKind, phase Phase) {
 // The worker never blocks on ch (each phase's channel has room for all its
 // requests), so it ends when the replica's call returns.
 func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase, at time.Time) int {
-	k := newCall()
+	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, ctx, r.ch, cand, at, r.plan.blockFor > 1
 	k.cmd = replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}
 	r.book(k, kind, phase)
@@ -111,7 +110,7 @@ func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase
 
 // sendMutation starts one repair write on a worker.
 func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
-	k := newCall()
+	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, ctx, r.ch, cand, now()
 	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
 	r.book(k, KindMutation, PhaseRepair)
