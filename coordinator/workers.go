@@ -29,6 +29,9 @@ type workers struct {
 // each, at most a few MiB.
 const maxIdleWorkers = 256
 
+// maxIdlePerStripe bounds the idle workers of one stripe.
+const maxIdlePerStripe = maxIdleWorkers / stripe.N
+
 type idleWorkers struct {
 	mu     sync.Mutex
 	idle   []*worker
@@ -42,8 +45,10 @@ type worker struct {
 }
 
 // run runs k on an idle worker of the caller's stripe, or on a new one.
-func (p *workers) run(k *call) {
-	s := &p.s[stripe.Index()]
+func (p *workers) run(k *call) { p.s[stripe.Index()].run(k) }
+
+// run runs k on an idle worker of s, or on a new one whose home is s.
+func (s *idleWorkers) run(k *call) {
 	s.mu.Lock()
 	if n := len(s.idle); n > 0 {
 		w := s.idle[n-1]
@@ -81,7 +86,7 @@ func (w *worker) loop(k *call) {
 func (s *idleWorkers) park(w *worker) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || len(s.idle) >= maxIdleWorkers/stripe.N {
+	if s.closed || len(s.idle) >= maxIdlePerStripe {
 		return false
 	}
 	s.idle = append(s.idle, w)
@@ -92,13 +97,16 @@ func (s *idleWorkers) park(w *worker) bool {
 // run after close still run, each on a goroutine of its own.
 func (p *workers) close() {
 	for i := range p.s {
-		s := &p.s[i]
-		s.mu.Lock()
-		idle := s.idle
-		s.idle, s.closed = nil, true
-		s.mu.Unlock()
-		for _, w := range idle {
-			close(w.jobs)
-		}
+		p.s[i].close()
+	}
+}
+
+func (s *idleWorkers) close() {
+	s.mu.Lock()
+	idle := s.idle
+	s.idle, s.closed = nil, true
+	s.mu.Unlock()
+	for _, w := range idle {
+		close(w.jobs)
 	}
 }

@@ -36,70 +36,66 @@ func job(c *Coordinator, g gate, done chan int) *call {
 	return &call{c: c, ctx: context.Background(), ch: done, cand: candidate{r: g}, mutation: true}
 }
 
-// dispatcher hands jobs to p from one goroutine whose small stack does not
-// move, so that they all come from one stripe, as a read's do.
-func dispatcher(p *workers) (run func(*call), stop func()) {
-	jobs, ran := make(chan *call), make(chan struct{})
-	go func() {
-		for k := range jobs {
-			p.run(k)
-			ran <- struct{}{}
-		}
-	}()
-	return func(k *call) { jobs <- k; <-ran }, func() { close(jobs) }
-}
-
-// idleList lists the idle workers of every stripe.
-func idleList(p *workers) []*worker {
-	var ws []*worker
-	for i := range p.s {
-		ws = append(ws, p.s[i].idle...)
-	}
-	return ws
-}
-
+// The pool's behaviour is that of each stripe's stack; the test drives one
+// stack, since a goroutine's stripe moves when its stack does.
 func TestWorkersAreReusedBoundedAndStoppedByClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &Coordinator{workers: new(workers)}
+		c := &Coordinator{}
+		s := new(idleWorkers)
 		g := gate{release: make(chan struct{})}
-		perStripe := maxIdleWorkers / stripe.N
-		done := make(chan int, perStripe+10)
-		run, stop := dispatcher(c.workers)
-		defer stop()
+		done := make(chan int, maxIdlePerStripe+10)
 
-		run(job(c, g, done))
+		s.run(job(c, g, done))
 		g.release <- struct{}{}
 		<-done
 		synctest.Wait()
-		require.Len(t, idleList(c.workers), 1, "the worker waits for the next job")
-		first := idleList(c.workers)[0]
+		require.Len(t, s.idle, 1, "the worker waits for the next job")
+		first := s.idle[0]
 
-		run(job(c, g, done))
-		require.Empty(t, idleList(c.workers), "the waiting worker took the job")
+		s.run(job(c, g, done))
+		require.Empty(t, s.idle, "the waiting worker took the job")
 		g.release <- struct{}{}
 		<-done
 		synctest.Wait()
-		require.Equal(t, []*worker{first}, idleList(c.workers), "no second goroutine was started")
+		require.Equal(t, []*worker{first}, s.idle, "no second goroutine was started")
 
-		// A burst larger than the stripe's bound: the extra workers exit.
-		for range perStripe + 10 {
-			run(job(c, g, done))
+		// A burst larger than the bound: the extra workers exit.
+		for range maxIdlePerStripe + 10 {
+			s.run(job(c, g, done))
 		}
 		close(g.release)
-		for range perStripe + 10 {
+		for range maxIdlePerStripe + 10 {
 			<-done
 		}
 		synctest.Wait()
-		require.Equal(t, perStripe, len(idleList(c.workers)))
+		require.Len(t, s.idle, maxIdlePerStripe)
 
 		// Close stops the idle workers (the bubble checks they exit); a job
 		// after Close still runs, on a goroutine that then exits.
-		c.workers.close()
-		require.Empty(t, idleList(c.workers))
-		run(job(c, g, done))
+		s.close()
+		require.Empty(t, s.idle)
+		s.run(job(c, g, done))
 		<-done
 		synctest.Wait()
-		require.Empty(t, idleList(c.workers))
+		require.Empty(t, s.idle)
+	})
+}
+
+func TestClosingTheCoordinatorStopsTheIdleWorkersOfEveryStripe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &Coordinator{workers: new(workers)}
+		g := gate{release: make(chan struct{})}
+		close(g.release)
+		done := make(chan int, stripe.N)
+		for i := range c.workers.s {
+			c.workers.s[i].run(job(c, g, done))
+			<-done
+		}
+		synctest.Wait()
+		c.workers.close() // the bubble fails if a worker is left waiting
+		for i := range c.workers.s {
+			require.Empty(t, c.workers.s[i].idle)
+		}
 	})
 }
 
