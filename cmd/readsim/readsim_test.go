@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/internal/race"
 )
 
 var jsonKeys = []string{"scenario", "policy", "reads", "p50_ms", "p99_ms", "p999_ms", "max_ms",
@@ -57,16 +59,24 @@ func TestQuickJSONShowsTheEffects(t *testing.T) {
 		assert.Positive(t, r["reads"])
 	}
 
-	never, hedged := find(t, rows, "gc-pauses", "NEVER"), find(t, rows, "gc-pauses", "95p")
-	assert.Less(t, hedged["p99_ms"].(float64)*3, never["p99_ms"].(float64), "a percentile hedge cuts the p99")
-	assert.Positive(t, hedged["hedge_wins"])
-
 	for _, r := range rows {
 		// 10 % of reads may hedge; one hedge is 1/blockFor = 1/2 of a read's
 		// replica requests, plus the floor's few: 0.1 of NEVER's reads is a
 		// loose cap that a storm would blow through.
 		assert.LessOrEqual(t, r["extra_load"].(float64), 0.10, "%s %s", r["scenario"], r["policy"])
 	}
+
+	if race.Enabled {
+		// The simulation runs in real time. The detector slows its
+		// goroutines several times over, and with other packages' tests
+		// running beside it the hedged reads' p99 went from about 8 ms to
+		// 25–37 ms. CI runs the tests without it too.
+		t.Log("the tail's cut is checked without the race detector")
+		return
+	}
+	never, hedged := find(t, rows, "gc-pauses", "NEVER"), find(t, rows, "gc-pauses", "95p")
+	assert.Less(t, hedged["p99_ms"].(float64)*3, never["p99_ms"].(float64), "a percentile hedge cuts the p99")
+	assert.Positive(t, hedged["hedge_wins"])
 }
 
 func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
