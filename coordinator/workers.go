@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"runtime/pprof"
 	"sync"
 
 	"github.com/readpath/readpath/internal/stripe"
@@ -20,7 +21,8 @@ import (
 // share a lock. At most maxIdleWorkers wait in all: a worker that finds
 // its stack full exits, so a burst's extra goroutines go with it. A busy
 // worker belongs to its replica call alone, so a replica that hangs holds
-// one goroutine, as it would without the pool.
+// one goroutine, as it would without the pool, and runs under the profiler
+// labels of its read's context.
 type workers struct {
 	s [stripe.N]idleWorkers
 }
@@ -68,6 +70,9 @@ func (s *idleWorkers) run(k *call) {
 func (w *worker) loop(k *call) {
 	growStack()
 	for {
+		// A kept goroutine would otherwise keep, in CPU profiles, the
+		// labels of the read that started it: take this read's.
+		pprof.SetGoroutineLabels(k.ctx)
 		k.run()
 		k.drop()
 		k = nil // hold nothing of a finished read while idle
