@@ -10,7 +10,6 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/internal/race"
-	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // A QUORUM read whose replicas answer at once allocates its answer
@@ -20,12 +19,7 @@ import (
 // requests run on kept goroutines.
 func TestAQuorumReadAllocatesFiveObjects(t *testing.T) {
 	race.SkipPooledAllocs(t)
-	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-		Replication: consistency.Simple(3),
-	})
-	require.NoError(t, err)
-	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	cl := instantCluster(t)
 	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: "dc1"})
 	require.NoError(t, err)
 	defer c.Close()

@@ -2,7 +2,6 @@ package coordinator_test
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -110,12 +109,7 @@ func TestReplicasSeeTheReadsDeadline(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := newEnv(t, coordinator.Config{})
 				saw := make(chan seen, 1)
-				locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-					reps, repl, err := e.cluster.Locate(table, key)
-					reps = slices.Clone(reps)
-					reps[0] = spy{reps[0], saw}
-					return reps, repl, err
-				})
+				locate := wrapping(e.cluster, 1, func(r replica.Replica) replica.Replica { return spy{r, saw} })
 				c, err := coordinator.New(coordinator.Config{Locator: locate, ReadTimeout: ms(50), DefaultTable: policy(t, "NEVER")})
 				require.NoError(t, err)
 				defer c.Close()

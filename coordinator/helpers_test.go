@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -64,6 +65,32 @@ func newEnvOn(t *testing.T, cl *replicatest.Cluster, cfg coordinator.Config) *en
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	return &env{cluster: cl, c: c}
+}
+
+// instantCluster is a single-datacenter cluster of three nodes, RF 3,
+// whose replicas answer at once, holding key; for tests outside a bubble.
+func instantCluster(t *testing.T) *replicatest.Cluster {
+	t.Helper()
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3),
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	return cl
+}
+
+// wrapping locates through cl and hands out the first n replicas, in ring
+// order, wrapped by wrap.
+func wrapping(cl *replicatest.Cluster, n int, wrap func(replica.Replica) replica.Replica) coordinator.LocatorFunc {
+	return func(table, key string) ([]replica.Replica, consistency.Replication, error) {
+		reps, repl, err := cl.Locate(table, key)
+		reps = slices.Clone(reps) // the cluster's slice is shared
+		for i := range min(n, len(reps)) {
+			reps[i] = wrap(reps[i])
+		}
+		return reps, repl, err
+	}
 }
 
 func row(k, value string, ts int64) replica.Partition {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
-	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // labelRecorder is a replica that records the profiler labels of the
@@ -55,20 +53,8 @@ func labelsOfGroupWith(profile, fn string) string {
 // profiler labels of the read that started them: each request runs under
 // the labels of its own read's context, as a new goroutine would.
 func TestReplicaRequestsRunUnderTheirReadsProfilerLabels(t *testing.T) {
-	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-		Replication: consistency.Simple(3),
-	})
-	require.NoError(t, err)
 	seen := make(chan string, 1)
-	locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-		reps, repl, err := cl.Locate(table, key)
-		reps = slices.Clone(reps) // the cluster's slice is shared
-		for i := range reps {
-			reps[i] = labelRecorder{reps[i], seen}
-		}
-		return reps, repl, err
-	})
+	locate := wrapping(instantCluster(t), 3, func(r replica.Replica) replica.Replica { return labelRecorder{r, seen} })
 	c, err := coordinator.New(coordinator.Config{Locator: locate, DefaultTable: policy(t, "NEVER")})
 	require.NoError(t, err)
 	defer c.Close()

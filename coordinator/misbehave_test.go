@@ -2,7 +2,6 @@ package coordinator_test
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -84,12 +83,7 @@ func (w wrongKey) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 func TestReplicaAnsweringTheWrongKey(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
-		locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-			reps, repl, err := e.cluster.Locate(table, key)
-			reps = slices.Clone(reps) // the cluster's slice is shared
-			reps[0] = wrongKey{reps[0]}
-			return reps, repl, err
-		})
+		locate := wrapping(e.cluster, 1, func(r replica.Replica) replica.Replica { return wrongKey{r} })
 		c, err := coordinator.New(coordinator.Config{Locator: locate, DefaultTable: policy(t, "4ms")})
 		require.NoError(t, err)
 		defer c.Close()
