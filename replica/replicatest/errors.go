@@ -3,13 +3,16 @@ package replicatest
 import (
 	"errors"
 	"fmt"
+
+	"github.com/readpath/readpath/replica"
 )
 
 var (
 	// ErrInvalidConfig is matched by every *ConfigError.
 	ErrInvalidConfig = errors.New("replicatest: invalid configuration")
-	// ErrDown is the failure of a replica with the Down fault.
-	ErrDown = errors.New("replicatest: replica is down")
+	// ErrDown is the failure of a replica with the Down fault. It wraps
+	// replica.ErrConnectionFailed: the node refuses connections.
+	ErrDown = fmt.Errorf("replicatest: replica is down: %w", replica.ErrConnectionFailed)
 	// ErrOverloaded is the failure of a request that found a replica's queue
 	// full.
 	ErrOverloaded = errors.New("replicatest: replica is overloaded")

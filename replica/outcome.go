@@ -1,0 +1,70 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"time"
+)
+
+// ErrConnectionFailed is matched (errors.Is) by an adapter's error when the
+// replica could not be reached at all: the connection was refused or reset,
+// or there is no route to the node. A failure detector convicts on such
+// errors; it never convicts on a timeout, so that a slow cluster does not
+// turn into an unavailable one. Adapters should wrap their transport's
+// connection errors with it; IsConnectionFailure also recognises the usual
+// system errors.
+var ErrConnectionFailed = errors.New("replica: connection failed")
+
+// IsConnectionFailure reports whether err says the replica could not be
+// reached: it matches ErrConnectionFailed, or the system errors for a
+// refused or reset connection and an unreachable host or network. A
+// context's error, a timeout or a replica's own error is not one.
+func IsConnectionFailure(err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, ErrConnectionFailed):
+		return true
+	}
+	for _, errno := range connectionErrnos {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	return false
+}
+
+var connectionErrnos = []error{
+	syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.ECONNABORTED,
+	syscall.EHOSTUNREACH, syscall.ENETUNREACH, syscall.EPIPE,
+}
+
+// Outcome is how one request to a replica ended, as the coordinator saw it.
+type Outcome struct {
+	Replica  Replica
+	Endpoint Endpoint
+	// Err is nil for an answer. A request cancelled because the read no
+	// longer needed it ends with the context's error.
+	Err error
+	// Latency is from when the request was sent to when it ended.
+	Latency time.Duration
+}
+
+// OutcomeReporter is told how each request to a replica ended. A failure
+// detector implements it to learn from the coordinator's own traffic (see
+// coordinator.Config.Outcomes). It is called on the goroutine that ran the
+// request, so it must be quick, must not block, and must be safe for
+// concurrent use.
+type OutcomeReporter interface {
+	ReportOutcome(Outcome)
+}
+
+// Prober is implemented by a replica adapter that can check, cheaply and
+// without a read, whether its node answers again (a ping, or opening a
+// connection). A failure detector probes a convicted replica through it to
+// readmit the replica without wasting a client's read on it. Probe returns
+// nil when the node answered; it must honour ctx.
+type Prober interface {
+	Probe(ctx context.Context) error
+}
