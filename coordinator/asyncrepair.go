@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
@@ -24,15 +25,24 @@ type repairQueue struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	start  sync.Once
-	wg     sync.WaitGroup
 	mu     sync.RWMutex // guards closed against enqueue; never held across a wait
 	closed bool
+
+	// Workers still running, and a channel the last one closes; a worker
+	// in a replica's Apply that ignores its context is abandoned by Close.
+	running   sync.Mutex
+	live      int
+	exited    chan struct{}
+	applying  map[*table]int // jobs inside Apply, by table
+	abandoned bool // Close gave up on them
 }
 
 func (q *repairQueue) init(c *Coordinator) {
 	q.c = c
 	q.jobs = make(chan repairJob, c.cfg.RepairQueue)
 	q.ctx, q.cancel = context.WithCancel(context.Background())
+	q.exited = make(chan struct{})
+	q.applying = map[*table]int{}
 }
 
 // enqueue queues a job without blocking, or drops it.
@@ -58,14 +68,16 @@ func (q *repairQueue) drop(j repairJob) {
 }
 
 func (q *repairQueue) startWorkers() {
+	q.running.Lock()
+	q.live = q.c.cfg.RepairWorkers
+	q.running.Unlock()
 	for range q.c.cfg.RepairWorkers {
-		q.wg.Add(1)
 		go q.work()
 	}
 }
 
 func (q *repairQueue) work() {
-	defer q.wg.Done()
+	defer q.exit()
 	for {
 		select {
 		case <-q.ctx.Done():
@@ -76,23 +88,43 @@ func (q *repairQueue) work() {
 	}
 }
 
-// apply writes one repair, bounded by the read timeout.
+// exit books a worker's end; the last one closes exited.
+func (q *repairQueue) exit() {
+	q.running.Lock()
+	defer q.running.Unlock()
+	if q.live--; q.live == 0 {
+		close(q.exited)
+	}
+}
+
+// apply writes one repair, bounded by the read timeout. A repair still
+// running when Close gave up on it was counted as abandoned there.
 func (q *repairQueue) apply(j repairJob) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
 	defer cancel()
-	j.t.m.repairsSent.Add(1)
-	m := replica.Mutation{Table: j.t.name, Partition: j.s.diff}
-	q.c.repairDone(j.t, j.key, j.s, repair.Async, q.c.safeApply(ctx, j.s.cand, m))
+	q.running.Lock()
+	q.applying[j.t]++
+	q.running.Unlock()
+	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
+	q.running.Lock()
+	q.applying[j.t]--
+	abandoned := q.abandoned
+	q.running.Unlock()
+	if !abandoned {
+		q.c.repairDone(j.t, j.key, j.s, repair.Async, err)
+	}
 }
 
 // close stops the workers, cancelling writes in flight, and drops what is
-// still queued.
+// still queued. It waits for the workers at most the read timeout: a
+// replica whose Apply ignores its context keeps its worker, which Close
+// abandons to it (as a read abandons a request that hangs) and counts.
 func (q *repairQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
 	q.cancel()
-	q.wg.Wait()
+	q.awaitWorkers()
 	for {
 		select {
 		case j := <-q.jobs:
@@ -100,5 +132,27 @@ func (q *repairQueue) close() {
 		default:
 			return
 		}
+	}
+}
+
+// awaitWorkers waits until the workers exit or the read timeout passes.
+func (q *repairQueue) awaitWorkers() {
+	q.running.Lock()
+	started := q.live > 0
+	q.running.Unlock()
+	if !started {
+		return
+	}
+	t := time.NewTimer(q.c.cfg.ReadTimeout)
+	defer t.Stop()
+	select {
+	case <-q.exited:
+	case <-t.C:
+		q.running.Lock()
+		q.abandoned = true
+		for t, n := range q.applying {
+			t.m.repairsAbandoned.Add(int64(n))
+		}
+		q.running.Unlock()
 	}
 }

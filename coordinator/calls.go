@@ -19,7 +19,8 @@ type call struct {
 
 	c    *Coordinator
 	ctx  context.Context
-	ch   chan<- int // the phase's channel: room for all its requests
+	ch   chan<- int // the round's channel: room for all its requests
+	out  replica.OutcomeReporter // nil: nobody is told
 	cand candidate
 	cmd  replica.Command
 	sent time.Time
@@ -72,6 +73,7 @@ func (k *call) read() {
 	k.err = k.safeRead()
 	k.at = now()
 	k.cand.score.answered(k.at.Sub(k.sent), k.at)
+	k.report()
 	if k.err == nil && !k.cmd.DigestOnly {
 		k.err = checkData(&k.cmd, &k.part)
 		if k.err == nil && k.digestData {
@@ -85,7 +87,15 @@ func (k *call) read() {
 func (k *call) apply() {
 	k.err = k.c.safeApply(k.ctx, k.cand, replica.Mutation{Table: k.cmd.Table, Partition: k.part})
 	k.at = now()
+	k.report()
 	k.ch <- k.idx
+}
+
+// report tells the outcome reporter, if any, how the request ended.
+func (k *call) report() {
+	if k.out != nil {
+		k.out.ReportOutcome(replica.Outcome{Replica: k.cand.r, Endpoint: k.cand.ep, Err: k.err, Latency: k.at.Sub(k.sent)})
+	}
 }
 
 func (k *call) safeRead() (err error) {

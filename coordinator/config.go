@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -54,8 +55,14 @@ type Config struct {
 	DefaultTable TableOptions
 	// Tables holds initial options per table name.
 	Tables map[string]TableOptions
-	// HedgeBudget caps speculative requests. See HedgeBudget.
+	// HedgeBudget caps each table's speculative actions. See HedgeBudget.
 	HedgeBudget HedgeBudget
+	// Budget, if not nil, caps the speculative actions of every table
+	// together, on top of their own budgets. Share it with a
+	// retry.Executor (retry.Config.Budget) so that a client's retries and
+	// the coordinator's hedges draw on one allowance: the coordinator
+	// deposits every read into it and withdraws every speculative action.
+	Budget *retry.Budget
 	// MaxInFlight is the overload switch: no hedges are sent while more than
 	// this many reads are in flight on the coordinator. 0 means no limit.
 	MaxInFlight int
@@ -78,23 +85,35 @@ type Config struct {
 	Logger *slog.Logger
 	// Observer, if not nil, is told about every hedge and every repair.
 	Observer Observer
+	// Outcomes, if not nil, is told how every replica request ended, on
+	// the goroutine that ran it: a failure detector learns from it (see
+	// package ring). When nil and Liveness implements
+	// replica.OutcomeReporter, Liveness is told.
+	Outcomes replica.OutcomeReporter
 }
 
-// HedgeBudget limits speculative requests (hedges, and ALWAYS's up-front
-// extra request) to a fraction of reads over a sliding window, so that a
-// cluster-wide slowdown cannot turn into a hedge storm.
+// HedgeBudget limits each table's speculative actions (a hedge, ALWAYS's
+// up-front extra request, a reconcile read or additional repair writes to
+// replicas the read had not contacted) to a fraction of the table's reads
+// over a sliding window, so that a cluster-wide slowdown cannot turn into
+// a hedge storm, and one table's storm cannot spend another's allowance.
+//
+// A zero field takes its default; a negative Percent or MinPerSecond
+// means none.
 type HedgeBudget struct {
-	// Percent is the fraction of reads, in [0, 1], that may send a
-	// speculative request. Default 0.1. Use Unlimited to lift the cap.
+	// Percent is the fraction of a table's reads, at most 1, that may take
+	// a speculative action. Default 0.1; negative: none beyond the floor.
+	// Use Unlimited to lift the cap.
 	Percent float64
 	// Window is the sliding window the fraction is measured over.
 	// Default 10 s.
 	Window time.Duration
-	// MinPerSecond is a floor of speculative requests allowed per second
-	// whatever the traffic, so that quiet tables can still hedge. Default 1;
-	// set a negative value for no floor.
+	// MinPerSecond is a floor of speculative actions allowed per second
+	// whatever the traffic, so that quiet tables can still hedge. Default
+	// 1; negative: no floor.
 	MinPerSecond float64
-	// Unlimited removes the budget: every read may hedge.
+	// Unlimited removes the per-table budgets: every read may speculate
+	// (Config.Budget, if set, still applies).
 	Unlimited bool
 }
 
@@ -130,6 +149,9 @@ func (cfg Config) withDefaults() Config {
 	setDefault(&cfg.HedgeBudget.MinPerSecond, 1)
 	setDefault(&cfg.Snitch.Badness, 0.1)
 	setDefault(&cfg.Snitch.ResetInterval, 10*time.Second)
+	if o, ok := cfg.Liveness.(replica.OutcomeReporter); ok && cfg.Outcomes == nil {
+		cfg.Outcomes = o
+	}
 	return cfg
 }
 
@@ -166,13 +188,22 @@ func (cfg *Config) validate() error {
 }
 
 func (b HedgeBudget) validate() error {
-	if b.Percent < 0 || b.Percent > 1 || b.Percent != b.Percent {
-		return configError("HedgeBudget.Percent %v is outside [0, 1]", b.Percent)
+	if b.Percent > 1 || b.Percent != b.Percent {
+		return configError("HedgeBudget.Percent %v is above 1", b.Percent)
 	}
 	if b.Window < 0 {
 		return configError("HedgeBudget.Window %v is negative", b.Window)
 	}
+	if _, err := retry.NewBudget(b.retryConfig()); err != nil && !b.Unlimited {
+		return fmt.Errorf("%w: HedgeBudget: %w", ErrInvalidConfig, err)
+	}
 	return nil
+}
+
+// retryConfig is the configuration of each table's budget: negative
+// fields, meaning none, become zero.
+func (b HedgeBudget) retryConfig() retry.BudgetConfig {
+	return retry.BudgetConfig{Percent: max(b.Percent, 0), Window: b.Window, MinPerSecond: max(b.MinPerSecond, 0)}
 }
 
 func (s SnitchConfig) validate() error {

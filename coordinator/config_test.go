@@ -28,7 +28,6 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"negative in flight":     {Locator: nowhere, MaxInFlight: -1},
 		"negative queue":         {Locator: nowhere, RepairQueue: -1},
 		"budget above 1":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: 1.5}},
-		"budget below 0":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: -0.1}},
 		"budget NaN":             {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: math.NaN()}},
 		"negative budget window": {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: -1}},
 		"negative badness":       {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: -1}},

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/internal/stripe"
 	"github.com/readpath/readpath/latency"
 )
@@ -27,7 +26,6 @@ type Coordinator struct {
 	tables   atomic.Pointer[map[string]*table]
 	tablesMu sync.Mutex // serialises table creation only
 	snitch   snitch
-	budget   *retry.Budget    // nil when unlimited
 	latency  *latency.Tracker // every successful read, for Metrics
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
 	closed   atomic.Bool
@@ -49,17 +47,6 @@ func New(cfg Config) (*Coordinator, error) {
 	c.timers.New = func() any { return new(readTimer) }
 	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)
-	if !cfg.HedgeBudget.Unlimited {
-		b, err := retry.NewBudget(retry.BudgetConfig{
-			Percent:      cfg.HedgeBudget.Percent,
-			Window:       cfg.HedgeBudget.Window,
-			MinPerSecond: max(cfg.HedgeBudget.MinPerSecond, 0),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("%w: HedgeBudget: %w", ErrInvalidConfig, err)
-		}
-		c.budget = b
-	}
 	tables := make(map[string]*table, len(cfg.Tables))
 	for name, o := range cfg.Tables {
 		tables[name] = c.newTable(name, o)
@@ -82,6 +69,7 @@ func (c *Coordinator) SetTableOptions(table string, o TableOptions) error {
 	t := c.addTable(table, o)
 	t.opts.Store(&o)
 	t.threshold.SetPolicy(o.SpeculativeRetry)
+	t.writeThreshold.SetPolicy(o.AdditionalWritePolicy)
 	return nil
 }
 
@@ -96,9 +84,11 @@ func (c *Coordinator) TableOptions(table string) TableOptions {
 // Close stops the coordinator: later reads fail with ErrClosed, queued
 // ASYNC repairs are dropped (and counted), repairs in flight are cancelled,
 // idle request goroutines are told to exit, and Close returns once the
-// repair goroutines have exited. Reads in flight finish normally; their
-// requests' goroutines exit as their replica calls return. Close is
-// idempotent.
+// repair goroutines have exited — or after the read timeout at most: a
+// repair whose replica's Apply ignores its context is then abandoned to
+// that replica, as a read abandons a request that hangs, and counted in
+// RepairsAbandoned. Reads in flight finish normally; their requests'
+// goroutines exit as their replica calls return. Close is idempotent.
 func (c *Coordinator) Close() error {
 	if c.closed.Swap(true) {
 		return nil

@@ -15,10 +15,12 @@ type counters struct {
 	hot [stripe.N]hotCounters
 
 	speculative, hedgeWins, failedSpeculations        atomic.Int64
+	reconcileSpeculations, additionalWrites           atomic.Int64
 	noCandidate, suppressedBudget, suppressedOverload atomic.Int64
 
 	mismatches                                                                atomic.Int64
 	repairsSent, repairsAcked, repairsFailed, repairsTimedOut, repairsDropped atomic.Int64
+	repairsAbandoned                                                          atomic.Int64
 
 	unavailable, timeouts, failures, cancelled, otherErrors atomic.Int64
 }
@@ -38,15 +40,14 @@ const (
 // stripe returns the calling goroutine's stripe of the hot counters.
 func (m *counters) stripe() *hotCounters { return &m.hot[stripe.Index()] }
 
-// countRequest counts a request of kind k, on the read's stripe h.
+// countRequest counts a read request of kind k, on the read's stripe h.
+// Repair writes are counted by what they are for (see readrepair.go).
 func (m *counters) countRequest(h *hotCounters, k RequestKind) {
 	switch k {
 	case KindData:
 		h.dataRequests.Add(1)
 	case KindDigest:
 		h.digestRequests.Add(1)
-	case KindMutation:
-		m.repairsSent.Add(1)
 	}
 }
 

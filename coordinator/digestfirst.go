@@ -1,38 +1,41 @@
 package coordinator
 
-import "context"
-
 // digestFirst is DataStax Enterprise's strategy, for levels that need more
 // than one replica: ask every live candidate for a digest, wait for
-// blockFor of them, then ask the fastest for the data. If that data request
-// fails, or has not answered after the threshold, the next fastest is asked
-// (the hedge, under the same budget); with no one left the read fails by
-// the level. The threshold counts from the data request, not from the
-// start of the read: the table's threshold is a percentile of whole first
-// rounds, digests included, so this hedges conservatively.
-func (r *read) digestFirst(ctx context.Context) error {
-	speculate := r.speculate
-	r.speculate = false // no hedging while the digests come in
+// blockFor of them (per datacenter at EACH_QUORUM), then ask the fastest
+// for the data. If that data request fails, or has not answered after the
+// threshold, the next fastest is asked (the first round's speculative
+// request, under the same budgets); with no one left the read fails by the
+// level. The threshold counts from the data request, not from the start
+// of the read: the table's threshold is a percentile of whole first
+// rounds, digests included, so this hedges conservatively. Either way the
+// read ends by its deadline.
+func (r *read) digestFirst() error {
+	r.newRound(PhaseInitial, len(r.plan.order), false, false)
 	for _, cand := range r.plan.order {
-		r.send(ctx, cand, KindDigest, PhaseInitial, r.start)
+		r.send(cand, KindDigest, false, r.start)
 	}
-	r.startTimer(r.start)
-	r.next = len(r.plan.order)
-	stop := r.parent.Done()
-	if err := r.gather(ctx, stop, r.plan.blockFor, false); err != nil {
+	r.armDeadline()
+	if err := r.gather(); err != nil {
 		return err
 	}
-	r.speculate = speculate
-	r.plan.order = r.fastest()
-	r.next = 1
-	r.send(ctx, r.plan.order[0], KindData, PhaseInitial, now())
-	if r.always && r.speculate {
-		r.hedge(ctx) // ALWAYS: the second fastest is asked for data at once
+	return r.fetchData()
+}
+
+// fetchData asks the fastest digest replicas for the data, in turn.
+func (r *read) fetchData() error {
+	r.plan.order, r.next = r.fastest(), 1
+	digests := r.rd
+	r.newRound(PhaseInitial, 2, true, r.hedging)
+	for i := range digests.received {
+		r.rd.credit(&r.plan.order[i], false) // the digests in hand count
 	}
-	if r.speculate && !r.hedged {
-		r.setTimer(r.threshold, true)
+	r.send(r.plan.order[0], KindData, false, now())
+	if r.always && r.hedging {
+		r.speculate() // ALWAYS: the second fastest is asked for data at once
 	}
-	return r.gather(ctx, stop, r.plan.blockFor, true)
+	r.armSpeculation(now().Add(r.threshold))
+	return r.gather()
 }
 
 // fastest returns the candidates that answered the digest round, fastest

@@ -33,19 +33,30 @@ type TableMetrics struct {
 	// on the cluster.
 	DataRequests, DigestRequests int64
 
-	// SpeculativeRetries counts speculative requests sent (hedges and
-	// ALWAYS's up-front ones); HedgeWins those whose answer was used;
-	// FailedSpeculations the others.
+	// SpeculativeRetries counts the first round's speculative requests
+	// (hedges and ALWAYS's up-front ones); HedgeWins those whose answer
+	// was used; FailedSpeculations the others.
 	SpeculativeRetries, HedgeWins, FailedSpeculations int64
-	// A hedge was due but not sent: no live replica left to ask
-	// (Cassandra's "insufficient replicas"), the budget was spent, or too
-	// many reads were in flight.
+	// ReconcileSpeculations counts data requests sent, after a digest
+	// mismatch, to a replica the read had not contacted because the
+	// reconcile reads were late; AdditionalWrites counts repair writes
+	// sent to replicas the read had not contacted because a BLOCKING
+	// repair's acknowledgements were late.
+	ReconcileSpeculations, AdditionalWrites int64
+	// A speculative action was due but not taken: no live replica left to
+	// ask (Cassandra's "insufficient replicas"), a budget was spent, or
+	// too many reads were in flight.
 	NoCandidate, SuppressedBudget, SuppressedOverload int64
 
 	DigestMismatches int64
-	// Repair writes: sent, acknowledged, failed, still running when a
-	// BLOCKING read timed out, and dropped from a full ASYNC queue.
-	RepairsSent, RepairsAcked, RepairsFailed, RepairsTimedOut, RepairsDropped int64
+	// Repairs of stale replicas (one per stale replica per read): sent,
+	// and how each ended — acknowledged, failed, dropped (a full or
+	// closed ASYNC queue), or abandoned by Close to a replica whose Apply
+	// ignored its context; once every repair has ended, RepairsSent is the
+	// sum of those four. RepairsTimedOut counts repairs still running when
+	// a BLOCKING read timed out: they go on in the ASYNC queue.
+	RepairsSent, RepairsAcked, RepairsFailed, RepairsDropped, RepairsAbandoned int64
+	RepairsTimedOut                                                           int64
 
 	// Reads that ended in an error, by kind.
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
@@ -93,10 +104,11 @@ func (m *counters) snapshot() TableMetrics {
 	}
 	tm.DataRequests, tm.DigestRequests = hot.dataRequests, hot.digestRequests
 	tm.SpeculativeRetries, tm.HedgeWins, tm.FailedSpeculations = m.speculative.Load(), m.hedgeWins.Load(), m.failedSpeculations.Load()
+	tm.ReconcileSpeculations, tm.AdditionalWrites = m.reconcileSpeculations.Load(), m.additionalWrites.Load()
 	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
 	tm.DigestMismatches = m.mismatches.Load()
 	tm.RepairsSent, tm.RepairsAcked, tm.RepairsFailed = m.repairsSent.Load(), m.repairsAcked.Load(), m.repairsFailed.Load()
-	tm.RepairsTimedOut, tm.RepairsDropped = m.repairsTimedOut.Load(), m.repairsDropped.Load()
+	tm.RepairsTimedOut, tm.RepairsDropped, tm.RepairsAbandoned = m.repairsTimedOut.Load(), m.repairsDropped.Load(), m.repairsAbandoned.Load()
 	tm.Unavailable, tm.Timeouts, tm.Failures = m.unavailable.Load(), m.timeouts.Load(), m.failures.Load()
 	tm.Cancelled, tm.OtherErrors = m.cancelled.Load(), m.otherErrors.Load()
 	return tm
@@ -120,9 +132,10 @@ func (t *TableMetrics) counterFields() []*int64 {
 	return []*int64{
 		&t.Reads, &t.DataRequests, &t.DigestRequests,
 		&t.SpeculativeRetries, &t.HedgeWins, &t.FailedSpeculations,
+		&t.ReconcileSpeculations, &t.AdditionalWrites,
 		&t.NoCandidate, &t.SuppressedBudget, &t.SuppressedOverload,
 		&t.DigestMismatches,
-		&t.RepairsSent, &t.RepairsAcked, &t.RepairsFailed, &t.RepairsTimedOut, &t.RepairsDropped,
+		&t.RepairsSent, &t.RepairsAcked, &t.RepairsFailed, &t.RepairsDropped, &t.RepairsAbandoned, &t.RepairsTimedOut,
 		&t.Unavailable, &t.Timeouts, &t.Failures, &t.Cancelled, &t.OtherErrors,
 	}
 }
@@ -130,8 +143,9 @@ func (t *TableMetrics) counterFields() []*int64 {
 var counterNames = []string{
 	"reads", "data requests", "digest requests",
 	"speculative retries", "hedge wins", "failed speculations",
+	"reconcile speculations", "additional writes",
 	"no candidate", "suppressed (budget)", "suppressed (overload)",
 	"digest mismatches",
-	"repairs sent", "repairs acked", "repairs failed", "repairs timed out", "repairs dropped",
+	"repairs sent", "repairs acked", "repairs failed", "repairs dropped", "repairs abandoned", "repairs timed out",
 	"unavailable", "timeouts", "failures", "cancelled", "other errors",
 }

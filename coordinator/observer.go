@@ -16,15 +16,19 @@ type Observer interface {
 	OnRepair(RepairEvent)
 }
 
-// HedgeEvent is a speculative request that was sent.
+// HedgeEvent is a speculative action that was taken: a request, or (for
+// additional writes) the first of its requests.
 type HedgeEvent struct {
 	Table, Key string
 	To         replica.Endpoint
 	Kind       RequestKind
-	// After is when it was sent, from the start of the read; Threshold is
-	// the table's threshold at the time.
-	After     time.Duration
+	Phase      Phase
+	// At is when it was sent, from the start of the read (as
+	// HedgeTrace.At); Threshold is the table's read threshold at the time.
+	At        time.Duration
 	Threshold time.Duration
+	// Deprecated: After is At, under its old name.
+	After time.Duration
 }
 
 // RepairEvent is the outcome of one read-repair write.

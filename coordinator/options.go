@@ -20,6 +20,12 @@ type TableOptions struct {
 	ReadRepair repair.Mode
 	// Strategy is how replicas are asked. The zero value is DataAndDigests.
 	Strategy Strategy
+	// AdditionalWritePolicy decides when a BLOCKING read repair whose
+	// writes are not all acknowledged also writes to the replicas the read
+	// did not contact (Cassandra's additional_write_policy), in the
+	// speculative-retry grammar, over the table's repair-write latency.
+	// The zero value is the default, 99p; NEVER turns it off.
+	AdditionalWritePolicy latency.SpeculativeRetry
 }
 
 func (o TableOptions) validate() error {

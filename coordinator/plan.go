@@ -1,6 +1,8 @@
 package coordinator
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -12,13 +14,18 @@ type candidate struct {
 	r     replica.Replica
 	ep    replica.Endpoint
 	score *score // the snitch's view of it
+	dc    int    // EACH_QUORUM: its datacenter's index in plan.dcs
 }
 
 // plan is the pure outcome of planning a read: whom to contact first, and
 // in which order to hedge. It is computed before anything is sent.
 type plan struct {
 	level    consistency.Level
+	repl     consistency.Replication
 	blockFor int
+	// dcs is EACH_QUORUM's requirement per datacenter, which every phase
+	// of the read counts answers against; nil for other levels.
+	dcs []dcNeed
 	// order holds the live candidates: the first contacts are the initial
 	// contacts, the rest are hedge candidates, closest first.
 	order    []candidate
@@ -39,12 +46,12 @@ type planInput struct {
 // *consistency.UnavailableError when too few are alive for the level.
 // Replica i's endpoint is eps[i].
 func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf []candidate) (plan, error) {
-	p := plan{level: in.level, blockFor: in.level.BlockFor(in.repl, in.localDC)}
+	p := plan{level: in.level, repl: in.repl, blockFor: in.level.BlockFor(in.repl, in.localDC)}
 	dcLocal := in.level.IsDatacenterLocal()
 	for i, r := range reps {
 		ep := &eps[i]
 		if (in.live == nil || in.live.IsAlive(*ep)) && (!dcLocal || ep.Datacenter == in.localDC) {
-			buf = append(buf, candidate{r, *ep, in.snitch.entry(ep.ID)})
+			buf = append(buf, candidate{r: r, ep: *ep, score: in.snitch.entry(ep.ID)})
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {
@@ -56,9 +63,32 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	p.order = buf
 	p.contacts = p.blockFor
 	if in.level == consistency.EachQuorum && !in.repl.IsSimple() {
-		p.contacts = eachQuorumContacts(buf, consistency.EachQuorumFor(in.repl))
+		p.dcs = eachQuorumNeeds(in.repl, buf)
+		p.contacts = eachQuorumContacts(buf, p.dcs)
 	}
 	return p, nil
+}
+
+// dcNeed is how many answers one datacenter must give at EACH_QUORUM.
+type dcNeed struct {
+	name string
+	need int
+}
+
+// eachQuorumNeeds lists EACH_QUORUM's requirement per datacenter, sorted
+// by name, and tags each candidate with its datacenter's index (-1 for a
+// datacenter with no requirement).
+func eachQuorumNeeds(repl consistency.Replication, cs []candidate) []dcNeed {
+	m := consistency.EachQuorumFor(repl)
+	dcs := make([]dcNeed, 0, len(m))
+	for name, n := range m {
+		dcs = append(dcs, dcNeed{name, n})
+	}
+	slices.SortFunc(dcs, func(a, b dcNeed) int { return strings.Compare(a.name, b.name) })
+	for i := range cs {
+		cs[i].dc = slices.IndexFunc(dcs, func(d dcNeed) bool { return d.name == cs[i].ep.Datacenter })
+	}
+	return dcs
 }
 
 // assureLive runs the availability check over the live candidates. The
@@ -95,11 +125,14 @@ func partitionLocalFirst(cs []candidate, localDC string) int {
 // eachQuorumContacts reorders cs so that the first contacts hold the
 // closest quorum of every datacenter, in proximity order, and returns how
 // many that is.
-func eachQuorumContacts(cs []candidate, need map[string]int) int {
+func eachQuorumContacts(cs []candidate, dcs []dcNeed) int {
+	need := make([]int, len(dcs))
+	for i, d := range dcs {
+		need[i] = d.need
+	}
 	n := 0
 	for i := range cs {
-		dc := cs[i].ep.Datacenter
-		if need[dc] > 0 {
+		if dc := cs[i].dc; dc >= 0 && need[dc] > 0 {
 			need[dc]--
 			c := cs[i]
 			copy(cs[n+1:i+1], cs[n:i])

@@ -51,24 +51,21 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	r.parent, r.ch = parent, make(chan int, firstRoundRequests(r)+maxTicks)
-	ctx := newReadContext(parent, deadline, r.ch)
-	defer ctx.cancel(nil) // cancels every request still running: the losers
-	r.ctx = ctx
-	if r.c.budget != nil {
-		r.c.budget.Deposit(r.start)
-	}
+	r.parent = parent
+	r.ctx = newReadContext(parent, deadline)
+	defer r.ctx.cancel(nil) // cancels every request still running: the losers
+	r.c.deposit(r.t, r.start)
 	r.decideSpeculation()
 	if r.opts.Strategy == DigestFirst && r.plan.blockFor > 1 {
-		err = r.digestFirst(ctx)
+		err = r.digestFirst()
 	} else {
-		err = r.dataAndDigests(ctx)
+		err = r.dataAndDigests()
 	}
 	r.endFirstRound(err)
 	if err != nil {
 		return p, err
 	}
-	return r.resolve(ctx)
+	return r.resolve()
 }
 
 // makePlan locates the replicas and plans whom to contact.
@@ -90,20 +87,20 @@ func (r *read) makePlan() error {
 	return err
 }
 
-// decideSpeculation loads the table's threshold and decides whether this
-// read may hedge at all.
+// decideSpeculation loads the table's threshold and decides whether the
+// read's first round may speculate at all.
 func (r *read) decideSpeculation() {
 	d, ok := r.t.threshold.Load(r.start)
 	r.trace.Threshold, r.trace.Speculate = d, ok
 	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
 	remaining := r.ctx.deadline.Sub(r.start)
-	r.speculate = ok && r.req.Level != consistency.EachQuorum && (r.always || d < remaining)
+	r.hedging = ok && r.req.Level != consistency.EachQuorum && (r.always || d < remaining)
 	r.threshold = d
 }
 
 // interrupted turns the end of ctx into the read's error: the caller's
-// cancellation, or a timeout carrying what had arrived.
-func (r *read) interrupted(dataPresent bool) error {
+// cancellation, or a timeout carrying what the running round had.
+func (r *read) interrupted() error {
 	if err := r.parent.Err(); errors.Is(err, context.Canceled) {
 		return fmt.Errorf("coordinator: read cancelled: %w", err)
 	}
@@ -112,16 +109,19 @@ func (r *read) interrupted(dataPresent bool) error {
 		cause = r.ctx.Err()
 	}
 	return &consistency.ReadTimeoutError{
-		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received,
-		DataPresent: dataPresent, Cause: cause,
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.received,
+		DataPresent: r.dataPresent(), Cause: cause,
 	}
 }
 
-// failure is the read's error when replica failures made blockFor
-// unreachable.
-func (r *read) failure(dataPresent bool) error {
+// failure is the read's error when replica failures made the running
+// round unreachable.
+func (r *read) failure() error {
 	return &consistency.ReadFailureError{
-		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received,
-		Failures: r.failures, DataPresent: dataPresent, Reasons: r.reasons,
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.received,
+		Failures: r.rd.failures, DataPresent: r.dataPresent(), Reasons: r.reasons,
 	}
 }
+
+// dataPresent reports whether the read had a data answer, for its error.
+func (r *read) dataPresent() bool { return r.rd.dataIn || r.rd.phase != PhaseInitial }

@@ -13,12 +13,11 @@ type readContext struct {
 	context.Context // a cancel context: Done, Value and propagation as usual
 	cancel          context.CancelCauseFunc
 	deadline        time.Time
-	ticks           chan<- int // where the timer's ticks go: the first round's channel
 }
 
-func newReadContext(parent context.Context, deadline time.Time, ticks chan<- int) *readContext {
+func newReadContext(parent context.Context, deadline time.Time) *readContext {
 	ctx, cancel := context.WithCancelCause(parent)
-	return &readContext{Context: ctx, cancel: cancel, deadline: deadline, ticks: ticks}
+	return &readContext{Context: ctx, cancel: cancel, deadline: deadline}
 }
 
 // Deadline is the read's: the caller's or the read timeout, whichever is
@@ -35,20 +34,5 @@ func (c *readContext) Err() error {
 	return err
 }
 
-// tick is the request index of a timer tick on the first round's channel.
+// tick is the request index of a timer tick on a round's channel.
 const tick = -1
-
-// fire is the read timer's function: at the deadline it cancels the
-// requests; either way it wakes the read. It never blocks: the channel has
-// room for every request of the round and maxTicks ticks, so when it is
-// full a tick is already waiting there, and the read, woken by that one,
-// finds the context cancelled if this was the deadline.
-func (c *readContext) fire() {
-	if !now().Before(c.deadline) {
-		c.cancel(context.DeadlineExceeded)
-	}
-	select {
-	case c.ticks <- tick:
-	default:
-	}
-}

@@ -1,7 +1,7 @@
 package coordinator
 
 import (
-	"context"
+	"time"
 
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
@@ -15,56 +15,118 @@ type staleReplica struct {
 
 // readRepair sends every stale replica its diff, as the table's mode says:
 // BLOCKING waits until blockFor replicas hold the merged data (those
-// already up to date count), NONE sends nothing, ASYNC queues the writes.
-func (r *read) readRepair(ctx context.Context, merged replica.Partition, vs []version) error {
+// already up to date count; per datacenter at EACH_QUORUM), NONE sends
+// nothing, ASYNC queues the writes.
+func (r *read) readRepair(merged replica.Partition, vs []version) error {
 	mode := r.opts.ReadRepair
 	if mode == repair.None {
 		return nil
 	}
-	upToDate, stale := 0, make([]staleReplica, 0, len(vs))
+	at, may := r.additionalWriteTime()
+	r.newRound(PhaseRepair, len(vs)+len(r.plan.order), false, may)
+	stale := make([]staleReplica, 0, len(vs))
 	for _, v := range vs {
 		if diff, needed := repair.Diff(merged, v.part); needed {
 			stale = append(stale, staleReplica{v.cand, diff})
 			r.trace.Repaired = append(r.trace.Repaired, v.cand.ep.ID)
 		} else {
-			upToDate++
+			r.rd.credit(&v.cand, false)
 		}
 	}
-	if mode == repair.Async || upToDate >= r.plan.blockFor {
+	r.t.m.repairsSent.Add(int64(len(stale)))
+	if mode == repair.Async || r.rd.done() {
 		r.enqueueRepairs(stale)
 		return nil
 	}
-	return r.blockingRepair(ctx, stale, upToDate)
+	return r.blockingRepair(stale, at)
+}
+
+// additionalWriteTime is when a BLOCKING repair still short of acks sends
+// additional writes (the table's additional-write threshold over its
+// repair-write latency, from now), and whether it may: not under NEVER,
+// nor when the threshold exceeds the read timeout.
+func (r *read) additionalWriteTime() (time.Time, bool) {
+	t := now()
+	d, ok := r.t.writeThreshold.Load(t)
+	return t.Add(d), ok && d < r.c.cfg.ReadTimeout
 }
 
 // blockingRepair writes the diffs and waits for acknowledgements until
-// blockFor replicas are up to date. Writes still running then are cancelled
-// with the read and handed to the ASYNC queue, so every stale replica is
-// repaired and no goroutine outlives the read.
-func (r *read) blockingRepair(ctx context.Context, stale []staleReplica, upToDate int) error {
-	r.newPhase(len(stale))
-	first := len(r.trace.Requests)
+// blockFor replicas are up to date. Writes still running then are
+// cancelled with the read and handed to the ASYNC queue, so every stale
+// replica is repaired and no goroutine outlives the read.
+func (r *read) blockingRepair(stale []staleReplica, at time.Time) error {
+	r.stale, r.staleFirst = stale, len(r.trace.Requests)
 	for _, s := range stale {
-		r.sendMutation(ctx, s.cand, s.diff)
+		r.sendMutation(s.cand, s.diff, false)
 	}
-	r.received, r.dataIn = upToDate, true
-	err := r.gather(ctx, ctx.Done(), r.plan.blockFor, false)
+	r.armSpeculation(at)
+	err := r.gather()
 	var leftover []staleReplica
 	for i, s := range stale {
-		rt := r.trace.Requests[first+i]
+		rt := &r.trace.Requests[r.staleFirst+i]
 		if rt.Outcome == Pending {
 			leftover = append(leftover, s)
 			continue
 		}
 		r.c.repairDone(r.t, r.req.Key, s, repair.Blocking, rt.Err)
 	}
-	if ctx.Err() != nil {
+	if err != nil && r.ctx.Err() != nil {
 		r.t.m.repairsTimedOut.Add(int64(len(leftover)))
 	}
 	r.enqueueRepairs(leftover)
 	return err
 }
 
+// additionalWrites is the repair round's speculative action (Cassandra's
+// BlockingPartitionRepair.maybeSendAdditionalWrites): the merge of the
+// repairs not yet acknowledged goes, once, to every live replica the read
+// did not contact, and their acknowledgements count towards the level.
+func (r *read) additionalWrites() bool {
+	targets := r.uncontacted()
+	update, ok := r.unackedRepairs()
+	h := &r.trace.AdditionalWrite
+	if h.Suppressed = r.allowed(ok && len(targets) > 0); h.Suppressed != NotSuppressed {
+		return false
+	}
+	for _, c := range targets {
+		r.sendMutation(c, update, true)
+	}
+	h.Fired, h.At, h.To = true, now().Sub(r.start), targets[0].ep.ID
+	r.t.m.additionalWrites.Add(int64(len(targets)))
+	r.observeHedge(targets[0], KindMutation, h.At)
+	return true
+}
+
+// uncontacted returns the live candidates no request of the read went to.
+func (r *read) uncontacted() []candidate {
+	var cs []candidate
+	for i := range r.plan.order {
+		if c := &r.plan.order[i]; !r.contacted(c.ep.ID) && r.alive(c) {
+			cs = append(cs, *c)
+		}
+	}
+	return cs
+}
+
+// unackedRepairs merges the repairs not acknowledged yet into one update
+// (Cassandra's mergeUnackedUpdates).
+func (r *read) unackedRepairs() (replica.Partition, bool) {
+	var diffs []replica.Partition
+	for i, s := range r.stale {
+		if r.trace.Requests[r.staleFirst+i].Outcome != Answered {
+			diffs = append(diffs, s.diff)
+		}
+	}
+	if len(diffs) == 0 {
+		return replica.Partition{}, false
+	}
+	m, err := repair.Merge(diffs...)
+	return m, err == nil
+}
+
+// enqueueRepairs hands repairs to the ASYNC queue. They are already
+// counted as sent.
 func (r *read) enqueueRepairs(stale []staleReplica) {
 	for _, s := range stale {
 		r.c.repairs.enqueue(repairJob{t: r.t, key: r.req.Key, s: s})

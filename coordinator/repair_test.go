@@ -10,6 +10,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica/replicatest"
 )
@@ -108,12 +109,13 @@ func TestStaleReplicaAsyncRepair(t *testing.T) {
 	})
 }
 
-// A BLOCKING repair that is not acknowledged in time fails the read with a
-// timeout that says the data was there.
+// A BLOCKING repair that is not acknowledged in time, with additional
+// writes off, fails the read with a timeout that says the data was there.
 func TestBlockingRepairTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e, _ := newStaleEnv(t, repair.Blocking)
-		e.c.SetTableOptions(tbl, coordinator.TableOptions{ReadRepair: repair.Blocking})
+		never, _ := latency.ParseSpeculativeRetry("NEVER")
+		e.c.SetTableOptions(tbl, coordinator.TableOptions{ReadRepair: repair.Blocking, AdditionalWritePolicy: never})
 		// B answers reads but hangs on the repair write: pause it from 2 ms.
 		e.behave(t, B, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
 			Pauses: []replicatest.Window{{Start: ms(2), End: ms(10_000)}}})

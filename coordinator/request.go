@@ -22,8 +22,15 @@ type Request struct {
 }
 
 func (req Request) validate() error {
-	if req.Table == "" {
+	switch {
+	case req.Table == "":
 		return fmt.Errorf("%w: empty table name", ErrInvalidRequest)
+	case req.Key == "":
+		return fmt.Errorf("%w: key may not be empty", ErrInvalidRequest)
+	case req.Level == consistency.Any:
+		return fmt.Errorf("%w: consistency level ANY cannot read; it is the zero Level: was Request.Level left unset?", ErrInvalidRequest)
+	case req.Level.IsSerial():
+		return fmt.Errorf("%w: a read at %s needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos", ErrInvalidRequest, req.Level)
 	}
 	if err := req.Level.ValidateForRead(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)

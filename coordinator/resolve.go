@@ -1,7 +1,6 @@
 package coordinator
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -13,7 +12,7 @@ import (
 // data answer is the result; if not, the replicas are reconciled. Data
 // answers are digested here, and only when there is something to compare
 // them with: a read at ONE digests nothing.
-func (r *read) resolve(ctx context.Context) (replica.Partition, error) {
+func (r *read) resolve() (replica.Partition, error) {
 	data := r.firstData()
 	if data == nil {
 		return replica.Partition{}, errNoData
@@ -28,7 +27,7 @@ func (r *read) resolve(ctx context.Context) (replica.Partition, error) {
 	}
 	for _, a := range r.answers {
 		if a.digest != data.digest {
-			return r.reconcile(ctx)
+			return r.reconcile()
 		}
 	}
 	return data.part, nil
@@ -52,22 +51,27 @@ type version struct {
 	part replica.Partition
 }
 
-// reconcile runs after a digest mismatch: full data reads from every
-// replica that answered with a digest, until blockFor versions are in hand,
-// then the merge by timestamp and the read repair.
-func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
+// reconcile runs after a digest mismatch: a round of full data reads
+// from every replica that answered with a digest, until blockFor versions
+// are in hand (per datacenter at EACH_QUORUM), then the merge by timestamp
+// and the read repair. If the versions are not in by the table's threshold,
+// counted from the mismatch, one data request goes to the closest replica
+// not contacted at all (see reconcileMaySpeculate).
+func (r *read) reconcile() (replica.Partition, error) {
 	r.trace.DigestMismatch = true
 	r.t.m.mismatches.Add(1)
-	r.hedged = true // no hedging from here on
-	first, have := r.answers, r.versions()
-	r.newPhase(len(first))
-	r.received, r.dataIn = len(have), true
-	for _, a := range first {
-		if r.trace.Requests[a.idx].Kind == KindDigest && !containsVersion(have, a.cand.ep.ID) {
-			r.send(ctx, a.cand, KindData, PhaseReconcile, now())
+	first, have := len(r.answers), r.versions()
+	r.newRound(PhaseReconcile, first+1, true, r.reconcileMaySpeculate())
+	for i := range have {
+		r.rd.credit(&have[i].cand, true)
+	}
+	for _, a := range r.answers[:first] {
+		if a.cmd.DigestOnly && !containsVersion(have, a.cand.ep.ID) {
+			r.send(a.cand, KindData, false, now())
 		}
 	}
-	if err := r.gather(ctx, ctx.Done(), r.plan.blockFor, true); err != nil {
+	r.armSpeculation(now().Add(r.threshold))
+	if err := r.gather(); err != nil {
 		return replica.Partition{}, err
 	}
 	vs := r.versions()
@@ -75,14 +79,14 @@ func (r *read) reconcile(ctx context.Context) (replica.Partition, error) {
 	for i, v := range vs {
 		parts[i] = v.part
 	}
-	for _, a := range r.answers[len(first):] {
+	for _, a := range r.answers[first:] {
 		r.trace.Requests[a.idx].Used = true // every version is merged
 	}
 	merged, err := repair.Merge(parts...)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}
-	return merged, r.readRepair(ctx, merged, vs)
+	return merged, r.readRepair(merged, vs)
 }
 
 // versions returns the data answers in hand, one per replica.

@@ -12,7 +12,7 @@ import (
 const inline = 4
 
 // read is the state of one read. Only the goroutine running Read touches
-// it; request goroutines talk to it through ch.
+// it; request goroutines talk to it through the running round's channel.
 type read struct {
 	c      *Coordinator
 	t      *table
@@ -25,26 +25,21 @@ type read struct {
 	plan   plan
 	trace  Trace
 
-	speculate  bool          // this read may send a speculative request
-	always     bool          // ALWAYS: it is sent up front
-	extra      bool          // ALWAYS's extra request is allowed
-	threshold  time.Duration // when to hedge, from start
-	hedged     bool          // the one speculative request was tried
-	timer      *readTimer    // the read's one timer, recycled by release
-	hedgeArmed bool          // it is set for the hedge threshold
-	hedgeIdx   int           // its request index, when sent
-	next       int           // the next hedge candidate in plan.order
+	hedging   bool          // the first round may speculate
+	always    bool          // ALWAYS: its speculative request goes up front
+	threshold time.Duration // the table's threshold, from start
+	timer     *readTimer    // the read's one timer, recycled by release
+	hedgeIdx  int           // the first round's speculative request, when sent
+	next      int           // the first round's next hedge candidate in plan.order
 
-	ch          chan int // the phase's: request indexes as they answer, and ticks
-	calls       []*call  // per request index
-	received    int      // successful answers counted by the phase
-	failures    int
-	outstanding int
-	outData     int // outstanding data requests
-	dataIn      bool
-	lastAt      time.Time // when the last successful answer arrived
-	answers     []*call   // successful answers, all phases
-	reasons     map[string]error
+	rd      round     // the round running
+	calls   []*call   // per request index, all rounds
+	answers []*call   // successful read answers, all rounds
+	lastAt  time.Time // when the first round's last successful answer arrived
+
+	stale      []staleReplica // a BLOCKING repair's writes,
+	staleFirst int            // from this request index on
+	reasons map[string]error
 
 	epBuf   [inline]replica.Endpoint
 	candBuf [inline]candidate
@@ -56,7 +51,7 @@ type read struct {
 // newRead returns a read state. They are recycled (Coordinator.reads): a
 // read is a few hundred bytes of buffers, and reads are many. Nothing
 // outside Read refers to one once it returns: workers hold only their call
-// and the phase's channel.
+// and the round's channel.
 func newRead(c *Coordinator, t *table, req Request) *read {
 	r := c.reads.Get().(*read)
 	r.c, r.t, r.req, r.start = c, t, req, now()
@@ -80,71 +75,78 @@ func (r *read) release() {
 
 func (r *read) since() time.Duration { return time.Since(r.start) }
 
-// book records the request k is about to run and gives it its index.
-func (r *read) book(k *call, kind RequestKind, phase Phase) {
+// book records the request k is about to run in the running round and
+// gives it its index.
+func (r *read) book(k *call, kind RequestKind, speculative bool) {
 	if r.calls == nil {
 		r.calls, r.trace.Requests = r.callBuf[:0], r.reqBuf[:0]
 	}
 	k.idx = len(r.calls)
-	r.trace.Requests = append(r.trace.Requests, RequestTrace{Endpoint: k.cand.ep.ID, Kind: kind, Phase: phase, Sent: k.sent.Sub(r.start)})
+	r.trace.Requests = append(r.trace.Requests, RequestTrace{
+		Endpoint: k.cand.ep.ID, Rack: k.cand.ep.Rack, Kind: kind, Phase: r.phaseOf(speculative),
+		Speculative: speculative, Sent: k.sent.Sub(r.start),
+	})
 	r.calls = append(r.calls, k)
-	r.outstanding++
-	if kind == KindData {
-		r.outData++
-	}
+	r.rd.sent(&k.cand, kind == KindData)
 	r.t.m.countRequest(r.hot, kind)
 }
 
-// send starts one read request, sent at at, on a worker (see workers.go).
-// The worker never blocks on ch (each phase's channel has room for all its
-// requests), so it ends when the replica's call returns.
-func (r *read) send(ctx context.Context, cand candidate, kind RequestKind, phase Phase, at time.Time) int {
+// phaseOf is the trace phase of a request of the running round: the first
+// round's speculative request has a phase of its own.
+func (r *read) phaseOf(speculative bool) Phase {
+	if speculative && r.rd.phase == PhaseInitial {
+		return PhaseSpeculative
+	}
+	return r.rd.phase
+}
+
+// send starts one read request in the running round, sent at at, on a
+// worker (see workers.go). The worker never blocks on the round's channel,
+// which has room for all its requests, so it ends when the replica's call
+// returns.
+func (r *read) send(cand candidate, kind RequestKind, speculative bool, at time.Time) int {
 	k := r.c.newCall()
-	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, ctx, r.ch, cand, at, r.plan.blockFor > 1
+	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, cand, at, r.plan.blockFor > 1
+	k.out = r.c.cfg.Outcomes
 	k.cmd = replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}
-	r.book(k, kind, phase)
+	r.book(k, kind, speculative)
 	cand.score.sent()
 	r.c.workers.run(k)
 	return k.idx
 }
 
-// sendMutation starts one repair write on a worker.
-func (r *read) sendMutation(ctx context.Context, cand candidate, p replica.Partition) int {
+// sendMutation starts one repair write of p to cand in the running round.
+func (r *read) sendMutation(cand candidate, p replica.Partition, speculative bool) int {
 	k := r.c.newCall()
-	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, ctx, r.ch, cand, now()
+	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, r.ctx, r.rd.ch, cand, now()
+	k.out = r.c.cfg.Outcomes
 	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
-	r.book(k, KindMutation, PhaseRepair)
+	r.book(k, KindMutation, speculative)
 	r.c.workers.run(k)
 	return k.idx
 }
 
-// accept books the answer of request idx of the current phase.
+// accept books the answer of request idx of the running round.
 func (r *read) accept(idx int) {
 	a := r.calls[idx]
 	rt := &r.trace.Requests[idx]
 	rt.Done = a.at.Sub(r.start)
-	r.outstanding--
-	if rt.Kind == KindData {
-		r.outData--
-	}
+	r.rd.ended(&a.cand, rt.Kind == KindData, a.err == nil)
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
-		r.failures++
 		r.addReason(a.cand.ep.ID, a.err)
 		return
 	}
 	rt.Outcome = Answered
+	if rt.Kind == KindMutation {
+		r.t.repairWrites.Record(a.at.Sub(a.sent))
+		return
+	}
 	r.lastAt = a.at
-	r.received++
-	if rt.Kind == KindData {
-		r.dataIn = true
+	if r.answers == nil {
+		r.answers = r.ansBuf[:0]
 	}
-	if rt.Kind != KindMutation {
-		if r.answers == nil {
-			r.answers = r.ansBuf[:0]
-		}
-		r.answers = append(r.answers, a)
-	}
+	r.answers = append(r.answers, a)
 }
 
 func (r *read) addReason(id string, err error) {
@@ -154,10 +156,12 @@ func (r *read) addReason(id string, err error) {
 	r.reasons[id] = err
 }
 
-// newPhase starts a phase after the first round: it makes a channel for
-// its n requests and resets the counts the phase waits on.
-func (r *read) newPhase(n int) {
-	r.settleTimer()
-	r.ch = make(chan int, n)
-	r.received, r.failures, r.outstanding, r.outData = 0, 0, 0, 0
+// contacted reports whether any request of the read went to id.
+func (r *read) contacted(id string) bool {
+	for _, k := range r.calls {
+		if k.cand.ep.ID == id {
+			return true
+		}
+	}
+	return false
 }

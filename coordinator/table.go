@@ -2,7 +2,9 @@ package coordinator
 
 import (
 	"sync/atomic"
+	"time"
 
+	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/latency"
 )
 
@@ -15,19 +17,65 @@ type table struct {
 	// replicas, hedge delay included: what the threshold is computed from.
 	firstRound *latency.Tracker
 	threshold  *latency.Threshold
+	// repairWrites records how long repair writes took to be acknowledged:
+	// what the additional-write threshold is computed from.
+	repairWrites   *latency.Tracker
+	writeThreshold *latency.Threshold
+	// budget caps the table's speculative actions; nil when unlimited.
+	budget *retry.Budget
 	// latency records whole reads, repairs included, for Metrics.
 	latency *latency.Tracker
 	m       counters
 }
 
 func (c *Coordinator) newTable(name string, o TableOptions) *table {
-	t := &table{name: name}
+	t := &table{name: name, budget: c.newBudget()}
 	t.opts.Store(&o)
 	t.firstRound = latency.NewTracker(c.trackerOptions()...)
 	t.latency = latency.NewTracker(c.trackerOptions()...)
+	t.repairWrites = latency.NewTracker(c.trackerOptions()...)
 	t.threshold = latency.NewThreshold(o.SpeculativeRetry, t.firstRound, c.cfg.ReadTimeout,
 		latency.WithRefresh(c.cfg.ThresholdRefresh))
+	t.writeThreshold = latency.NewThreshold(o.AdditionalWritePolicy, t.repairWrites, c.cfg.ReadTimeout,
+		latency.WithRefresh(c.cfg.ThresholdRefresh))
 	return t
+}
+
+// newBudget returns a table's hedge budget, or nil when it is unlimited.
+// The configuration was validated by New.
+func (c *Coordinator) newBudget() *retry.Budget {
+	b := c.cfg.HedgeBudget
+	if b.Unlimited {
+		return nil
+	}
+	budget, _ := retry.NewBudget(b.retryConfig())
+	return budget
+}
+
+// deposit counts a read in its table's budget and the shared one.
+func (c *Coordinator) deposit(t *table, at time.Time) {
+	if t.budget != nil {
+		t.budget.Deposit(at)
+	}
+	if c.cfg.Budget != nil {
+		c.cfg.Budget.Deposit(at)
+	}
+}
+
+// withdraw spends one speculative action from the table's budget and the
+// shared one, and reports whether both allowed it; when only one did, its
+// withdrawal is refunded.
+func (c *Coordinator) withdraw(t *table, at time.Time) bool {
+	if t.budget != nil && !t.budget.TryWithdraw(at) {
+		return false
+	}
+	if c.cfg.Budget != nil && !c.cfg.Budget.TryWithdraw(at) {
+		if t.budget != nil {
+			t.budget.Refund(at)
+		}
+		return false
+	}
+	return true
 }
 
 func (c *Coordinator) trackerOptions() []latency.Option {

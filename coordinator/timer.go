@@ -1,65 +1,48 @@
 package coordinator
 
 import (
+	"context"
 	"sync"
 	"time"
 )
 
-// A read has one timer. It fires at the hedge threshold, if the read may
-// hedge, and then at the deadline; each firing sends a tick on the first
-// round's channel (see readContext.fire). One timer instead of a hedge
-// timer plus a deadline context, and a wait on one channel instead of a
-// select over three, took a third off the time of a read whose replicas
-// answer at once.
+// A read has one timer. It fires at the running round's speculation time,
+// if the round may speculate, and then at the deadline; each firing ticks
+// on the round's channel. One timer instead of a hedge timer plus a
+// deadline context, and a wait on one channel instead of a select over
+// three, took a third off the time of a read whose replicas answer at once.
 
-// maxTicks is room kept on the first round's channel for the timer's
-// ticks: the hedge threshold, then the deadline.
-const maxTicks = 2
-
-// firstRoundRequests bounds the requests of a read's first round: one per
-// live candidate (contacts and hedge), and under digest-first a data
-// request and its hedge on top of the digests.
-func firstRoundRequests(r *read) int { return len(r.plan.order) + 2 }
-
-// startTimer arms the read's timer when its first requests go out at at:
-// for the hedge threshold, counted from the start of the read, when the
-// read may still hedge; else for the deadline.
-func (r *read) startTimer(at time.Time) {
-	if r.speculate && !r.hedged {
-		r.setTimer(r.threshold-at.Sub(r.start), true)
-		return
-	}
-	r.setTimer(r.ctx.deadline.Sub(at), false)
-}
-
-// setTimer (re)arms the read's timer to fire after d; hedge says whether
-// that is the hedge threshold rather than the deadline.
-func (r *read) setTimer(d time.Duration, hedge bool) {
-	r.hedgeArmed = hedge
+// setTimer (re)arms the read's timer for at, on the running round's
+// channel; speculation says whether that is the round's speculation time
+// rather than the deadline.
+func (r *read) setTimer(at time.Time, speculation bool) {
+	r.rd.armed = speculation
 	if r.timer == nil {
 		r.timer = r.c.timers.Get().(*readTimer)
-		r.timer.serve(r.ctx)
 	}
-	r.timer.reset(d)
+	r.timer.arm(r.ctx, r.rd.ch, at)
 }
 
 // readTimer is a read's timer. The coordinator keeps them between reads
 // (a timer and its function were two of a read's allocations), so one
-// serves many reads in turn; the mutex makes sure it never fires into a
-// read it no longer serves.
+// serves many reads in turn. Each arming records when it is due, and a
+// firing before that is stale: it belongs to an earlier arming (of this
+// read or of the read the timer served before) whose function had started
+// when the timer was stopped or re-armed, and it ticks into nothing.
 type readTimer struct {
-	t   *time.Timer
-	mu  sync.Mutex
-	ctx *readContext // the read's, nil between reads
+	t     *time.Timer
+	mu    sync.Mutex
+	ctx   *readContext // the read's, nil between reads
+	ticks chan<- int   // the running round's channel
+	due   time.Time    // when the current arming is due
 }
 
-func (rt *readTimer) serve(ctx *readContext) {
+// arm points the timer at a read's round and sets it for at.
+func (rt *readTimer) arm(ctx *readContext, ticks chan<- int, at time.Time) {
 	rt.mu.Lock()
-	rt.ctx = ctx
+	rt.ctx, rt.ticks, rt.due = ctx, ticks, at
 	rt.mu.Unlock()
-}
-
-func (rt *readTimer) reset(d time.Duration) {
+	d := time.Until(at)
 	if rt.t == nil {
 		rt.t = time.AfterFunc(d, rt.fire)
 		return
@@ -67,27 +50,32 @@ func (rt *readTimer) reset(d time.Duration) {
 	rt.t.Reset(d)
 }
 
-// fire is the timer's function.
+// fire is the timer's function: at the deadline it cancels the read's
+// requests; either way it wakes the read. It never blocks: a round's
+// channel has room for all its requests and maxTicks ticks, so when it is
+// full a tick is already waiting there, and the read, woken by that one,
+// finds the context cancelled if this was the deadline.
 func (rt *readTimer) fire() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if rt.ctx != nil {
-		rt.ctx.fire()
+	t := now()
+	if rt.ctx == nil || t.Before(rt.due) {
+		return // between reads, or a stale firing
+	}
+	if !t.Before(rt.ctx.deadline) {
+		rt.ctx.cancel(context.DeadlineExceeded)
+	}
+	select {
+	case rt.ticks <- tick:
+	default:
 	}
 }
 
-// recycle stops the timer and returns it to pool once it serves no read.
+// recycle stops the timer and returns it to pool, serving no read.
 func (rt *readTimer) recycle(pool *sync.Pool) {
 	rt.t.Stop()
-	rt.serve(nil)
+	rt.mu.Lock()
+	rt.ctx, rt.ticks = nil, nil
+	rt.mu.Unlock()
 	pool.Put(rt)
-}
-
-// settleTimer moves a timer still set for the hedge to the deadline: once
-// the first round is over the read no longer hedges, and later phases
-// watch the context, which the deadline cancels.
-func (r *read) settleTimer() {
-	if r.hedgeArmed {
-		r.setTimer(time.Until(r.ctx.deadline), false)
-	}
 }

@@ -15,24 +15,50 @@ func TestARecycledTimerNeverFiresIntoAReadItNoLongerServes(t *testing.T) {
 		var pool sync.Pool
 		far := time.Now().Add(time.Hour)
 		chA, chB := make(chan int, maxTicks), make(chan int, maxTicks)
-		ctxA := newReadContext(context.Background(), far, chA)
-		ctxB := newReadContext(context.Background(), far, chB)
+		ctxA := newReadContext(context.Background(), far)
+		ctxB := newReadContext(context.Background(), far)
 		defer ctxA.cancel(nil)
 		defer ctxB.cancel(nil)
 
 		rt := new(readTimer)
-		rt.serve(ctxA)
-		rt.reset(time.Millisecond)
+		rt.arm(ctxA, chA, time.Now().Add(time.Millisecond))
 		rt.recycle(&pool)
 		time.Sleep(2 * time.Millisecond)
 		rt.fire() // as a firing already under way when it was recycled
 		require.Empty(t, chA, "recycled before it was due")
 
-		rt.serve(ctxB)
-		rt.reset(time.Millisecond)
+		rt.arm(ctxB, chB, time.Now().Add(time.Millisecond))
 		time.Sleep(2 * time.Millisecond)
 		require.Equal(t, []int{tick}, drain(chB))
 		require.Empty(t, chA)
+		rt.recycle(&pool)
+	})
+}
+
+// A firing whose function had started when the timer was recycled, and
+// that gets the timer's lock only once the next read armed it, is stale:
+// it must not tick into that read, which would then hedge at once.
+func TestAStaleFiringDoesNotTickIntoTheNextRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var pool sync.Pool
+		far := time.Now().Add(time.Hour)
+		chA, chB := make(chan int, maxTicks), make(chan int, maxTicks)
+		ctxA := newReadContext(context.Background(), far)
+		ctxB := newReadContext(context.Background(), far)
+		defer ctxA.cancel(nil)
+		defer ctxB.cancel(nil)
+
+		rt := new(readTimer)
+		rt.arm(ctxA, chA, time.Now().Add(time.Millisecond))
+		time.Sleep(time.Millisecond) // A's arming is due: its firing is under way
+		drain(chA)
+		rt.recycle(&pool)
+		rt.arm(ctxB, chB, time.Now().Add(3*time.Millisecond))
+		rt.fire() // A's firing, late for the lock
+		require.Empty(t, chB, "a stale firing ticked into the next read")
+
+		time.Sleep(3 * time.Millisecond)
+		require.Equal(t, []int{tick}, drain(chB), "B's own arming fires")
 		rt.recycle(&pool)
 	})
 }

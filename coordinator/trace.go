@@ -19,7 +19,13 @@ type Trace struct {
 	Speculate bool
 	// Requests lists every request sent, in the order sent.
 	Requests []RequestTrace
-	Hedge    HedgeTrace
+	// Hedge is the first round's speculative request; ReconcileHedge the
+	// data request sent, after a digest mismatch, to a replica the read
+	// had not contacted; AdditionalWrite the repair writes sent to the
+	// replicas the read had not contacted (To names the first of them).
+	Hedge           HedgeTrace
+	ReconcileHedge  HedgeTrace
+	AdditionalWrite HedgeTrace
 	// DigestMismatch is true when replicas disagreed and a reconciliation
 	// round ran.
 	DigestMismatch bool
@@ -54,9 +60,9 @@ type Phase uint8
 // The phases of a read.
 const (
 	PhaseInitial     Phase = iota // the contacts the level needs
-	PhaseSpeculative              // a hedge, or ALWAYS's up-front extra request
+	PhaseSpeculative              // the first round's hedge, or ALWAYS's up-front extra request
 	PhaseReconcile                // full data reads after a digest mismatch
-	PhaseRepair                   // repair mutations to stale replicas
+	PhaseRepair                   // repair writes to stale replicas, and additional writes
 )
 
 func (p Phase) String() string {
@@ -80,8 +86,11 @@ func (o Outcome) String() string {
 // RequestTrace is one request of a read.
 type RequestTrace struct {
 	Endpoint string
+	Rack     string
 	Kind     RequestKind
 	Phase    Phase
+	// Speculative is true for a round's speculative request.
+	Speculative bool
 	Sent     time.Duration
 	Done     time.Duration // when the answer arrived; 0 while Pending
 	Outcome  Outcome
@@ -129,8 +138,14 @@ func (t Trace) String() string {
 	if t.DigestMismatch {
 		fmt.Fprintf(&b, ", digest mismatch, repaired %v", t.Repaired)
 	}
+	if h := t.ReconcileHedge; h.Fired {
+		fmt.Fprintf(&b, ", reconcile read to %s at %v", h.To, h.At)
+	}
+	if h := t.AdditionalWrite; h.Fired {
+		fmt.Fprintf(&b, ", additional writes at %v", h.At)
+	}
 	for _, r := range t.Requests {
-		fmt.Fprintf(&b, "\n  %-8v %-11s %-6s -> %-8s %s", r.Sent, r.Phase, r.Kind, r.Endpoint, r.outcomeText())
+		fmt.Fprintf(&b, "\n  %-8v %-11s %-6s -> %-8s %s", r.Sent, r.Phase, r.Kind, r.Endpoint+r.rackText(), r.outcomeText())
 	}
 	return b.String()
 }
@@ -140,6 +155,13 @@ func (t Trace) thresholdText() string {
 		return "none"
 	}
 	return t.Threshold.String()
+}
+
+func (r RequestTrace) rackText() string {
+	if r.Rack == "" {
+		return ""
+	}
+	return " (" + r.Rack + ")"
 }
 
 func (r RequestTrace) outcomeText() string {

@@ -121,3 +121,8 @@ func (b *Budget) Available(now time.Time) float64 {
 func (b *Budget) allowance(e uint64) uint64 {
 	return b.percentMicros*b.deposits.sum(e) + b.floorMicros
 }
+
+// Refund returns an extra attempt that TryWithdraw granted at now but that
+// was not made (another budget refused it, say). Call it with the same now,
+// and only after a TryWithdraw that returned true.
+func (b *Budget) Refund(now time.Time) { b.withdrawals.remove(b.epoch(now)) }

@@ -1,0 +1,185 @@
+package coordinator
+
+import "time"
+
+// A read runs in rounds, and every round is the same machine: send
+// requests, wait until enough successful answers are in (one of them data,
+// if the round needs data; at EACH_QUORUM enough in every datacenter),
+// and speculate once — to a replica the round would not otherwise ask —
+// when the answers are not in by the round's threshold, or at once when
+// failures leave the requests still out unable to complete it. The first
+// round, the reconcile reads after a digest mismatch and the repair writes
+// are such rounds; they differ only in what they send and to whom they
+// speculate (see speculate.go).
+
+// round is the state of the round running.
+type round struct {
+	phase    Phase
+	ch       chan int // its requests' indexes as they answer, and the timer's ticks
+	need     int      // successful answers that complete it
+	needData bool     // one of them must be data
+
+	received, failures, outstanding, outData int
+	dataIn                                   bool
+	dc                                       []dcCount // EACH_QUORUM: per datacenter, as plan.dcs
+
+	maySpeculate bool // it may still speculate
+	armed        bool // the timer is set for its speculation, not the deadline
+}
+
+// dcCount is one datacenter's answers in a round at EACH_QUORUM.
+type dcCount struct{ need, received, outstanding int }
+
+// maxTicks is room kept on a round's channel for the timer's ticks: the
+// speculation, the deadline, and one spare.
+const maxTicks = 3
+
+// newRound starts a round of the given phase that may send up to
+// requests requests, and points the read's timer at its channel.
+func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
+	r.rd = round{
+		phase: ph, ch: make(chan int, requests+maxTicks), need: r.plan.blockFor,
+		needData: needData, maySpeculate: maySpeculate,
+	}
+	if r.plan.dcs != nil {
+		r.rd.dc = make([]dcCount, len(r.plan.dcs))
+		for i, d := range r.plan.dcs {
+			r.rd.dc[i].need = d.need
+		}
+	}
+}
+
+// sent counts a request to c as outstanding in the round.
+func (rd *round) sent(c *candidate, data bool) {
+	rd.outstanding++
+	if data {
+		rd.outData++
+	}
+	if d := rd.dcOf(c); d != nil {
+		d.outstanding++
+	}
+}
+
+// ended counts the end of a request to c: an answer when ok, else a failure.
+func (rd *round) ended(c *candidate, data, ok bool) {
+	rd.outstanding--
+	if data {
+		rd.outData--
+	}
+	if d := rd.dcOf(c); d != nil {
+		d.outstanding--
+	}
+	if !ok {
+		rd.failures++
+		return
+	}
+	rd.credit(c, data)
+}
+
+// credit counts a successful answer from c: one in hand from an earlier
+// round, or one that just arrived.
+func (rd *round) credit(c *candidate, data bool) {
+	rd.received++
+	if data {
+		rd.dataIn = true
+	}
+	if d := rd.dcOf(c); d != nil {
+		d.received++
+	}
+}
+
+func (rd *round) dcOf(c *candidate) *dcCount {
+	if rd.dc == nil || c.dc < 0 {
+		return nil
+	}
+	return &rd.dc[c.dc]
+}
+
+// done reports whether the round has the answers it needs.
+func (rd *round) done() bool {
+	if rd.received < rd.need || (rd.needData && !rd.dataIn) {
+		return false
+	}
+	for _, d := range rd.dc {
+		if d.received < d.need {
+			return false
+		}
+	}
+	return true
+}
+
+// reachable reports whether the requests still out can complete the round.
+func (rd *round) reachable() bool {
+	if rd.received+rd.outstanding < rd.need || (rd.needData && !rd.dataIn && rd.outData == 0) {
+		return false
+	}
+	for _, d := range rd.dc {
+		if d.received+d.outstanding < d.need {
+			return false
+		}
+	}
+	return true
+}
+
+// gather waits for the round's answers until it is done. It speculates
+// when the timer ticks for it, or at once when the requests still out can
+// no longer complete the round, and fails when even that cannot help.
+func (r *read) gather() error {
+	rd := &r.rd
+	for !rd.done() {
+		if !rd.reachable() {
+			if r.ctx.Err() != nil {
+				// The deadline or the caller ended the read, and the
+				// replicas failed because of it: not their failure.
+				return r.interrupted()
+			}
+			if r.speculate() {
+				continue
+			}
+			return r.failure()
+		}
+		idx, ok := r.receive()
+		switch {
+		case !ok:
+			return r.interrupted()
+		case idx != tick:
+			r.accept(idx)
+		case r.ctx.Err() != nil: // the deadline
+			return r.interrupted()
+		case rd.armed:
+			r.speculate()
+			r.armDeadline()
+		}
+	}
+	return nil
+}
+
+// receive waits for the next answer or tick, or for the caller to give
+// up. Without a caller that can (a context that cannot be cancelled) it is
+// a plain receive: the cheapest wait there is.
+func (r *read) receive() (int, bool) {
+	stop := r.parent.Done()
+	if stop == nil {
+		return <-r.rd.ch, true
+	}
+	select {
+	case idx := <-r.rd.ch:
+		return idx, true
+	case <-stop:
+		return 0, false
+	}
+}
+
+// armSpeculation sets the timer for the round's speculation at at, or
+// for the deadline when the round may not speculate or at is not before
+// the deadline.
+func (r *read) armSpeculation(at time.Time) {
+	if r.rd.maySpeculate && at.Before(r.ctx.deadline) {
+		r.setTimer(at, true)
+		return
+	}
+	r.armDeadline()
+}
+
+// armDeadline sets the timer for the read's deadline.
+func (r *read) armDeadline() { r.setTimer(r.ctx.deadline, false) }

@@ -1,0 +1,147 @@
+package coordinator
+
+import (
+	"time"
+
+	"github.com/readpath/readpath/consistency"
+)
+
+// speculate takes the running round's one speculative action, if it may
+// still take one and the candidates, the overload switch and the budgets
+// allow, and reports whether it sent anything. Whatever happens, the round
+// does not speculate again: at most one speculative action per round, each
+// drawn from the budgets.
+func (r *read) speculate() bool {
+	if !r.rd.maySpeculate {
+		return false
+	}
+	r.rd.maySpeculate = false
+	switch r.rd.phase {
+	case PhaseInitial:
+		return r.hedge()
+	case PhaseReconcile:
+		return r.reconcileHedge()
+	case PhaseRepair:
+		return r.additionalWrites()
+	}
+	return false
+}
+
+// hedge is the first round's speculative request: to the closest replica
+// not yet asked, a digest request if the data is in, else a data request.
+func (r *read) hedge() bool {
+	i := r.nextLive(r.next)
+	r.next = i + 1
+	cause := r.allowed(i < len(r.plan.order))
+	r.trace.Hedge.Suppressed = cause
+	if cause != NotSuppressed {
+		return false
+	}
+	kind := KindData
+	if r.rd.dataIn {
+		kind = KindDigest
+	}
+	r.sendHedge(r.plan.order[i], kind)
+	return true
+}
+
+// sendHedge sends the first round's speculative request to cand.
+func (r *read) sendHedge(cand candidate, kind RequestKind) {
+	r.hedgeIdx = r.send(cand, kind, true, now())
+	h := &r.trace.Hedge
+	h.Fired, h.At, h.To = true, r.trace.Requests[r.hedgeIdx].Sent, cand.ep.ID
+	r.t.m.speculative.Add(1)
+	r.observeHedge(cand, kind, h.At)
+}
+
+// nextLive returns the index of the first candidate from i on that the
+// liveness view still holds up, or len(plan.order): a replica convicted
+// since the read was planned is not speculated to.
+func (r *read) nextLive(i int) int {
+	for ; i < len(r.plan.order); i++ {
+		if r.alive(&r.plan.order[i]) {
+			break
+		}
+	}
+	return i
+}
+
+func (r *read) alive(c *candidate) bool {
+	l := r.c.cfg.Liveness
+	return l == nil || l.IsAlive(c.ep)
+}
+
+// allowed checks, in order, that a candidate is left, that the
+// coordinator is not overloaded, and withdraws from the table's budget and
+// the shared one. It counts what stops the speculation.
+func (r *read) allowed(candidate bool) SuppressCause {
+	m := &r.t.m
+	switch {
+	case !candidate:
+		m.noCandidate.Add(1)
+		return NoCandidate
+	case r.c.overloaded():
+		m.suppressedOverload.Add(1)
+		return SuppressedOverload
+	case !r.c.withdraw(r.t, now()):
+		m.suppressedBudget.Add(1)
+		return SuppressedBudget
+	}
+	return NotSuppressed
+}
+
+// overloaded is the overload switch: more reads in flight than MaxInFlight.
+func (c *Coordinator) overloaded() bool {
+	return c.cfg.MaxInFlight > 0 && c.inFlight.Load() > int64(c.cfg.MaxInFlight)
+}
+
+// firstUncontacted returns the closest candidate still alive that no
+// request of the read went to, as Cassandra's firstUncontactedCandidate.
+func (r *read) firstUncontacted() (candidate, bool) {
+	for i := range r.plan.order {
+		c := &r.plan.order[i]
+		if !r.contacted(c.ep.ID) && r.alive(c) {
+			return *c, true
+		}
+	}
+	return candidate{}, false
+}
+
+// reconcileMaySpeculate says whether the reconcile round may speculate,
+// as Cassandra's AbstractReadRepair.shouldSpeculate: the level must block
+// for at least a quorum (LOCAL_QUORUM for DC-local levels), never
+// EACH_QUORUM, and the table's threshold must be within the read timeout.
+func (r *read) reconcileMaySpeculate() bool {
+	l := r.req.Level
+	if l == consistency.EachQuorum || !r.trace.Speculate || r.threshold >= r.c.cfg.ReadTimeout {
+		return false
+	}
+	least := consistency.Quorum
+	if l.IsDatacenterLocal() {
+		least = consistency.LocalQuorum
+	}
+	return r.plan.blockFor >= least.BlockFor(r.plan.repl, r.c.cfg.LocalDatacenter)
+}
+
+// reconcileHedge sends a data request to the closest replica not
+// contacted at all in this read; a replica that answered a digest and then
+// stalled is never the one.
+func (r *read) reconcileHedge() bool {
+	cand, ok := r.firstUncontacted()
+	h := &r.trace.ReconcileHedge
+	if h.Suppressed = r.allowed(ok); h.Suppressed != NotSuppressed {
+		return false
+	}
+	idx := r.send(cand, KindData, true, now())
+	h.Fired, h.At, h.To = true, r.trace.Requests[idx].Sent, cand.ep.ID
+	r.t.m.reconcileSpeculations.Add(1)
+	r.observeHedge(cand, KindData, h.At)
+	return true
+}
+
+func (r *read) observeHedge(cand candidate, kind RequestKind, at time.Duration) {
+	if o := r.c.cfg.Observer; o != nil {
+		o.OnHedge(HedgeEvent{Table: r.req.Table, Key: r.req.Key, To: cand.ep, Kind: kind, Phase: r.rd.phase,
+			After: at, At: at, Threshold: r.threshold})
+	}
+}
