@@ -34,7 +34,7 @@ type repairQueue struct {
 	live      int
 	exited    chan struct{}
 	applying  map[*table]int // jobs inside Apply, by table
-	abandoned bool // Close gave up on them
+	abandoned bool           // Close gave up on them
 }
 
 func (q *repairQueue) init(c *Coordinator) {

@@ -19,7 +19,7 @@ type call struct {
 
 	c    *Coordinator
 	ctx  context.Context
-	ch   chan<- int // the round's channel: room for all its requests
+	ch   chan<- int              // the round's channel: room for all its requests
 	out  replica.OutcomeReporter // nil: nobody is told
 	cand candidate
 	cmd  replica.Command

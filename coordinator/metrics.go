@@ -56,7 +56,7 @@ type TableMetrics struct {
 	// sum of those four. RepairsTimedOut counts repairs still running when
 	// a BLOCKING read timed out: they go on in the ASYNC queue.
 	RepairsSent, RepairsAcked, RepairsFailed, RepairsDropped, RepairsAbandoned int64
-	RepairsTimedOut                                                           int64
+	RepairsTimedOut                                                            int64
 
 	// Reads that ended in an error, by kind.
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64

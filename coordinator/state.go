@@ -39,7 +39,7 @@ type read struct {
 
 	stale      []staleReplica // a BLOCKING repair's writes,
 	staleFirst int            // from this request index on
-	reasons map[string]error
+	reasons    map[string]error
 
 	epBuf   [inline]replica.Endpoint
 	candBuf [inline]candidate

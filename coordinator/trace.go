@@ -91,9 +91,9 @@ type RequestTrace struct {
 	Phase    Phase
 	// Speculative is true for a round's speculative request.
 	Speculative bool
-	Sent     time.Duration
-	Done     time.Duration // when the answer arrived; 0 while Pending
-	Outcome  Outcome
+	Sent        time.Duration
+	Done        time.Duration // when the answer arrived; 0 while Pending
+	Outcome     Outcome
 	// Used is true when the answer counted towards the result.
 	Used bool
 	Err  error
