@@ -31,5 +31,5 @@ func TestAQuorumReadAllocatesFiveObjects(t *testing.T) {
 		}
 	}
 	read() // the table's state and the first workers
-	assert.LessOrEqual(t, testing.AllocsPerRun(500, read), 5.0)
+	assert.Equal(t, 5.0, testing.AllocsPerRun(500, read))
 }

@@ -50,7 +50,8 @@ func TestAStaleFiringDoesNotTickIntoTheNextRead(t *testing.T) {
 
 		rt := new(readTimer)
 		rt.arm(ctxA, chA, time.Now().Add(time.Millisecond))
-		time.Sleep(time.Millisecond) // A's arming is due: its firing is under way
+		time.Sleep(time.Millisecond) // A's arming is due
+		synctest.Wait()
 		drain(chA)
 		rt.recycle(&pool)
 		rt.arm(ctxB, chB, time.Now().Add(3*time.Millisecond))
@@ -58,6 +59,7 @@ func TestAStaleFiringDoesNotTickIntoTheNextRead(t *testing.T) {
 		require.Empty(t, chB, "a stale firing ticked into the next read")
 
 		time.Sleep(3 * time.Millisecond)
+		synctest.Wait() // B's firing has run
 		require.Equal(t, []int{tick}, drain(chB), "B's own arming fires")
 		rt.recycle(&pool)
 	})

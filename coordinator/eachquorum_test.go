@@ -1,0 +1,136 @@
+package coordinator_test
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// Two datacenters of three nodes, RF {dc1: 3, dc2: 3}: EACH_QUORUM needs
+// two answers in each, four in all.
+const (
+	d1n1 = "dc1-r1-n1"
+	d1n2 = "dc1-r2-n2"
+	d1n3 = "dc1-r3-n3"
+	d2n1 = "dc2-r1-n1"
+	d2n2 = "dc2-r2-n2"
+	d2n3 = "dc2-r3-n3"
+)
+
+var twoDCs = []string{d1n1, d1n2, d1n3, d2n1, d2n2, d2n3}
+
+// newTwoDCs builds that cluster with key on all six nodes, seeded with v1
+// everywhere, the coordinator in dc1.
+func newTwoDCs(t *testing.T, cfg coordinator.Config) *env {
+	t.Helper()
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
+		Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
+		Seed:        1,
+		Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.Pin(tbl, key, twoDCs...))
+	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	cfg.LocalDatacenter = "dc1"
+	return newEnvOn(t, cl, cfg)
+}
+
+func digestFirstOptions(t *testing.T) coordinator.TableOptions {
+	o := policy(t, "NEVER")
+	o.Strategy = coordinator.DigestFirst
+	return o
+}
+
+// EACH_QUORUM contacts the closest quorum of each datacenter: two local
+// and two remote replicas, not the four closest.
+func TestEachQuorumContactsAQuorumInEachDatacenter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{})
+		res, took, err := e.read(consistency.EachQuorum)
+		require.NoError(t, err)
+		assert.Equal(t, ms(1), took)
+		perDC := map[string]int{}
+		for _, rt := range res.Trace.Requests {
+			perDC[e.replica(rt.Endpoint).Endpoint().Datacenter]++
+		}
+		assert.Equal(t, map[string]int{"dc1": 2, "dc2": 2}, perDC)
+	})
+}
+
+// With two of dc2's nodes not answering, no strategy may succeed at
+// EACH_QUORUM: dc2 cannot give its quorum. Digest-first asks every node
+// for a digest and must still count per datacenter.
+func TestEachQuorumNeedsAQuorumInEachDatacenterUnderEveryStrategy(t *testing.T) {
+	for _, strategy := range []coordinator.Strategy{coordinator.DataAndDigests, coordinator.DigestFirst} {
+		t.Run(strategy.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				o := policy(t, "NEVER")
+				o.Strategy = strategy
+				e := newTwoDCs(t, coordinator.Config{DefaultTable: o, ReadTimeout: ms(50)})
+				require.NoError(t, e.replica(d2n1).SetFault(replicatest.Unreachable()))
+				require.NoError(t, e.replica(d2n2).SetFault(replicatest.Unreachable()))
+
+				_, took, err := e.read(consistency.EachQuorum)
+				var timeout *consistency.ReadTimeoutError
+				require.ErrorAs(t, err, &timeout)
+				assert.Equal(t, ms(50), took)
+				assert.Equal(t, 4, timeout.BlockFor)
+			})
+		})
+	}
+}
+
+// Under digest-first dc1 gives three versions, two of them stale. The
+// BLOCKING repair returns once each datacenter has a quorum holding the
+// result: at d1n2's acknowledgement, without waiting for d1n3's.
+func TestBlockingRepairReturnsOnceEnoughReplicasHoldTheResult(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{DefaultTable: digestFirstOptions(t)})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), d1n1, d2n1, d2n2, d2n3))
+		for id, lat := range map[string]float64{d1n1: 1, d1n2: 1.1, d1n3: 1.2, d2n1: 2, d2n2: 2.1, d2n3: 50} {
+			e.behave(t, id, constant(ms(lat)))
+		}
+		e.behave(t, d1n3, replicatest.Behavior{Latency: replicatest.Constant(ms(1.2)),
+			Pauses: []replicatest.Window{{Start: ms(5), End: ms(60_000)}}}) // its repair write stalls
+
+		res, took, err := e.read(consistency.EachQuorum)
+		require.NoError(t, err)
+		assert.True(t, res.Partition.Equal(row(key, "v2", 20)))
+		assert.ElementsMatch(t, []string{d1n2, d1n3}, res.Trace.Repaired)
+		// Digests by 2.1 ms, d1n1's data at 3.1, the reconcile reads by
+		// 5.2, d1n2's repair acknowledged at 6.3.
+		assert.Equal(t, ms(6.3), took)
+	})
+}
+
+// The repair of a stale datacenter must reach a quorum there: dc1's three
+// up-to-date replicas do not make up for dc2's, and a repair write that
+// stalls in dc2 times the read out (stricter than Cassandra's single
+// latch, on purpose).
+func TestBlockingRepairCountsAcknowledgementsPerDatacenter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{DefaultTable: digestFirstOptions(t), ReadTimeout: ms(100)})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), d1n1, d1n2, d1n3, d2n3))
+		for id, lat := range map[string]float64{d1n1: 1, d1n2: 1.1, d1n3: 1.2, d2n1: 2, d2n2: 2.1, d2n3: 50} {
+			e.behave(t, id, constant(ms(lat)))
+		}
+		e.behave(t, d2n2, replicatest.Behavior{Latency: replicatest.Constant(ms(2.1)),
+			Pauses: []replicatest.Window{{Start: ms(4), End: ms(60_000)}}}) // its repair write stalls
+
+		res, took, err := e.read(consistency.EachQuorum)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &timeout)
+		assert.Equal(t, ms(100), took)
+		assert.True(t, timeout.DataPresent)
+		assert.ElementsMatch(t, []string{d2n1, d2n2}, res.Trace.Repaired)
+		time.Sleep(time.Second) // let the stalled write's cancellation land
+	})
+}
