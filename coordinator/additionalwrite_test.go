@@ -11,7 +11,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/latency"
-		"github.com/readpath/readpath/replica/replicatest"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // newUnackedEnv is the scenario of Cassandra's maybeSendAdditionalWrites:
