@@ -79,3 +79,24 @@ func TestNoAdditionalWritesUnderNever(t *testing.T) {
 		assert.Zero(t, e.c.Metrics().Total.AdditionalWrites)
 	})
 }
+
+// Additional writes are a speculative action like a hedge: with the
+// budget spent they are suppressed, and the stalled repair times out.
+func TestAdditionalWritesAreBudgeted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, err := latency.ParseSpeculativeRetry("5ms")
+		require.NoError(t, err)
+		e := newEnv(t, coordinator.Config{ReadTimeout: ms(100), HedgeBudget: coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1},
+			DefaultTable: coordinator.TableOptions{AdditionalWritePolicy: p}})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val1", 20), A))
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val2", 20), B, C))
+		e.behave(t, A, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
+			Pauses: []replicatest.Window{{Start: ms(2), End: ms(60_000)}}})
+
+		res, _, err := e.read(consistency.Quorum)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &timeout)
+		assert.Equal(t, coordinator.SuppressedBudget, res.Trace.AdditionalWrite.Suppressed)
+		assert.Zero(t, e.c.Metrics().Total.AdditionalWrites)
+	})
+}

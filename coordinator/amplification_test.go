@@ -74,6 +74,25 @@ func TestOverloadSwitchStopsHedging(t *testing.T) {
 	})
 }
 
+// The overload switch trips above MaxInFlight, not at it: with exactly
+// MaxInFlight reads in flight every one hedges; with one more none does.
+func TestOverloadSwitchBoundary(t *testing.T) {
+	for _, c := range []struct {
+		readers             int
+		hedged, suppressed int64
+	}{{5, 5, 0}, {6, 0, 6}} {
+		synctest.Test(t, func(t *testing.T) {
+			e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "10ms"), MaxInFlight: 5,
+				HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+			require.NoError(t, e.cluster.SetSlowdown(20))
+			readMany(t, e.c, c.readers, 1)
+			m := e.c.Metrics().Total
+			assert.Equal(t, c.hedged, m.SpeculativeRetries, "%d readers", c.readers)
+			assert.Equal(t, c.suppressed, m.SuppressedOverload, "%d readers", c.readers)
+		})
+	}
+}
+
 // A percentile threshold follows the table's latency up when the cluster
 // slows down.
 func TestPercentileThresholdRisesWithTheSlowdown(t *testing.T) {

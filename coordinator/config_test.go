@@ -58,13 +58,20 @@ func TestBadRequests(t *testing.T) {
 	defer c.Close()
 	ctx := context.Background()
 	for name, req := range map[string]coordinator.Request{
-		"no table":    {Key: "k", Level: consistency.One},
-		"read at ANY": {Table: "t", Key: "k", Level: consistency.Any},
-		"bogus level": {Table: "t", Key: "k", Level: 42},
+		"no table":     {Key: "k", Level: consistency.One},
+		"no key":       {Table: "t", Level: consistency.One},
+		"read at ANY":  {Table: "t", Key: "k", Level: consistency.Any},
+		"bogus level":  {Table: "t", Key: "k", Level: 42},
+		"SERIAL":       {Table: "t", Key: "k", Level: consistency.Serial},
+		"LOCAL_SERIAL": {Table: "t", Key: "k", Level: consistency.LocalSerial},
 	} {
 		_, err := c.Read(ctx, req)
 		assert.ErrorIs(t, err, coordinator.ErrInvalidRequest, name)
 	}
+	_, err = c.Read(ctx, coordinator.Request{Table: "t", Key: "k"})
+	assert.ErrorContains(t, err, "left unset", "the zero Level is ANY")
+	_, err = c.Read(ctx, coordinator.Request{Table: "t", Key: "k", Level: consistency.Serial})
+	assert.ErrorContains(t, err, "Paxos", "a serial read is refused, not run as QUORUM")
 	//lint:ignore SA1012 a nil context is bad input the read must reject
 	_, err = c.Read(nil, coordinator.Request{Table: "t", Key: "k", Level: consistency.One}) //nolint:staticcheck
 	assert.ErrorIs(t, err, coordinator.ErrInvalidRequest)

@@ -67,3 +67,28 @@ func TestDigestFirstAtOneIsAPlainRead(t *testing.T) {
 		assert.Equal(t, int64(1), e.totalReads())
 	})
 }
+
+// A digest-first read ends by its read timeout even when its data
+// request's threshold would fall after it: digests at 20 ms, the data
+// request then hangs, and a 40 ms threshold from 20 ms would be at 60 ms.
+// The error says that blockFor replicas answered but the data did not.
+func TestDigestFirstEndsByItsReadTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := digestFirst(t, "40ms")
+		cfg.ReadTimeout = ms(50)
+		e := newEnv(t, cfg)
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, replicatest.Behavior{Latency: replicatest.Constant(ms(20)),
+				Pauses: []replicatest.Window{{Start: ms(20), End: ms(60_000)}}})
+		}
+
+		res, took, err := e.read(consistency.Quorum)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &timeout)
+		assert.Equal(t, ms(50), took)
+		assert.Equal(t, 2, timeout.BlockFor)
+		assert.Equal(t, 2, timeout.Received, "the digests the read counted")
+		assert.False(t, timeout.DataPresent)
+		assert.False(t, res.Trace.Hedge.Fired)
+	})
+}

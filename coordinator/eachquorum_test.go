@@ -108,6 +108,14 @@ func TestBlockingRepairReturnsOnceEnoughReplicasHoldTheResult(t *testing.T) {
 		// Digests by 2.1 ms, d1n1's data at 3.1, the reconcile reads by
 		// 5.2, d1n2's repair acknowledged at 6.3.
 		assert.Equal(t, ms(6.3), took)
+
+		// d1n3's write, still running, went on in the ASYNC queue, where it
+		// timed out: each repair is counted once as sent and ends once.
+		time.Sleep(6 * time.Second)
+		m := e.c.Metrics().Total
+		assert.Equal(t, int64(2), m.RepairsSent)
+		assert.Equal(t, int64(1), m.RepairsAcked)
+		assert.Equal(t, int64(1), m.RepairsFailed)
 	})
 }
 
