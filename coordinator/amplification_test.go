@@ -78,7 +78,7 @@ func TestOverloadSwitchStopsHedging(t *testing.T) {
 // MaxInFlight reads in flight every one hedges; with one more none does.
 func TestOverloadSwitchBoundary(t *testing.T) {
 	for _, c := range []struct {
-		readers             int
+		readers            int
 		hedged, suppressed int64
 	}{{5, 5, 0}, {6, 0, 6}} {
 		synctest.Test(t, func(t *testing.T) {
