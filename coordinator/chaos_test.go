@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -16,14 +17,22 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 )
 
+// chaosBehaviors covers every fault of replicatest, pauses and slowness.
 var chaosBehaviors = []replicatest.Behavior{
 	{Latency: replicatest.LogNormal(ms(2), 0.5)},
 	{Latency: replicatest.LogNormal(ms(2), 0.5)},
 	{Latency: replicatest.LogNormal(ms(2), 0.5)},
 	{Latency: replicatest.LogNormal(ms(2), 0.5)},
+	{Latency: replicatest.LogNormal(ms(2), 0.5)},
+	{Latency: replicatest.LogNormal(ms(2), 0.5)},
+	{Latency: replicatest.LogNormal(ms(2), 0.5)},
+	{Latency: replicatest.LogNormal(ms(2), 0.5)},
+	{Latency: replicatest.LogNormal(ms(2), 0.5), PauseChance: 0.2, PauseLength: replicatest.Uniform(ms(20), ms(60))},
+	{Latency: replicatest.LogNormal(ms(2), 0.5), PauseChance: 0.2, PauseLength: replicatest.Uniform(ms(20), ms(60))},
 	{Latency: replicatest.Constant(ms(1)), Fault: replicatest.Down()},
 	{Fault: replicatest.Unreachable()},
 	{Fault: replicatest.Panics()},
@@ -32,83 +41,210 @@ var chaosBehaviors = []replicatest.Behavior{
 	{Latency: replicatest.Uniform(ms(5), ms(40))},
 }
 
+var chaosTables = []string{tbl, "other"}
+
+// writes remembers every cell the chaos wrote, to check that reads return
+// only data some replica held.
+type writes struct {
+	mu    sync.Mutex
+	cells map[string]bool
+}
+
+func cellID(c replica.Cell) string {
+	return fmt.Sprintf("%s=%q@%d/%v", c.Column, c.Value, c.Timestamp, c.Tombstone)
+}
+
+func (w *writes) add(c replica.Cell) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.cells[cellID(c)] = true
+}
+
+func (w *writes) held(c replica.Cell) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cells[cellID(c)]
+}
+
+// write merges one new cell into some replicas' copy of a table's key, as a
+// write that reached only some of them.
+func (w *writes) write(t *testing.T, cl *replicatest.Cluster, rng *rand.Rand, ts int64) {
+	c := replica.Live(string(rune('a'+rng.IntN(2))), fmt.Sprint("v", ts), ts)
+	if rng.IntN(5) == 0 {
+		c = replica.Tombstone(c.Column, ts, 1_700_000_000)
+	}
+	w.add(c)
+	table := chaosTables[rng.IntN(len(chaosTables))]
+	for _, id := range twoDCs {
+		if rng.IntN(2) == 0 {
+			continue
+		}
+		r := cl.Replica(id)
+		old, _ := r.Partition(table, key)
+		merged, err := repair.Merge(old, replica.NewPartition(key, replica.NewRow("r", c)))
+		require.NoError(t, err)
+		require.NoError(t, r.Seed(table, merged))
+	}
+}
+
 // chaos changes a random replica's behaviour, liveness or data every few
 // milliseconds until stop is closed.
-func chaos(t *testing.T, e *env, rng *rand.Rand, stop <-chan struct{}) {
-	ids := []string{A, B, C}
+func chaos(t *testing.T, cl *replicatest.Cluster, w *writes, rng *rand.Rand, stop <-chan struct{}) {
 	for ts := int64(100); ; ts++ {
 		select {
 		case <-stop:
 			return
 		case <-time.After(ms(3)):
 		}
-		id := ids[rng.IntN(len(ids))]
-		switch rng.IntN(5) {
+		id := twoDCs[rng.IntN(len(twoDCs))]
+		switch rng.IntN(6) {
 		case 0:
-			require.NoError(t, e.cluster.SetAlive(id, rng.IntN(3) > 0))
-		case 1:
-			require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v", ts), id))
+			require.NoError(t, cl.SetAlive(id, rng.IntN(6) > 0))
+		case 1, 2:
+			w.write(t, cl, rng, ts)
 		default:
-			require.NoError(t, e.replica(id).SetBehavior(chaosBehaviors[rng.IntN(len(chaosBehaviors))]))
+			require.NoError(t, cl.Replica(id).SetBehavior(chaosBehaviors[rng.IntN(len(chaosBehaviors))]))
 		}
 	}
 }
 
-// Many concurrent reads, at every level and under every option, against
-// replicas that fail in every way: each read ends with a result or a typed
-// error, the metrics add up, and nothing leaks (synctest and goleak).
+// chaosTally is what the readers saw, per table.
+type chaosTally struct {
+	mu          sync.Mutex
+	ok, typed   map[string]int64
+	speculation map[string]int64 // speculative actions, from the traces
+}
+
+func (c *chaosTally) add(table string, res coordinator.Result, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err == nil {
+		c.ok[table]++
+	} else {
+		c.typed[table]++
+	}
+	tr := res.Trace
+	for _, h := range []coordinator.HedgeTrace{tr.Hedge, tr.ReconcileHedge, tr.AdditionalWrite} {
+		if h.Fired {
+			c.speculation[table]++
+		}
+	}
+}
+
+// Thousands of concurrent reads over two datacenters, at every level, under
+// both strategies, every read-repair mode and every speculative-retry
+// policy, while replicas fail in every way replicatest knows, go down and
+// up, overload, and take writes: every read ends by its deadline with a
+// result or a typed error; it returns only data some replica held; the
+// metrics add up; no table exceeds its hedge budget; nothing leaks once
+// the coordinator is closed (synctest and goleak).
 func TestConcurrentReadsUnderChaos(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{ReadTimeout: ms(50), MaxInFlight: 40, LocalDatacenter: "dc1"})
-		rng := rand.New(rand.NewPCG(1, 2))
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() { defer close(done); chaos(t, e, rand.New(rand.NewPCG(3, 4)), stop) }()
+		const timeout = 50 * time.Millisecond
+		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
+			Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
+			Seed:        1,
+			Options: []replicatest.Option{replicatest.WithWorkers(16, 64),
+				replicatest.WithBehavior(chaosBehaviors[0])},
+		})
+		require.NoError(t, err)
+		w := &writes{cells: map[string]bool{}}
+		for _, table := range chaosTables {
+			require.NoError(t, cl.Pin(table, key, twoDCs...))
+			require.NoError(t, cl.Seed(table, row(key, "v1", 10)))
+		}
+		w.add(replica.Live("v", "v1", 10))
+		c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, ReadTimeout: timeout,
+			MaxInFlight: 80, LocalDatacenter: "dc1"})
+		require.NoError(t, err)
+		start := time.Now()
 
-		levels := []consistency.Level{consistency.One, consistency.Two, consistency.Quorum, consistency.All, consistency.LocalQuorum, consistency.LocalOne}
-		policies := []string{"NEVER", "ALWAYS", "5ms", "90p", "MIN(99p,10ms)"}
-		var ok, typed atomic.Int64
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() { defer close(done); chaos(t, cl, w, rand.New(rand.NewPCG(3, 4)), stop) }()
+		tally := &chaosTally{ok: map[string]int64{}, typed: map[string]int64{}, speculation: map[string]int64{}}
+		levels := []consistency.Level{consistency.One, consistency.Two, consistency.Three, consistency.Quorum,
+			consistency.All, consistency.LocalQuorum, consistency.EachQuorum, consistency.LocalOne}
 		var wg sync.WaitGroup
-		for g := range 60 {
-			level := levels[g%len(levels)]
-			pace := ms(float64(1 + g%9))
+		var reads atomic.Int64
+		for g := range 100 {
+			level, table := levels[g%len(levels)], chaosTables[g%len(chaosTables)]
+			pace := ms(float64(5 + g%20))
 			wg.Go(func() {
-				for range 20 {
+				for range 30 {
 					time.Sleep(pace)
-					_, err := e.c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: level})
-					if err == nil {
-						ok.Add(1)
-						continue
+					begin := time.Now()
+					res, err := c.Read(context.Background(), coordinator.Request{Table: table, Key: key, Level: level})
+					reads.Add(1)
+					assert.LessOrEqual(t, time.Since(begin), timeout, "a read at %v outlived its deadline", level)
+					if err != nil {
+						assert.True(t, isTyped(err), "untyped error: %v", err)
+					} else {
+						checkProvenance(t, w, res.Partition)
 					}
-					assert.True(t, isTyped(err), "untyped error: %v", err)
-					typed.Add(1)
+					tally.add(table, res, err)
 				}
 			})
 		}
-		for i := range 30 { // ALTER TABLE while reads run
-			o := policy(t, policies[rng.IntN(len(policies))])
-			o.ReadRepair = repair.Mode(rng.IntN(3))
-			o.Strategy = coordinator.Strategy(rng.IntN(2))
-			require.NoError(t, e.c.SetTableOptions(tbl, o))
-			time.Sleep(ms(float64(5 + i%7)))
-		}
+		alterTables(t, c, rand.New(rand.NewPCG(5, 6)))
 		wg.Wait()
 		close(stop)
 		<-done
-		time.Sleep(ms(100)) // late answers of replicas that ignore their context
+		elapsed := time.Since(start)
+		require.NoError(t, c.Close())
+		time.Sleep(time.Second) // late answers of replicas that ignore their context
+		synctest.Wait()
 
-		m := e.c.Metrics().Total
-		assert.Equal(t, int64(1200), m.Reads)
-		assert.Equal(t, ok.Load()+typed.Load(), m.Reads)
-		assert.Equal(t, typed.Load(), m.Unavailable+m.Timeouts+m.Failures)
-		assert.Zero(t, m.OtherErrors+m.Cancelled)
-		assert.Equal(t, m.SpeculativeRetries, m.HedgeWins+m.FailedSpeculations)
-		assert.Positive(t, ok.Load())
-		assert.Positive(t, m.Timeouts)
-		assert.Positive(t, m.Failures)
-		assert.Positive(t, m.DigestMismatches)
-		t.Logf("%d ok, %d errors\n%v", ok.Load(), typed.Load(), e.c.Metrics())
+		checkChaosMetrics(t, c.Metrics(), tally, reads.Load(), elapsed)
 	})
+}
+
+// alterTables changes both tables' options while reads run, as ALTER TABLE.
+func alterTables(t *testing.T, c *coordinator.Coordinator, rng *rand.Rand) {
+	policies := []string{"NEVER", "ALWAYS", "5ms", "90p", "MIN(99p,10ms)"}
+	for i := range 60 {
+		o := policy(t, policies[rng.IntN(len(policies))])
+		o.ReadRepair = repair.Mode(rng.IntN(3))
+		o.Strategy = coordinator.Strategy(rng.IntN(2))
+		o.AdditionalWritePolicy = policy(t, policies[rng.IntN(len(policies))]).SpeculativeRetry
+		require.NoError(t, c.SetTableOptions(chaosTables[i%len(chaosTables)], o))
+		time.Sleep(ms(float64(5 + i%7)))
+	}
+}
+
+// checkProvenance fails unless every cell of p is one the chaos wrote.
+func checkProvenance(t *testing.T, w *writes, p replica.Partition) {
+	for _, r := range p.Rows {
+		for _, c := range r.Cells {
+			assert.True(t, w.held(c), "read returned a cell no replica held: %s", cellID(c))
+		}
+	}
+}
+
+func checkChaosMetrics(t *testing.T, m coordinator.Metrics, tally *chaosTally, reads int64, elapsed time.Duration) {
+	tot := m.Total
+	assert.Equal(t, int64(3000), reads)
+	assert.Equal(t, reads, tot.Reads)
+	var ok, typed int64
+	for _, table := range chaosTables {
+		ok, typed = ok+tally.ok[table], typed+tally.typed[table]
+	}
+	assert.Equal(t, ok+typed, tot.Reads)
+	assert.Equal(t, typed, tot.Unavailable+tot.Timeouts+tot.Failures)
+	assert.Zero(t, tot.OtherErrors+tot.Cancelled)
+	assert.Equal(t, tot.SpeculativeRetries, tot.HedgeWins+tot.FailedSpeculations)
+	assert.Equal(t, tot.RepairsSent, tot.RepairsAcked+tot.RepairsFailed+tot.RepairsDropped+tot.RepairsAbandoned)
+	for _, kind := range []int64{ok, tot.Timeouts, tot.Failures, tot.Unavailable, tot.SpeculativeRetries,
+		tot.ReconcileSpeculations, tot.DigestMismatches, tot.RepairsSent, tot.SuppressedBudget} {
+		assert.Positive(t, kind, "the chaos exercised too little:\n%v", m)
+	}
+	for _, tm := range m.Tables {
+		// The default budget: 10 % of the table's reads, plus one per
+		// second for the run and the window the last withdrawals count in.
+		allowed := 0.1*float64(tm.Reads) + (elapsed + 10*time.Second).Seconds()
+		assert.LessOrEqual(t, float64(tally.speculation[tm.Table]), allowed, "table %s exceeded its budget", tm.Table)
+	}
+	t.Logf("%d ok, %d errors in %v\n%v", ok, typed, elapsed, m)
 }
 
 func isTyped(err error) bool {
