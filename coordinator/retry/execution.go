@@ -36,17 +36,25 @@ const (
 	stepIgnore
 )
 
-// step is what follows a failed attempt.
+// step is what follows a failed attempt. The zero step follows no failure.
 type step struct {
 	kind   stepKind
 	next   attemptSpec       // stepRetry: the retry
 	wait   time.Duration     // stepRetry: the backoff
-	level  consistency.Level // stepIgnore: the level served
 	reason error             // stepStop: why
 	err    error             // the failed attempt's error
+	level  consistency.Level // the failed attempt's level
 }
 
-func stop(reason, err error) step { return step{kind: stepStop, reason: reason, err: err} }
+// stop ends the statement for reason after a's failure with err.
+func stop(reason error, a attemptSpec, err error) step {
+	return step{kind: stepStop, reason: reason, err: err, level: a.level}
+}
+
+// stopped returns st turned into a stop for reason, keeping its failure.
+func (st step) stopped(reason error) step {
+	return step{kind: stepStop, reason: reason, err: st.err, level: st.level}
+}
 
 func (x *execution) first() attemptSpec { return attemptSpec{target: 0, level: x.stmt.Level} }
 
@@ -65,7 +73,7 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
 		Err: err, Cause: f.cause, Verdict: v})
 	if reason != nil {
-		return stop(reason, err)
+		return stop(reason, a, err)
 	}
 	return x.follow(a, f.cause, v, err)
 }
@@ -88,22 +96,22 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 func (x *execution) follow(a attemptSpec, c Cause, v Verdict, err error) step {
 	switch v.Decision {
 	case Rethrow:
-		return stop(ErrRethrown, err)
+		return stop(ErrRethrown, a, err)
 	case Ignore:
 		x.e.m.ignores.Add(1)
-		return step{kind: stepIgnore, level: a.level, err: err}
+		return step{kind: stepIgnore, err: err, level: a.level}
 	case RetrySame:
 		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, err)
 	case RetryNext:
 		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, err)
 	}
-	return stop(ErrInvalidVerdict, err)
+	return stop(ErrInvalidVerdict, a, err)
 }
 
 // retry makes next, the retry of from, if nothing forbids it.
 func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
 	if reason := x.forbid(next); reason != nil {
-		return stop(reason, err)
+		return stop(reason, from, err)
 	}
 	if next.target == x.next {
 		x.next++
@@ -111,7 +119,7 @@ func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
 	x.retries++
 	x.e.m.retries[c].Add(1)
 	x.noteLevel(next, from, c)
-	return step{kind: stepRetry, next: next, wait: x.e.backoff(x.retries - 1), err: err}
+	return step{kind: stepRetry, next: next, wait: x.e.backoff(x.retries - 1), err: err, level: from.level}
 }
 
 // forbid returns why retry next may not run, or nil.

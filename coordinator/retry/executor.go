@@ -56,11 +56,13 @@ type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Lev
 // retry count, and Execute returns only once every attempt has returned.
 // A failed statement returns an
 // *ExecutionError wrapping the last attempt's error and why execution
-// stopped. Bad arguments return an error wrapping ErrInvalidCall,
-// ErrEmptyPlan or ErrInvalidStatement, with no attempt made.
+// stopped, and a Result with no Value whose Level is the error's. Bad
+// arguments return an error wrapping ErrInvalidCall, ErrEmptyPlan or
+// ErrInvalidStatement, with no attempt made, and a Result whose Level is
+// s.Level.
 func Execute[T, R any](ctx context.Context, e *Executor, s Statement, plan []T, attempt Attempt[T, R]) (Result[R], error) {
 	if err := checkCall(ctx, e, s, len(plan), attempt == nil); err != nil {
-		return Result[R]{}, err
+		return Result[R]{Level: s.Level, Requested: s.Level}, err
 	}
 	seq := runner[T, R]{plan: plan, attempt: attempt}
 	e.begin(&seq.x, s, len(plan))

@@ -37,14 +37,16 @@ var (
 	ErrInvalidCall = errors.New("retry: invalid call")
 )
 
-// Result is a statement's successful outcome. It is a plain value, owned by
-// the caller: safe for concurrent reads.
+// Result is a statement's outcome. It is a plain value, owned by the
+// caller: safe for concurrent reads.
 type Result[R any] struct {
-	// Value is the winning attempt's result; the zero R when Ignored.
+	// Value is the winning attempt's result; the zero R when Ignored or
+	// when the statement failed.
 	Value R
 	// Level is the level the statement was served at: the winning attempt's
 	// level, or for Ignored the level of the attempt whose failure was
-	// ignored. It differs from Requested when a policy downgraded.
+	// ignored. It differs from Requested when a policy downgraded. When the
+	// statement failed it is ExecutionError.Level.
 	Level consistency.Level
 	// Requested is the level the statement asked for.
 	Requested consistency.Level
@@ -74,6 +76,11 @@ type ExecutionError struct {
 	// Err is the last failed attempt's error; nil if the context ended the
 	// statement before any attempt failed.
 	Err error
+	// Level is the level of the attempt that failed with Err, or Requested
+	// when Err is nil. It differs from Requested after a downgrade.
+	Level consistency.Level
+	// Requested is the level the statement asked for.
+	Requested consistency.Level
 	// Attempts lists the finished attempts.
 	Attempts History
 }

@@ -15,10 +15,10 @@ type runner[T, R any] struct {
 
 // sequential runs one attempt at a time on the calling goroutine.
 func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
-	var last error
+	var last step
 	for a := r.x.first(); ; {
 		if err := ctx.Err(); err != nil {
-			return r.end(stop(err, last))
+			return r.end(last.stopped(err))
 		}
 		v, err := r.attempt(ctx, r.plan[a.target], a.level)
 		if err == nil {
@@ -28,7 +28,7 @@ func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
 		if st.kind != stepRetry {
 			return r.end(st)
 		}
-		last = err
+		last = st
 		_ = sleep(ctx, st.wait) // a context ending the wait is caught above
 		a = st.next
 	}
@@ -49,7 +49,7 @@ type outcome[R any] struct {
 // has, or at once when ctx ends. Losers are cancelled, and waited for.
 func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Result[R], error) {
 	if err := ctx.Err(); err != nil {
-		return r.end(stop(err, nil))
+		return r.end(step{}.stopped(err))
 	}
 	actx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -69,7 +69,7 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], spec <-chan time.Time,
 	launch func(attemptSpec, time.Duration)) (Result[R], error) {
 	launch(r.x.first(), 0)
-	last := stop(ErrRethrown, nil)
+	last := step{}.stopped(ErrRethrown) // replaced by the first failure
 	for inflight := 1; inflight > 0; {
 		select {
 		case o := <-out:
@@ -91,7 +91,7 @@ func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], spec <-c
 				inflight++
 			}
 		case <-ctx.Done():
-			return r.end(stop(ctx.Err(), last.err))
+			return r.end(last.stopped(ctx.Err()))
 		}
 	}
 	return r.end(last)
@@ -105,7 +105,7 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 	case o.err == nil:
 		return step{}, true
 	case !o.ran:
-		return stop(ctx.Err(), last.err), true
+		return last.stopped(ctx.Err()), true
 	}
 	st := r.x.failed(ctx, o.a, o.err)
 	return st, st.kind == stepIgnore || ctx.Err() != nil
@@ -143,12 +143,19 @@ func (r *runner[T, R]) won(a attemptSpec, v R) (Result[R], error) {
 	return Result[R]{Value: v, Level: a.level, Requested: r.x.stmt.Level, Attempts: r.x.history}, nil
 }
 
-// end ends the statement on a step that is not a retry.
+// end ends the statement on a step that is not a retry. The level reported
+// is the failed attempt's, or the requested one when no attempt failed.
 func (r *runner[T, R]) end(st step) (Result[R], error) {
-	if st.kind == stepIgnore {
-		return Result[R]{Level: st.level, Requested: r.x.stmt.Level, Ignored: true, Attempts: r.x.history}, nil
+	res := Result[R]{Level: st.level, Requested: r.x.stmt.Level, Attempts: r.x.history}
+	if st.err == nil {
+		res.Level = res.Requested
 	}
-	return Result[R]{}, &ExecutionError{Reason: st.reason, Err: st.err, Attempts: r.x.history}
+	if st.kind == stepIgnore {
+		res.Ignored = true
+		return res, nil
+	}
+	return res, &ExecutionError{Reason: st.reason, Err: st.err, Level: res.Level,
+		Requested: res.Requested, Attempts: res.Attempts}
 }
 
 // sleep waits for d, or until ctx ends and returns its error.
