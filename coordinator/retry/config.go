@@ -32,9 +32,19 @@ type Config struct {
 	// ones give up by themselves). Default DefaultMaxRetries; must be >= 0.
 	MaxRetries int
 
-	// Backoff, if not nil, gives the wait before each retry; nil retries at
-	// once. The wait ends early when the context does.
+	// Backoff, if not nil, gives the wait before each retry. Leave it nil
+	// to use ExponentialBackoff instead.
 	Backoff Backoff
+
+	// ExponentialBackoff is the wait before each retry when Backoff is nil.
+	// Its zero value, the default, retries at once. It must be left zero
+	// when Backoff is set.
+	//
+	// Whichever gives it, a wait ends early when the context does, and a
+	// retry whose wait would end at or after the context's deadline is not
+	// made: the statement ends at once with ErrBackoffPastDeadline, and the
+	// caller keeps the time that remains.
+	ExponentialBackoff ExponentialBackoff
 
 	// Budget, if not nil, caps retries and speculative attempts: Execute
 	// deposits one request per statement and withdraws one per extra
@@ -58,6 +68,16 @@ type Config struct {
 	// goroutine, before the attempt; it must be quick and safe for
 	// concurrent use.
 	OnDowngrade func(Downgrade)
+
+	// OnRetry, if not nil, is told of every retry about to run, once
+	// nothing can stop it but the context: after the policy, MaxRetries,
+	// the plan, the deadline and the budget allowed it, after OnDowngrade,
+	// and before the backoff. Speculative attempts are not retries. It runs
+	// synchronously on the goroutine that called Execute, which waits for
+	// it before the backoff and, in speculative execution, before it
+	// notices any other attempt finishing: it must not block. It must be
+	// safe for concurrent use.
+	OnRetry func(RetryEvent)
 }
 
 // Backoff returns the wait before a retry, given the number of retries the
@@ -98,5 +118,9 @@ func (cfg Config) validate() error {
 	if d, ok := cfg.Speculation.(FixedDelay); ok && d < 0 {
 		return &ConfigError{"Config.Speculation", time.Duration(d), "a fixed delay must be >= 0"}
 	}
-	return nil
+	if cfg.Backoff != nil && cfg.ExponentialBackoff.Base != 0 {
+		return &ConfigError{"Config.ExponentialBackoff.Base", cfg.ExponentialBackoff.Base,
+			"must be 0 when Config.Backoff is set"}
+	}
+	return cfg.ExponentialBackoff.validate()
 }

@@ -18,6 +18,9 @@ type execution struct {
 	next    int // the next unused target of the plan
 	retries int
 	history History
+
+	deadline    time.Time // the context's, if hasDeadline
+	hasDeadline bool
 }
 
 // attemptSpec is an attempt to make.
@@ -101,16 +104,18 @@ func (x *execution) follow(a attemptSpec, c Cause, v Verdict, err error) step {
 		x.e.m.ignores.Add(1)
 		return step{kind: stepIgnore, err: err, level: a.level}
 	case RetrySame:
-		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, err)
+		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, v, err)
 	case RetryNext:
-		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, err)
+		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, v, err)
 	}
 	return stop(ErrInvalidVerdict, a, err)
 }
 
-// retry makes next, the retry of from, if nothing forbids it.
-func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
-	if reason := x.forbid(next); reason != nil {
+// retry makes next, the retry of from after err, of cause c and verdict v,
+// if nothing forbids it.
+func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error) step {
+	wait, reason := x.allow(next)
+	if reason != nil {
 		return stop(reason, from, err)
 	}
 	if next.target == x.next {
@@ -119,10 +124,32 @@ func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
 	x.retries++
 	x.e.m.retries[c].Add(1)
 	x.noteLevel(next, from, c)
-	return step{kind: stepRetry, next: next, wait: x.e.backoff(x.retries - 1), err: err, level: from.level}
+	if obs := x.e.cfg.OnRetry; obs != nil {
+		obs(RetryEvent{Statement: x.stmt, Retry: x.retries, Err: err, Cause: c, Verdict: v,
+			Level: next.level, Target: next.target, Delay: wait})
+	}
+	return step{kind: stepRetry, next: next, wait: wait, err: err, level: from.level}
 }
 
-// forbid returns why retry next may not run, or nil.
+// allow returns the wait before retry next, or why it may not run. The
+// budget is asked last, so that a retry refused for another reason does not
+// spend it.
+func (x *execution) allow(next attemptSpec) (time.Duration, error) {
+	if reason := x.forbid(next); reason != nil {
+		return 0, reason
+	}
+	wait := x.e.backoff(x.retries)
+	if x.passesDeadline(time.Now(), wait) {
+		x.e.m.exhausted.Add(1)
+		return 0, ErrBackoffPastDeadline
+	}
+	if !x.e.withdraw() {
+		return 0, ErrBudgetExhausted
+	}
+	return wait, nil
+}
+
+// forbid returns why retry next may not run whatever its wait, or nil.
 func (x *execution) forbid(next attemptSpec) error {
 	switch {
 	case !next.level.Valid() || (next.level == consistency.Any && x.stmt.Level != consistency.Any):
@@ -133,10 +160,14 @@ func (x *execution) forbid(next attemptSpec) error {
 	case x.retries >= x.e.maxRetries():
 		x.e.m.exhausted.Add(1)
 		return ErrTooManyRetries
-	case !x.e.withdraw():
-		return ErrBudgetExhausted
 	}
 	return nil
+}
+
+// passesDeadline reports whether a wait of d from now would end at or after
+// the context's deadline, when the context has ended and nothing can run.
+func (x *execution) passesDeadline(now time.Time, d time.Duration) bool {
+	return x.hasDeadline && d > 0 && !now.Add(d).Before(x.deadline)
 }
 
 // noteLevel reports next to the observer if it runs at another level than
@@ -154,17 +185,14 @@ func (x *execution) noteLevel(next, from attemptSpec, c Cause) {
 
 // speculationDelay returns the delay before a speculative attempt, and
 // whether this statement speculates at all.
-func (x *execution) speculationDelay(ctx context.Context) (time.Duration, bool) {
+func (x *execution) speculationDelay() (time.Duration, bool) {
 	sd := x.e.cfg.Speculation
 	if sd == nil || x.stmt.Idempotent != Idempotent || x.planLen < 2 {
 		return 0, false
 	}
 	now := time.Now()
 	d, ok := sd.Load(now)
-	if !ok || d < 0 {
-		return 0, false
-	}
-	if deadline, has := ctx.Deadline(); has && !now.Add(d).Before(deadline) {
+	if !ok || d < 0 || x.passesDeadline(now, d) {
 		return 0, false
 	}
 	return d, true

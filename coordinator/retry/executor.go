@@ -3,6 +3,8 @@ package retry
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -12,8 +14,9 @@ import (
 // ready to use with the zero Config. An Executor is safe for concurrent use
 // and must not be copied after first use.
 type Executor struct {
-	cfg Config
-	m   counters
+	cfg    Config
+	m      counters
+	randMu sync.Mutex // serializes cfg.ExponentialBackoff.Rand
 }
 
 // NewExecutor returns an executor, or a *ConfigError if cfg is invalid.
@@ -65,8 +68,8 @@ func Execute[T, R any](ctx context.Context, e *Executor, s Statement, plan []T, 
 		return Result[R]{Level: s.Level, Requested: s.Level}, err
 	}
 	seq := runner[T, R]{plan: plan, attempt: attempt}
-	e.begin(&seq.x, s, len(plan))
-	if d, ok := seq.x.speculationDelay(ctx); ok {
+	e.begin(ctx, &seq.x, s, len(plan))
+	if d, ok := seq.x.speculationDelay(); ok {
 		spec := &runner[T, R]{x: seq.x, plan: plan, attempt: attempt}
 		return spec.speculative(ctx, d)
 	}
@@ -87,14 +90,15 @@ func checkCall(ctx context.Context, e *Executor, s Statement, planLen int, nilAt
 	return s.Validate()
 }
 
-// begin starts x, the execution of validated statement s.
-func (e *Executor) begin(x *execution, s Statement, planLen int) {
+// begin starts x, the execution of validated statement s within ctx.
+func (e *Executor) begin(ctx context.Context, x *execution, s Statement, planLen int) {
 	e.m.executions.Add(1)
 	if e.cfg.Budget != nil {
 		e.cfg.Budget.Deposit(time.Now())
 	}
 	s.Idempotent = s.Idempotent.Resolve(e.cfg.DefaultIdempotent)
 	x.e, x.stmt, x.policy, x.planLen, x.next = e, s, e.policyFor(s), planLen, 1
+	x.deadline, x.hasDeadline = ctx.Deadline()
 }
 
 // policyFor returns the policy that judges s.
@@ -124,9 +128,24 @@ func (e *Executor) maxRetries() int {
 	return e.cfg.MaxRetries
 }
 
+// backoff returns the wait after retries retries.
 func (e *Executor) backoff(retries int) time.Duration {
-	if e.cfg.Backoff == nil {
-		return 0
+	switch {
+	case e.cfg.Backoff != nil:
+		return e.cfg.Backoff(retries)
+	case e.cfg.ExponentialBackoff.Base > 0:
+		return e.cfg.ExponentialBackoff.wait(retries, e.jitter())
 	}
-	return e.cfg.Backoff(retries)
+	return 0
+}
+
+// jitter returns a number drawn uniformly from [0, 1).
+func (e *Executor) jitter() float64 {
+	src := e.cfg.ExponentialBackoff.Rand
+	if src == nil {
+		return unit(rand.Uint64())
+	}
+	e.randMu.Lock()
+	defer e.randMu.Unlock()
+	return unit(src.Uint64())
 }

@@ -23,6 +23,10 @@ var (
 	ErrTooManyRetries = errors.New("retry: retry limit reached")
 	// ErrBudgetExhausted: the retry budget refused the retry.
 	ErrBudgetExhausted = errors.New("retry: retry budget exhausted")
+	// ErrBackoffPastDeadline: the wait before the retry would have ended at
+	// or after the context's deadline, so the retry was not made. The
+	// context had not ended: the caller still has the time that remains.
+	ErrBackoffPastDeadline = errors.New("retry: the backoff before the retry would pass the deadline")
 	// ErrInvalidVerdict: the policy returned an undefined decision or level,
 	// or a retry at ANY for a statement that did not ask for ANY (the zero
 	// Level: the policy most likely forgot to set it).
@@ -70,8 +74,8 @@ func (r *Result[R]) Downgraded() bool { return r.Level != r.Requested }
 type ExecutionError struct {
 	// Reason is why execution stopped: ErrRethrown, ErrNotIdempotent,
 	// ErrPlanExhausted, ErrTooManyRetries, ErrBudgetExhausted,
-	// ErrInvalidVerdict, or the caller's context.Canceled or
-	// context.DeadlineExceeded.
+	// ErrBackoffPastDeadline, ErrInvalidVerdict, or the caller's
+	// context.Canceled or context.DeadlineExceeded.
 	Reason error
 	// Err is the last failed attempt's error; nil if the context ended the
 	// statement before any attempt failed.
