@@ -6,8 +6,14 @@ import (
 	"github.com/readpath/readpath/consistency"
 )
 
-// DefaultMaxRetries is Config.MaxRetries when left zero.
-const DefaultMaxRetries = 8
+// Defaults of Config fields left zero.
+const (
+	// DefaultMaxRetries is Config.MaxRetries when left zero.
+	DefaultMaxRetries = 8
+	// DefaultSpeculativeExecutions is Config.SpeculativeExecutions when left
+	// zero.
+	DefaultSpeculativeExecutions = 1
+)
 
 // Config configures an Executor. The zero Config is valid: DefaultPolicy, no
 // backoff, no budget, no speculation, and statements not idempotent unless
@@ -54,13 +60,24 @@ type Config struct {
 	Budget *Budget
 
 	// Speculation, if not nil, enables client-side speculative execution
-	// of idempotent statements: if no attempt has succeeded after the delay
-	// it gives, a second attempt goes to the next target of the plan, and
-	// the first success wins. A *latency.Threshold fits, for an adaptive
-	// delay (feed its tracker from the attempt function), as does
-	// FixedDelay. Speculation is skipped when the delay would pass the
-	// context's deadline.
+	// of idempotent statements: while no attempt has succeeded, a
+	// speculative attempt goes to the next target of the plan after the
+	// delay it gives, and another after each further delay, up to
+	// SpeculativeExecutions; the first success wins. The delay is read once
+	// per statement. A *latency.Threshold fits, for an adaptive delay (feed
+	// its tracker from the attempt function), as does FixedDelay. A
+	// speculative attempt that would start at or after the context's
+	// deadline is not scheduled, and once the budget refuses one, no more
+	// follow.
 	Speculation SpeculationDelay
+
+	// SpeculativeExecutions is the most speculative attempts a statement
+	// makes, besides its first attempt and retries, as gocql's
+	// SimpleSpeculativeExecution.NumAttempts (the Java driver 4 counts the
+	// first attempt too). Each takes the next unused target, so the plan
+	// bounds them too. Default DefaultSpeculativeExecutions; must be >= 0,
+	// and left 0 when Speculation is nil.
+	SpeculativeExecutions int
 
 	// OnDowngrade, if not nil, is told of every attempt about to run at a
 	// level other than the statement's, so that the application can log it,
@@ -115,12 +132,25 @@ func (cfg Config) validate() error {
 	if cfg.MaxRetries < 0 {
 		return &ConfigError{"Config.MaxRetries", cfg.MaxRetries, "must be >= 0"}
 	}
-	if d, ok := cfg.Speculation.(FixedDelay); ok && d < 0 {
-		return &ConfigError{"Config.Speculation", time.Duration(d), "a fixed delay must be >= 0"}
+	if err := cfg.validateSpeculation(); err != nil {
+		return err
 	}
 	if cfg.Backoff != nil && cfg.ExponentialBackoff.Base != 0 {
 		return &ConfigError{"Config.ExponentialBackoff.Base", cfg.ExponentialBackoff.Base,
 			"must be 0 when Config.Backoff is set"}
 	}
 	return cfg.ExponentialBackoff.validate()
+}
+
+func (cfg Config) validateSpeculation() error {
+	switch d, ok := cfg.Speculation.(FixedDelay); {
+	case ok && d < 0:
+		return &ConfigError{"Config.Speculation", time.Duration(d), "a fixed delay must be >= 0"}
+	case cfg.SpeculativeExecutions < 0:
+		return &ConfigError{"Config.SpeculativeExecutions", cfg.SpeculativeExecutions, "must be >= 0"}
+	case cfg.SpeculativeExecutions != 0 && cfg.Speculation == nil:
+		return &ConfigError{"Config.SpeculativeExecutions", cfg.SpeculativeExecutions,
+			"must be 0 when Config.Speculation is nil"}
+	}
+	return nil
 }

@@ -19,6 +19,8 @@ type execution struct {
 	retries int
 	history History
 
+	speculated int // speculative attempts started
+
 	deadline    time.Time // the context's, if hasDeadline
 	hasDeadline bool
 }
@@ -198,17 +200,34 @@ func (x *execution) speculationDelay() (time.Duration, bool) {
 	return d, true
 }
 
-// speculate returns the speculative attempt to start, if a target is left
-// and the budget allows.
+// speculate returns the speculative attempt to start, if the statement may
+// make another, a target is left and the budget allows.
 func (x *execution) speculate() (attemptSpec, bool) {
-	if x.next >= x.planLen || !x.e.withdraw() {
+	if !x.speculationLeft() || !x.e.withdraw() {
 		return attemptSpec{}, false
 	}
 	a := attemptSpec{target: x.next, level: x.stmt.Level, speculative: true}
 	x.next++
+	x.speculated++
 	x.e.m.speculative.Add(1)
 	return a, true
 }
+
+// speculatesAgain reports whether another speculative attempt may start
+// after d from now: the statement has some left, a target is left, and d
+// ends before the deadline. The budget is asked when it is due.
+func (x *execution) speculatesAgain(now time.Time, d time.Duration) bool {
+	return x.speculationLeft() && !x.passesDeadline(now, d)
+}
+
+func (x *execution) speculationLeft() bool {
+	return x.speculated < x.e.speculativeExecutions() && x.next < x.planLen
+}
+
+// chains returns the most chains of attempts the statement can run at once:
+// the first and one per speculative attempt, each starting on a target of
+// its own.
+func (x *execution) chains() int { return min(x.planLen, 1+x.e.speculativeExecutions()) }
 
 // gated reports whether a failure of cause c may have left the statement
 // applied, so that only an idempotent statement may be retried after it.

@@ -121,6 +121,13 @@ func (e *Executor) withdraw() bool {
 	return false
 }
 
+func (e *Executor) speculativeExecutions() int {
+	if e.cfg.SpeculativeExecutions == 0 {
+		return DefaultSpeculativeExecutions
+	}
+	return e.cfg.SpeculativeExecutions
+}
+
 func (e *Executor) maxRetries() int {
 	if e.cfg.MaxRetries == 0 {
 		return DefaultMaxRetries
