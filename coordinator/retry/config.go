@@ -16,8 +16,8 @@ const (
 )
 
 // Config configures an Executor. The zero Config is valid: DefaultPolicy, no
-// backoff, no budget, no speculation, and statements not idempotent unless
-// they say so. NewExecutor copies it; the functions and the Policy it holds
+// backoff, no budget, no speculation, no listeners, and statements not
+// idempotent unless they say so. NewExecutor copies it; the functions and the Policy it holds
 // must be safe for concurrent use.
 type Config struct {
 	// Policy judges failed attempts. Default DefaultPolicy. A Statement's
@@ -53,10 +53,14 @@ type Config struct {
 	ExponentialBackoff ExponentialBackoff
 
 	// Budget, if not nil, caps retries and speculative attempts: Execute
-	// deposits one request per statement and withdraws one per extra
-	// attempt; a refused retry ends the statement with ErrBudgetExhausted.
-	// Share one Budget with the coordinator so that retries and hedges draw
-	// on the same allowance.
+	// deposits one request per statement and withdraws one per retry or
+	// speculative attempt. A refused retry ends the statement with
+	// ErrBudgetExhausted; a refused speculative attempt ends the
+	// statement's speculation. Share one Budget with a coordinator's hedges
+	// so that retries and hedges draw on one allowance. Each user of a
+	// shared Budget deposits its own requests: a statement whose attempts
+	// read through a coordinator that deposits into the same Budget counts
+	// as a request here and again there.
 	Budget *Budget
 
 	// Speculation, if not nil, enables client-side speculative execution
@@ -81,8 +85,8 @@ type Config struct {
 
 	// OnDowngrade, if not nil, is told of every attempt about to run at a
 	// level other than the statement's, so that the application can log it,
-	// or re-read or repair the rows later. It runs on the executing
-	// goroutine, before the attempt; it must be quick and safe for
+	// or re-read or repair the rows later. It runs on the goroutine that
+	// called Execute, before the attempt; it must be quick and safe for
 	// concurrent use.
 	OnDowngrade func(Downgrade)
 

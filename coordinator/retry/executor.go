@@ -49,13 +49,14 @@ type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Lev
 //   - otherwise the policy (s.Policy, else the executor's) decides:
 //     RetrySame retries on the same target and RetryNext on the next one of
 //     the plan, each at the verdict's level, after the backoff, if the plan
-//     has a target left, MaxRetries is not reached and the budget allows;
-//     Ignore ends with success and no value; Rethrow ends with the error.
+//     has a target left, MaxRetries is not reached, the backoff ends before
+//     the context's deadline and the budget allows; Ignore ends with success
+//     and no value; Rethrow ends with the error.
 //
 // An idempotent statement may also be executed speculatively (see
 // Config.Speculation); attempts then run on their own goroutines, the first
 // success wins, a failure ends the statement only when no other attempt is
-// still running, retries and the speculative attempt share the plan and the
+// still running, retries and speculative attempts share the plan and the
 // retry count, and Execute returns only once every attempt has returned.
 // A failed statement returns an
 // *ExecutionError wrapping the last attempt's error and why execution
