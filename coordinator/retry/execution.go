@@ -167,7 +167,8 @@ func (x *execution) forbid(next attemptSpec) error {
 }
 
 // passesDeadline reports whether a wait of d from now would end at or after
-// the context's deadline, when the context has ended and nothing can run.
+// the context's deadline, by which time the context has ended and nothing
+// can run.
 func (x *execution) passesDeadline(now time.Time, d time.Duration) bool {
 	return x.hasDeadline && d > 0 && !now.Add(d).Before(x.deadline)
 }
