@@ -6,12 +6,18 @@ import (
 	"github.com/readpath/readpath/consistency"
 )
 
-// DefaultMaxRetries is Config.MaxRetries when left zero.
-const DefaultMaxRetries = 8
+// Defaults of Config fields left zero.
+const (
+	// DefaultMaxRetries is Config.MaxRetries when left zero.
+	DefaultMaxRetries = 8
+	// DefaultSpeculativeExecutions is Config.SpeculativeExecutions when left
+	// zero.
+	DefaultSpeculativeExecutions = 1
+)
 
 // Config configures an Executor. The zero Config is valid: DefaultPolicy, no
-// backoff, no budget, no speculation, and statements not idempotent unless
-// they say so. NewExecutor copies it; the functions and the Policy it holds
+// backoff, no budget, no speculation, no listeners, and statements not
+// idempotent unless they say so. NewExecutor copies it; the functions and the Policy it holds
 // must be safe for concurrent use.
 type Config struct {
 	// Policy judges failed attempts. Default DefaultPolicy. A Statement's
@@ -32,32 +38,67 @@ type Config struct {
 	// ones give up by themselves). Default DefaultMaxRetries; must be >= 0.
 	MaxRetries int
 
-	// Backoff, if not nil, gives the wait before each retry; nil retries at
-	// once. The wait ends early when the context does.
+	// Backoff, if not nil, gives the wait before each retry. Leave it nil
+	// to use ExponentialBackoff instead.
 	Backoff Backoff
 
+	// ExponentialBackoff is the wait before each retry when Backoff is nil.
+	// Its zero value, the default, retries at once. It must be left zero
+	// when Backoff is set.
+	//
+	// Whichever gives it, a wait ends early when the context does, and a
+	// retry whose wait would end at or after the context's deadline is not
+	// made: the statement ends at once with ErrBackoffPastDeadline, and the
+	// caller keeps the time that remains.
+	ExponentialBackoff ExponentialBackoff
+
 	// Budget, if not nil, caps retries and speculative attempts: Execute
-	// deposits one request per statement and withdraws one per extra
-	// attempt; a refused retry ends the statement with ErrBudgetExhausted.
-	// Share one Budget with the coordinator so that retries and hedges draw
-	// on the same allowance.
+	// deposits one request per statement and withdraws one per retry or
+	// speculative attempt. A refused retry ends the statement with
+	// ErrBudgetExhausted; a refused speculative attempt ends the
+	// statement's speculation. Share one Budget with a coordinator's hedges
+	// so that retries and hedges draw on one allowance. Each user of a
+	// shared Budget deposits its own requests: a statement whose attempts
+	// read through a coordinator that deposits into the same Budget counts
+	// as a request here and again there.
 	Budget *Budget
 
 	// Speculation, if not nil, enables client-side speculative execution
-	// of idempotent statements: if no attempt has succeeded after the delay
-	// it gives, a second attempt goes to the next target of the plan, and
-	// the first success wins. A *latency.Threshold fits, for an adaptive
-	// delay (feed its tracker from the attempt function), as does
-	// FixedDelay. Speculation is skipped when the delay would pass the
-	// context's deadline.
+	// of idempotent statements: while no attempt has succeeded, a
+	// speculative attempt goes to the next target of the plan after the
+	// delay it gives, and another after each further delay, up to
+	// SpeculativeExecutions; the first success wins. The delay is read once
+	// per statement. A *latency.Threshold fits, for an adaptive delay (feed
+	// its tracker from the attempt function), as does FixedDelay. A
+	// speculative attempt that would start at or after the context's
+	// deadline is not scheduled, and once the budget refuses one, no more
+	// follow.
 	Speculation SpeculationDelay
+
+	// SpeculativeExecutions is the most speculative attempts a statement
+	// makes, besides its first attempt and retries, as gocql's
+	// SimpleSpeculativeExecution.NumAttempts (the Java driver 4 counts the
+	// first attempt too). Each takes the next unused target, so the plan
+	// bounds them too. Default DefaultSpeculativeExecutions; must be >= 0,
+	// and left 0 when Speculation is nil.
+	SpeculativeExecutions int
 
 	// OnDowngrade, if not nil, is told of every attempt about to run at a
 	// level other than the statement's, so that the application can log it,
-	// or re-read or repair the rows later. It runs on the executing
-	// goroutine, before the attempt; it must be quick and safe for
+	// or re-read or repair the rows later. It runs on the goroutine that
+	// called Execute, before the attempt; it must be quick and safe for
 	// concurrent use.
 	OnDowngrade func(Downgrade)
+
+	// OnRetry, if not nil, is told of every retry about to run, once
+	// nothing can stop it but the context: after the policy, MaxRetries,
+	// the plan, the deadline and the budget allowed it, after OnDowngrade,
+	// and before the backoff. Speculative attempts are not retries. It runs
+	// synchronously on the goroutine that called Execute, which waits for
+	// it before the backoff and, in speculative execution, before it
+	// notices any other attempt finishing: it must not block. It must be
+	// safe for concurrent use.
+	OnRetry func(RetryEvent)
 }
 
 // Backoff returns the wait before a retry, given the number of retries the
@@ -95,8 +136,25 @@ func (cfg Config) validate() error {
 	if cfg.MaxRetries < 0 {
 		return &ConfigError{"Config.MaxRetries", cfg.MaxRetries, "must be >= 0"}
 	}
-	if d, ok := cfg.Speculation.(FixedDelay); ok && d < 0 {
+	if err := cfg.validateSpeculation(); err != nil {
+		return err
+	}
+	if cfg.Backoff != nil && cfg.ExponentialBackoff.Base != 0 {
+		return &ConfigError{"Config.ExponentialBackoff.Base", cfg.ExponentialBackoff.Base,
+			"must be 0 when Config.Backoff is set"}
+	}
+	return cfg.ExponentialBackoff.validate()
+}
+
+func (cfg Config) validateSpeculation() error {
+	switch d, ok := cfg.Speculation.(FixedDelay); {
+	case ok && d < 0:
 		return &ConfigError{"Config.Speculation", time.Duration(d), "a fixed delay must be >= 0"}
+	case cfg.SpeculativeExecutions < 0:
+		return &ConfigError{"Config.SpeculativeExecutions", cfg.SpeculativeExecutions, "must be >= 0"}
+	case cfg.SpeculativeExecutions != 0 && cfg.Speculation == nil:
+		return &ConfigError{"Config.SpeculativeExecutions", cfg.SpeculativeExecutions,
+			"must be 0 when Config.Speculation is nil"}
 	}
 	return nil
 }

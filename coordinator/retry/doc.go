@@ -28,7 +28,22 @@
 // It classifies each error (see Classify), applies the idempotence gate,
 // then the policy, and honours the verdict, within the plan, MaxRetries, the
 // Budget and the context. A failed statement returns an *ExecutionError
-// holding the last error, why execution stopped, and every attempt.
+// holding the last error, why execution stopped, the level of the attempt
+// that failed last, and every attempt.
+//
+// # Backoff
+//
+// By default a retry runs at once, as in the Java driver: a read timeout or
+// an unavailable coordinator is retried immediately, often on the next
+// target. Where many clients may fail together, against an overloaded
+// coordinator, set Config.ExponentialBackoff (or Config.Backoff, for a
+// schedule of your own): the wait before retry n+1 is drawn uniformly
+// ("full jitter") from [0, min(Cap, Base × Multiplier^n)), which spreads
+// retries that would otherwise arrive in waves. A retry whose wait would
+// end at or after the context's deadline is not made: the statement ends at
+// once with ErrBackoffPastDeadline, with the time that remains left to the
+// caller. For waits that tests can predict, give the backoff a seeded
+// source, such as rand.NewPCG.
 //
 // # Idempotence, counters and lightweight transactions
 //
@@ -66,15 +81,31 @@
 // stale answer beats no answer, and watch it: every downgraded attempt is
 // reported to Config.OnDowngrade and counted, and Result.Level says which
 // level the statement was served at, so the application can re-read or
-// repair the rows it touched.
+// repair the rows it touched. A failed statement's ExecutionError.Level
+// says the level of the attempt that failed last: a write that timed out
+// there may still have been applied at that weaker level.
+//
+// # Watching retries
+//
+// Config.OnRetry is told of every retry about to run: the statement, the
+// retry count, the error that caused it, the policy's verdict, the level
+// and target of the retry, and the backoff before it. It runs
+// synchronously, on the goroutine that called Execute, and must not block.
+// The Executor's Metrics count retries by cause, successes after retries,
+// exhaustion, speculative attempts, budget refusals and downgrades.
 //
 // # Speculation and the budget
 //
 // With Config.Speculation, an idempotent statement that has not succeeded
 // after a delay (fixed, or a *latency.Threshold tracking recent latency)
-// is also sent to the next target; the first success wins and the other
-// attempt is cancelled through its context. Every extra attempt, retry or
-// speculative, is real load: a Budget, shared with the coordinator's hedges,
-// holds them to a fraction of the requests over a sliding window, so that a
-// failing cluster is not hammered by a retry storm.
+// is also sent to the next target, and after each further delay to the one
+// after, up to Config.SpeculativeExecutions (default 1) speculative
+// attempts, as the Java driver's ConstantSpeculativeExecutionPolicy and
+// gocql's SimpleSpeculativeExecution do. The first success wins and every
+// other attempt is cancelled through its context; Execute returns once all
+// have returned. Every extra attempt, retry or speculative, is real load: a
+// Budget holds them to a fraction of the requests over a sliding window,
+// so that a failing cluster is not hammered by a retry storm. A Budget may
+// be shared with a coordinator's hedges, so that both draw on one
+// allowance.
 package retry

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -95,4 +97,91 @@ func ExampleBudget() {
 	}
 	fmt.Println(granted) // 10% of 500, plus 1 a second over 10 s
 	// Output: 60
+}
+
+func ExampleExponentialBackoff_Ceiling() {
+	b := retry.ExponentialBackoff{Base: 10 * time.Millisecond, Cap: time.Second}
+	var ceilings []string
+	for n := range 9 {
+		ceilings = append(ceilings, b.Ceiling(n).String())
+	}
+	// Each wait is drawn from [0, ceiling).
+	fmt.Println(strings.Join(ceilings, " "))
+	// Output: 10ms 20ms 40ms 80ms 160ms 320ms 640ms 1s 1s
+}
+
+// OnRetry hears of each retry before its backoff; a seeded source makes the
+// jittered waits repeat.
+func ExampleConfig_onRetry() {
+	backoff := retry.ExponentialBackoff{Base: 2 * time.Millisecond, Rand: rand.NewPCG(1, 2)}
+	ex, err := retry.NewExecutor(retry.Config{
+		ExponentialBackoff: backoff,
+		OnRetry: func(ev retry.RetryEvent) {
+			fmt.Printf("retry %d to target %d at %s after %v (of up to %v): %v\n",
+				ev.Retry, ev.Target, ev.Level, ev.Delay, backoff.Ceiling(ev.Retry-1), ev.Err)
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	read := func(_ context.Context, coordinator string, _ consistency.Level) (string, error) {
+		if coordinator != "node3" {
+			return "", retry.ErrOverloaded
+		}
+		return "alice@" + coordinator, nil
+	}
+	s := retry.Statement{Level: consistency.Quorum, Idempotent: retry.Idempotent}
+	res, err := retry.Execute(context.Background(), ex, s, []string{"node1", "node2", "node3"}, read)
+	fmt.Println(res.Value, err)
+	// Output:
+	// retry 1 to target 1 at QUORUM after 1.538746ms (of up to 2ms): retry: coordinator overloaded
+	// retry 2 to target 2 at QUORUM after 2.465744ms (of up to 4ms): retry: coordinator overloaded
+	// alice@node3 <nil>
+}
+
+// Two speculative attempts, 1ms apart, while the first coordinators hang.
+func ExampleConfig_speculativeExecutions() {
+	ex, err := retry.NewExecutor(retry.Config{Speculation: retry.FixedDelay(time.Millisecond), SpeculativeExecutions: 2})
+	if err != nil {
+		panic(err)
+	}
+	read := func(ctx context.Context, coordinator string, _ consistency.Level) (string, error) {
+		if coordinator != "node3" {
+			<-ctx.Done() // cancelled once node3 has answered
+			return "", ctx.Err()
+		}
+		return "alice@" + coordinator, nil
+	}
+	s := retry.Statement{Level: consistency.Quorum, Idempotent: retry.Idempotent}
+	res, err := retry.Execute(context.Background(), ex, s, []string{"node1", "node2", "node3"}, read)
+	fmt.Println(res.Value, err, res.Attempts.At(0).Speculative)
+	fmt.Println(ex.Metrics().SpeculativeAttempts)
+	// Output:
+	// alice@node3 <nil> true
+	// 2
+}
+
+// A failed statement says at which level it last failed.
+func ExampleExecutionError() {
+	ladder, err := retry.NewLadderPolicy(consistency.One)
+	if err != nil {
+		panic(err)
+	}
+	ex, err := retry.NewExecutor(retry.Config{Policy: ladder})
+	if err != nil {
+		panic(err)
+	}
+	write := func(_ context.Context, _ string, l consistency.Level) (struct{}, error) {
+		return struct{}{}, &consistency.UnavailableError{Level: l, Required: 2, Alive: 1}
+	}
+	s := retry.Statement{Level: consistency.Quorum, Idempotent: retry.NotIdempotent}
+	_, err = retry.Execute(context.Background(), ex, s, []string{"node1"}, write)
+	var ee *retry.ExecutionError
+	if errors.As(err, &ee) {
+		fmt.Println(ee.Reason)
+		fmt.Println("asked for", ee.Requested, "last failed at", ee.Level, "after", ee.Attempts.Len(), "attempts")
+	}
+	// Output:
+	// retry: rethrown by the retry policy
+	// asked for QUORUM last failed at ONE after 2 attempts
 }

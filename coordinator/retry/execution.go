@@ -18,6 +18,11 @@ type execution struct {
 	next    int // the next unused target of the plan
 	retries int
 	history History
+
+	speculated int // speculative attempts started
+
+	deadline    time.Time // the context's, if hasDeadline
+	hasDeadline bool
 }
 
 // attemptSpec is an attempt to make.
@@ -36,17 +41,25 @@ const (
 	stepIgnore
 )
 
-// step is what follows a failed attempt.
+// step is what follows a failed attempt. The zero step follows no failure.
 type step struct {
 	kind   stepKind
 	next   attemptSpec       // stepRetry: the retry
 	wait   time.Duration     // stepRetry: the backoff
-	level  consistency.Level // stepIgnore: the level served
 	reason error             // stepStop: why
 	err    error             // the failed attempt's error
+	level  consistency.Level // the failed attempt's level
 }
 
-func stop(reason, err error) step { return step{kind: stepStop, reason: reason, err: err} }
+// stop ends the statement for reason after a's failure with err.
+func stop(reason error, a attemptSpec, err error) step {
+	return step{kind: stepStop, reason: reason, err: err, level: a.level}
+}
+
+// stopped returns st turned into a stop for reason, keeping its failure.
+func (st step) stopped(reason error) step {
+	return step{kind: stepStop, reason: reason, err: st.err, level: st.level}
+}
 
 func (x *execution) first() attemptSpec { return attemptSpec{target: 0, level: x.stmt.Level} }
 
@@ -65,7 +78,7 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
 		Err: err, Cause: f.cause, Verdict: v})
 	if reason != nil {
-		return stop(reason, err)
+		return stop(reason, a, err)
 	}
 	return x.follow(a, f.cause, v, err)
 }
@@ -88,22 +101,24 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 func (x *execution) follow(a attemptSpec, c Cause, v Verdict, err error) step {
 	switch v.Decision {
 	case Rethrow:
-		return stop(ErrRethrown, err)
+		return stop(ErrRethrown, a, err)
 	case Ignore:
 		x.e.m.ignores.Add(1)
-		return step{kind: stepIgnore, level: a.level, err: err}
+		return step{kind: stepIgnore, err: err, level: a.level}
 	case RetrySame:
-		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, err)
+		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, v, err)
 	case RetryNext:
-		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, err)
+		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, v, err)
 	}
-	return stop(ErrInvalidVerdict, err)
+	return stop(ErrInvalidVerdict, a, err)
 }
 
-// retry makes next, the retry of from, if nothing forbids it.
-func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
-	if reason := x.forbid(next); reason != nil {
-		return stop(reason, err)
+// retry makes next, the retry of from after err, of cause c and verdict v,
+// if nothing forbids it.
+func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error) step {
+	wait, reason := x.allow(next)
+	if reason != nil {
+		return stop(reason, from, err)
 	}
 	if next.target == x.next {
 		x.next++
@@ -111,10 +126,32 @@ func (x *execution) retry(next, from attemptSpec, c Cause, err error) step {
 	x.retries++
 	x.e.m.retries[c].Add(1)
 	x.noteLevel(next, from, c)
-	return step{kind: stepRetry, next: next, wait: x.e.backoff(x.retries - 1), err: err}
+	if obs := x.e.cfg.OnRetry; obs != nil {
+		obs(RetryEvent{Statement: x.stmt, Retry: x.retries, Err: err, Cause: c, Verdict: v,
+			Level: next.level, Target: next.target, Delay: wait})
+	}
+	return step{kind: stepRetry, next: next, wait: wait, err: err, level: from.level}
 }
 
-// forbid returns why retry next may not run, or nil.
+// allow returns the wait before retry next, or why it may not run. The
+// budget is asked last, so that a retry refused for another reason does not
+// spend it.
+func (x *execution) allow(next attemptSpec) (time.Duration, error) {
+	if reason := x.forbid(next); reason != nil {
+		return 0, reason
+	}
+	wait := x.e.backoff(x.retries)
+	if x.passesDeadline(time.Now(), wait) {
+		x.e.m.exhausted.Add(1)
+		return 0, ErrBackoffPastDeadline
+	}
+	if !x.e.withdraw() {
+		return 0, ErrBudgetExhausted
+	}
+	return wait, nil
+}
+
+// forbid returns why retry next may not run whatever its wait, or nil.
 func (x *execution) forbid(next attemptSpec) error {
 	switch {
 	case !next.level.Valid() || (next.level == consistency.Any && x.stmt.Level != consistency.Any):
@@ -125,10 +162,15 @@ func (x *execution) forbid(next attemptSpec) error {
 	case x.retries >= x.e.maxRetries():
 		x.e.m.exhausted.Add(1)
 		return ErrTooManyRetries
-	case !x.e.withdraw():
-		return ErrBudgetExhausted
 	}
 	return nil
+}
+
+// passesDeadline reports whether a wait of d from now would end at or after
+// the context's deadline, by which time the context has ended and nothing
+// can run.
+func (x *execution) passesDeadline(now time.Time, d time.Duration) bool {
+	return x.hasDeadline && d > 0 && !now.Add(d).Before(x.deadline)
 }
 
 // noteLevel reports next to the observer if it runs at another level than
@@ -146,33 +188,47 @@ func (x *execution) noteLevel(next, from attemptSpec, c Cause) {
 
 // speculationDelay returns the delay before a speculative attempt, and
 // whether this statement speculates at all.
-func (x *execution) speculationDelay(ctx context.Context) (time.Duration, bool) {
+func (x *execution) speculationDelay() (time.Duration, bool) {
 	sd := x.e.cfg.Speculation
 	if sd == nil || x.stmt.Idempotent != Idempotent || x.planLen < 2 {
 		return 0, false
 	}
 	now := time.Now()
 	d, ok := sd.Load(now)
-	if !ok || d < 0 {
-		return 0, false
-	}
-	if deadline, has := ctx.Deadline(); has && !now.Add(d).Before(deadline) {
+	if !ok || d < 0 || x.passesDeadline(now, d) {
 		return 0, false
 	}
 	return d, true
 }
 
-// speculate returns the speculative attempt to start, if a target is left
-// and the budget allows.
+// speculate returns the speculative attempt to start, if the statement may
+// make another, a target is left and the budget allows.
 func (x *execution) speculate() (attemptSpec, bool) {
-	if x.next >= x.planLen || !x.e.withdraw() {
+	if !x.speculationLeft() || !x.e.withdraw() {
 		return attemptSpec{}, false
 	}
 	a := attemptSpec{target: x.next, level: x.stmt.Level, speculative: true}
 	x.next++
+	x.speculated++
 	x.e.m.speculative.Add(1)
 	return a, true
 }
+
+// speculatesAgain reports whether another speculative attempt may start
+// after d from now: the statement has some left, a target is left, and d
+// ends before the deadline. The budget is asked when it is due.
+func (x *execution) speculatesAgain(now time.Time, d time.Duration) bool {
+	return x.speculationLeft() && !x.passesDeadline(now, d)
+}
+
+func (x *execution) speculationLeft() bool {
+	return x.speculated < x.e.speculativeExecutions() && x.next < x.planLen
+}
+
+// chains returns the most chains of attempts the statement can run at once:
+// the first and one per speculative attempt, each starting on a target of
+// its own.
+func (x *execution) chains() int { return min(x.planLen, 1+x.e.speculativeExecutions()) }
 
 // gated reports whether a failure of cause c may have left the statement
 // applied, so that only an idempotent statement may be retried after it.

@@ -3,6 +3,8 @@ package retry
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -12,8 +14,9 @@ import (
 // ready to use with the zero Config. An Executor is safe for concurrent use
 // and must not be copied after first use.
 type Executor struct {
-	cfg Config
-	m   counters
+	cfg    Config
+	m      counters
+	randMu sync.Mutex // serializes cfg.ExponentialBackoff.Rand
 }
 
 // NewExecutor returns an executor, or a *ConfigError if cfg is invalid.
@@ -46,25 +49,28 @@ type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Lev
 //   - otherwise the policy (s.Policy, else the executor's) decides:
 //     RetrySame retries on the same target and RetryNext on the next one of
 //     the plan, each at the verdict's level, after the backoff, if the plan
-//     has a target left, MaxRetries is not reached and the budget allows;
-//     Ignore ends with success and no value; Rethrow ends with the error.
+//     has a target left, MaxRetries is not reached, the backoff ends before
+//     the context's deadline and the budget allows; Ignore ends with success
+//     and no value; Rethrow ends with the error.
 //
 // An idempotent statement may also be executed speculatively (see
 // Config.Speculation); attempts then run on their own goroutines, the first
 // success wins, a failure ends the statement only when no other attempt is
-// still running, retries and the speculative attempt share the plan and the
+// still running, retries and speculative attempts share the plan and the
 // retry count, and Execute returns only once every attempt has returned.
 // A failed statement returns an
 // *ExecutionError wrapping the last attempt's error and why execution
-// stopped. Bad arguments return an error wrapping ErrInvalidCall,
-// ErrEmptyPlan or ErrInvalidStatement, with no attempt made.
+// stopped, and a Result with no Value whose Level is the error's. Bad
+// arguments return an error wrapping ErrInvalidCall, ErrEmptyPlan or
+// ErrInvalidStatement, with no attempt made, and a Result whose Level is
+// s.Level.
 func Execute[T, R any](ctx context.Context, e *Executor, s Statement, plan []T, attempt Attempt[T, R]) (Result[R], error) {
 	if err := checkCall(ctx, e, s, len(plan), attempt == nil); err != nil {
-		return Result[R]{}, err
+		return Result[R]{Level: s.Level, Requested: s.Level}, err
 	}
 	seq := runner[T, R]{plan: plan, attempt: attempt}
-	e.begin(&seq.x, s, len(plan))
-	if d, ok := seq.x.speculationDelay(ctx); ok {
+	e.begin(ctx, &seq.x, s, len(plan))
+	if d, ok := seq.x.speculationDelay(); ok {
 		spec := &runner[T, R]{x: seq.x, plan: plan, attempt: attempt}
 		return spec.speculative(ctx, d)
 	}
@@ -85,14 +91,15 @@ func checkCall(ctx context.Context, e *Executor, s Statement, planLen int, nilAt
 	return s.Validate()
 }
 
-// begin starts x, the execution of validated statement s.
-func (e *Executor) begin(x *execution, s Statement, planLen int) {
+// begin starts x, the execution of validated statement s within ctx.
+func (e *Executor) begin(ctx context.Context, x *execution, s Statement, planLen int) {
 	e.m.executions.Add(1)
 	if e.cfg.Budget != nil {
 		e.cfg.Budget.Deposit(time.Now())
 	}
 	s.Idempotent = s.Idempotent.Resolve(e.cfg.DefaultIdempotent)
 	x.e, x.stmt, x.policy, x.planLen, x.next = e, s, e.policyFor(s), planLen, 1
+	x.deadline, x.hasDeadline = ctx.Deadline()
 }
 
 // policyFor returns the policy that judges s.
@@ -115,6 +122,13 @@ func (e *Executor) withdraw() bool {
 	return false
 }
 
+func (e *Executor) speculativeExecutions() int {
+	if e.cfg.SpeculativeExecutions == 0 {
+		return DefaultSpeculativeExecutions
+	}
+	return e.cfg.SpeculativeExecutions
+}
+
 func (e *Executor) maxRetries() int {
 	if e.cfg.MaxRetries == 0 {
 		return DefaultMaxRetries
@@ -122,9 +136,24 @@ func (e *Executor) maxRetries() int {
 	return e.cfg.MaxRetries
 }
 
+// backoff returns the wait after retries retries.
 func (e *Executor) backoff(retries int) time.Duration {
-	if e.cfg.Backoff == nil {
-		return 0
+	switch {
+	case e.cfg.Backoff != nil:
+		return e.cfg.Backoff(retries)
+	case e.cfg.ExponentialBackoff.Base > 0:
+		return e.cfg.ExponentialBackoff.wait(retries, e.jitter())
 	}
-	return e.cfg.Backoff(retries)
+	return 0
+}
+
+// jitter returns a number drawn uniformly from [0, 1).
+func (e *Executor) jitter() float64 {
+	src := e.cfg.ExponentialBackoff.Rand
+	if src == nil {
+		return unit(rand.Uint64())
+	}
+	e.randMu.Lock()
+	defer e.randMu.Unlock()
+	return unit(src.Uint64())
 }

@@ -78,7 +78,8 @@ func TestPlanRunsOut(t *testing.T) {
 		plan := []target{{name: "a", errs: []error{overloaded}}, {name: "b", errs: []error{overloaded}},
 			{name: "c", errs: []error{overloaded}}}
 		res, err := retry.Execute(t.Context(), ex, stmt(c.One, retry.Idempotent), plan, cl.attempt)
-		assert.Zero(t, res)
+		assert.Zero(t, res.Value)
+		assert.Equal(t, c.One, res.Level, "a failed result reports the last attempt's level")
 		require.ErrorIs(t, err, retry.ErrPlanExhausted)
 		assert.ErrorIs(t, err, retry.ErrOverloaded)
 		var ee *retry.ExecutionError

@@ -20,8 +20,8 @@ type Metrics struct {
 	// Ignores counts statements that ended on an Ignore verdict.
 	Ignores uint64
 	// Exhausted counts failures after which the policy wanted another
-	// attempt but none was possible: the plan ran out, or MaxRetries was
-	// reached.
+	// attempt but none was possible: the plan ran out, MaxRetries was
+	// reached, or the backoff would have passed the deadline.
 	Exhausted uint64
 	// SpeculativeAttempts counts the speculative attempts started.
 	SpeculativeAttempts uint64

@@ -23,6 +23,10 @@ var (
 	ErrTooManyRetries = errors.New("retry: retry limit reached")
 	// ErrBudgetExhausted: the retry budget refused the retry.
 	ErrBudgetExhausted = errors.New("retry: retry budget exhausted")
+	// ErrBackoffPastDeadline: the wait before the retry would have ended at
+	// or after the context's deadline, so the retry was not made. The
+	// context had not ended: the caller still has the time that remains.
+	ErrBackoffPastDeadline = errors.New("retry: the backoff before the retry would pass the deadline")
 	// ErrInvalidVerdict: the policy returned an undefined decision or level,
 	// or a retry at ANY for a statement that did not ask for ANY (the zero
 	// Level: the policy most likely forgot to set it).
@@ -37,14 +41,16 @@ var (
 	ErrInvalidCall = errors.New("retry: invalid call")
 )
 
-// Result is a statement's successful outcome. It is a plain value, owned by
-// the caller: safe for concurrent reads.
+// Result is a statement's outcome. It is a plain value, owned by the
+// caller: safe for concurrent reads.
 type Result[R any] struct {
-	// Value is the winning attempt's result; the zero R when Ignored.
+	// Value is the winning attempt's result; the zero R when Ignored or
+	// when the statement failed.
 	Value R
 	// Level is the level the statement was served at: the winning attempt's
 	// level, or for Ignored the level of the attempt whose failure was
-	// ignored. It differs from Requested when a policy downgraded.
+	// ignored. It differs from Requested when a policy downgraded. When the
+	// statement failed it is ExecutionError.Level.
 	Level consistency.Level
 	// Requested is the level the statement asked for.
 	Requested consistency.Level
@@ -68,12 +74,17 @@ func (r *Result[R]) Downgraded() bool { return r.Level != r.Requested }
 type ExecutionError struct {
 	// Reason is why execution stopped: ErrRethrown, ErrNotIdempotent,
 	// ErrPlanExhausted, ErrTooManyRetries, ErrBudgetExhausted,
-	// ErrInvalidVerdict, or the caller's context.Canceled or
-	// context.DeadlineExceeded.
+	// ErrBackoffPastDeadline, ErrInvalidVerdict, or the caller's
+	// context.Canceled or context.DeadlineExceeded.
 	Reason error
 	// Err is the last failed attempt's error; nil if the context ended the
 	// statement before any attempt failed.
 	Err error
+	// Level is the level of the attempt that failed with Err, or Requested
+	// when Err is nil. It differs from Requested after a downgrade.
+	Level consistency.Level
+	// Requested is the level the statement asked for.
+	Requested consistency.Level
 	// Attempts lists the finished attempts.
 	Attempts History
 }

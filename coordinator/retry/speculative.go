@@ -1,0 +1,118 @@
+package retry
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// outcome is what an attempt started by speculative came to.
+type outcome[R any] struct {
+	a        attemptSpec
+	v        R
+	err      error
+	ran      bool // false when the context ended during the backoff
+	panicked any  // what the attempt panicked with, re-raised by Execute
+}
+
+// schedule times the speculative attempts: each is due delay after the one
+// before it started.
+type schedule struct {
+	timer *time.Timer
+	delay time.Duration
+}
+
+// speculative runs the statement's attempts on goroutines, and starts
+// speculative attempts on the next targets, delay apart, while none has
+// succeeded. The first success wins; the statement fails when every attempt
+// has, or at once when ctx ends. Losers are cancelled, and waited for.
+func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Result[R], error) {
+	if err := ctx.Err(); err != nil {
+		return r.end(step{}.stopped(err))
+	}
+	actx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	// A chain (the first attempt or a speculative one, then its retries)
+	// runs one attempt at a time, and each chain starts on a target of its
+	// own: with a slot per chain, sends never block, even once nobody
+	// receives.
+	out := make(chan outcome[R], r.x.chains())
+	launch := func(a attemptSpec, wait time.Duration) {
+		wg.Go(func() { out <- r.run(actx, a, wait) })
+	}
+	sc := &schedule{timer: time.NewTimer(delay), delay: delay}
+	defer sc.timer.Stop()
+	return r.loop(ctx, out, sc, launch)
+}
+
+// loop is speculative's event loop.
+func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *schedule,
+	launch func(attemptSpec, time.Duration)) (Result[R], error) {
+	launch(r.x.first(), 0)
+	last := step{}.stopped(ErrRethrown) // replaced by the first failure
+	due := sc.timer.C
+	for inflight := 1; inflight > 0; {
+		select {
+		case o := <-out:
+			inflight--
+			st, done := r.settle(ctx, o, last)
+			if done {
+				return r.finish(o, st)
+			}
+			if st.kind == stepRetry {
+				launch(st.next, st.wait)
+				inflight++
+				continue
+			}
+			last = st
+		case <-due:
+			var started bool
+			started, due = r.speculateDue(sc, launch)
+			if started {
+				inflight++
+			}
+		case <-ctx.Done():
+			return r.end(last.stopped(ctx.Err()))
+		}
+	}
+	return r.end(last)
+}
+
+// speculateDue starts the speculative attempt that is due, if the statement
+// may make it, and returns whether it did and the channel on which the next
+// one falls due: nil when none will, such as after the budget refused one.
+func (r *runner[T, R]) speculateDue(sc *schedule, launch func(attemptSpec, time.Duration)) (bool, <-chan time.Time) {
+	a, ok := r.x.speculate()
+	if !ok {
+		return false, nil
+	}
+	launch(a, 0)
+	if !r.x.speculatesAgain(time.Now(), sc.delay) {
+		return true, nil
+	}
+	sc.timer.Reset(sc.delay)
+	return true, sc.timer.C
+}
+
+// settle judges outcome o, and reports whether it ends the statement.
+func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (step, bool) {
+	switch {
+	case o.panicked != nil:
+		panic(o.panicked)
+	case o.err == nil:
+		return step{}, true
+	case !o.ran:
+		return last.stopped(ctx.Err()), true
+	}
+	st := r.x.failed(ctx, o.a, o.err)
+	return st, st.kind == stepIgnore || ctx.Err() != nil
+}
+
+// finish ends the statement on outcome o: its success, or step st.
+func (r *runner[T, R]) finish(o outcome[R], st step) (Result[R], error) {
+	if o.err == nil {
+		return r.won(o.a, o.v)
+	}
+	return r.end(st)
+}
