@@ -127,3 +127,16 @@ func TestASharedBudgetCapsRetriesAndHedgesTogether(t *testing.T) {
 		assert.ErrorIs(t, err, retry.ErrBudgetExhausted, "the hedges spent the rest")
 	})
 }
+
+// With BudgetWithdrawOnly the coordinator's reads do not deposit into the
+// shared budget: only its floor, and the executor's statements, fund it.
+func TestAWithdrawOnlyBudgetIsNotFundedByReads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		shared, err := retry.NewBudget(retry.BudgetConfig{Percent: 0.5, MinPerSecond: 0.2})
+		require.NoError(t, err)
+		e := newEnv(t, coordinator.Config{Budget: shared, BudgetWithdrawOnly: true,
+			HedgeBudget: coordinator.HedgeBudget{Unlimited: true}, DefaultTable: policy(t, hedgeAtOnce)})
+		readTable(t, e.c, tbl, 20)
+		assert.Equal(t, int64(2), e.c.Metrics().Total.SpeculativeRetries, "the floor: 0.2/s over 10 s")
+	})
+}

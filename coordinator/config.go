@@ -61,8 +61,15 @@ type Config struct {
 	// together, on top of their own budgets. Share it with a
 	// retry.Executor (retry.Config.Budget) so that a client's retries and
 	// the coordinator's hedges draw on one allowance: the coordinator
-	// deposits every read into it and withdraws every speculative action.
+	// withdraws every speculative action from it and deposits every read,
+	// unless BudgetWithdrawOnly is set.
 	Budget *retry.Budget
+	// BudgetWithdrawOnly stops the coordinator depositing its reads into
+	// Budget. Set it when the executor that shares Budget runs its
+	// attempts as reads of this coordinator: it deposits each statement
+	// already, and counting each attempt's read again would double the
+	// requests the budget's percentage applies to.
+	BudgetWithdrawOnly bool
 	// MaxInFlight is the overload switch: no hedges are sent while more than
 	// this many reads are in flight on the coordinator. 0 means no limit.
 	MaxInFlight int

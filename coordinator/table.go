@@ -57,7 +57,7 @@ func (c *Coordinator) deposit(t *table, at time.Time) {
 	if t.budget != nil {
 		t.budget.Deposit(at)
 	}
-	if c.cfg.Budget != nil {
+	if c.cfg.Budget != nil && !c.cfg.BudgetWithdrawOnly {
 		c.cfg.Budget.Deposit(at)
 	}
 }
