@@ -23,6 +23,17 @@
 //     lacks: BLOCKING waits until blockFor replicas hold the result, ASYNC
 //     queues the writes, NONE sends nothing.
 //
+// Each phase — the first round, the reconcile reads after a mismatch, the
+// BLOCKING repair's writes — is a round of one machine: wait for k
+// successful answers (per datacenter at EACH_QUORUM) and take at most one
+// speculative action when the round's threshold passes, or at once when
+// failures leave no other way. The reconcile round's action is a data
+// request to the closest replica not contacted at all; the repair round's
+// is the merge of the unacknowledged repairs, written to every live
+// replica not contacted (TableOptions.AdditionalWritePolicy). Every action
+// draws on the table's budget and Config.Budget, and is counted and
+// traced. Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
+//
 // A table's threshold follows its own latency (package latency): each
 // read's first round is recorded, a hedged one at the threshold plus the
 // hedge's time, so that hedging never drags the threshold down.
