@@ -88,3 +88,16 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 func unknownNode(id string) error { return fmt.Errorf("%w %q", ErrUnknownNode, id) }
+
+// ConnectError reports that LocatorConfig.Connect failed for a node.
+type ConnectError struct {
+	Node string
+	Err  error
+}
+
+func (e *ConnectError) Error() string {
+	return "ring: connecting to node " + strconv.Quote(e.Node) + ": " + e.Err.Error()
+}
+
+// Unwrap returns Connect's error.
+func (e *ConnectError) Unwrap() error { return e.Err }
