@@ -1,0 +1,62 @@
+package ring
+
+import "time"
+
+// Heartbeat records that node id showed it was alive at at (a gossip
+// heartbeat, say). The first heartbeat starts the node's phi accounting;
+// a heartbeat of a node convicted by phi readmits it. A heartbeat older
+// than the node's latest is ignored.
+func (d *Detector) Heartbeat(id string, at time.Time) {
+	t := d.track(id)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.window == nil {
+		t.window = NewArrivalWindow(d.cfg.WindowSize, d.cfg.InitialInterval, d.cfg.MaxInterval)
+	}
+	if last, ok := t.window.Last(); ok && at.Before(last) {
+		return
+	}
+	t.window.Add(at)
+	d.clear(t, downPhi, HeartbeatsResumed, at)
+}
+
+// monitor evaluates phi every CheckInterval and delivers OnChange, until
+// Close.
+func (d *Detector) monitor() {
+	tick := time.NewTicker(d.cfg.CheckInterval)
+	defer tick.Stop()
+	last := time.Now()
+	var quietUntil time.Time
+	for {
+		select {
+		case <-d.ctx.Done():
+			return
+		case now := <-tick.C:
+			// A check far later than scheduled means this process stalled
+			// (a GC pause, a suspended VM): silences it measured are its
+			// own, so it convicts nobody for a while, as Cassandra does.
+			if now.Sub(last) > d.cfg.LocalPause {
+				quietUntil = now.Add(d.cfg.LocalPause)
+			}
+			last = now
+			if !now.Before(quietUntil) {
+				d.check(now)
+			}
+		case <-d.events.ready:
+			for _, c := range d.events.drain() {
+				d.cfg.OnChange(c)
+			}
+		}
+	}
+}
+
+// check convicts the nodes whose phi at now exceeds the threshold.
+func (d *Detector) check(now time.Time) {
+	for _, t := range *d.nodes.Load() {
+		t.mu.Lock()
+		if t.window != nil && t.window.Phi(now) > d.cfg.PhiConvictThreshold {
+			d.set(t, downPhi, HeartbeatsStopped, now)
+		}
+		t.mu.Unlock()
+	}
+}
