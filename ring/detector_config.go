@@ -25,10 +25,6 @@ type DetectorConfig struct {
 	// CheckInterval is how often phi is evaluated, as Cassandra evaluates
 	// it every gossip round. Default 1 s.
 	CheckInterval time.Duration
-	// LocalPause: if checks were late by more than this (the process
-	// itself stalled), nobody is convicted by phi until this long after,
-	// as in Cassandra. Default 5 s.
-	LocalPause time.Duration
 	// ConnectionFailures is the number of connection failures in a row
 	// (replica.IsConnectionFailure; a success resets the count) that
 	// convict a replica. Default 1: like gocql, the first refused
@@ -56,7 +52,6 @@ func (c DetectorConfig) withDefaults() DetectorConfig {
 	c.InitialInterval = orDuration(c.InitialInterval, 2*time.Second)
 	c.MaxInterval = orDuration(c.MaxInterval, c.InitialInterval)
 	c.CheckInterval = orDuration(c.CheckInterval, time.Second)
-	c.LocalPause = orDuration(c.LocalPause, 5*time.Second)
 	c.ConnectionFailures = orInt(c.ConnectionFailures, 1)
 	c.Probe = c.Probe.withDefaults()
 	c.ProbeTimeout = orDuration(c.ProbeTimeout, time.Second)
@@ -95,7 +90,7 @@ func (c DetectorConfig) validate() error {
 	}
 	for name, d := range map[string]time.Duration{
 		"InitialInterval": c.InitialInterval, "MaxInterval": c.MaxInterval, "CheckInterval": c.CheckInterval,
-		"LocalPause": c.LocalPause, "ProbeTimeout": c.ProbeTimeout, "ReadmitAfter": c.ReadmitAfter,
+		"ProbeTimeout": c.ProbeTimeout, "ReadmitAfter": c.ReadmitAfter,
 	} {
 		if d < 0 {
 			return &ConfigError{Setting: name, Reason: "negative duration " + d.String()}

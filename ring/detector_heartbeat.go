@@ -25,23 +25,12 @@ func (d *Detector) Heartbeat(id string, at time.Time) {
 func (d *Detector) monitor() {
 	tick := time.NewTicker(d.cfg.CheckInterval)
 	defer tick.Stop()
-	last := time.Now()
-	var quietUntil time.Time
 	for {
 		select {
 		case <-d.ctx.Done():
 			return
 		case now := <-tick.C:
-			// A check far later than scheduled means this process stalled
-			// (a GC pause, a suspended VM): silences it measured are its
-			// own, so it convicts nobody for a while, as Cassandra does.
-			if now.Sub(last) > d.cfg.LocalPause {
-				quietUntil = now.Add(d.cfg.LocalPause)
-			}
-			last = now
-			if !now.Before(quietUntil) {
-				d.check(now)
-			}
+			d.check(now)
 		case <-d.events.ready:
 			for _, c := range d.events.drain() {
 				d.cfg.OnChange(c)
