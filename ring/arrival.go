@@ -24,10 +24,13 @@ type ArrivalWindow struct {
 }
 
 // NewArrivalWindow returns an empty window of size intervals. Cassandra's
-// are 1000, 2 s (twice the gossip interval) and 2 s. size, initial and max
-// must be positive.
-func NewArrivalWindow(size int, initial, max time.Duration) *ArrivalWindow {
-	return &ArrivalWindow{intervals: make([]time.Duration, size), initial: initial, max: max}
+// are 1000, 2 s (twice the gossip interval) and 2 s. A size, initial or
+// max below 1 gets a *ConfigError.
+func NewArrivalWindow(size int, initial, max time.Duration) (*ArrivalWindow, error) {
+	if size < 1 || initial < 1 || max < 1 {
+		return nil, &ConfigError{Setting: "arrival window", Reason: "size, initial and max interval must be positive"}
+	}
+	return &ArrivalWindow{intervals: make([]time.Duration, size), initial: initial, max: max}, nil
 }
 
 // Add records a heartbeat that arrived at at. A heartbeat before the

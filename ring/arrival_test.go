@@ -36,7 +36,7 @@ func TestArrivalWindowMean(t *testing.T) {
 		"oldest evicted":        {2, []time.Duration{0, s, 2 * s, 2500 * time.Millisecond}, (s + s/2) / 2},
 		"out of order ignored":  {10, []time.Duration{0, s, s / 2}, (2*s + s) / 2},
 	} {
-		w := ring.NewArrivalWindow(tc.size, 2*s, 2*s)
+		w, _ := ring.NewArrivalWindow(tc.size, 2*s, 2*s)
 		beats(w, tc.offsets...)
 		if got := w.Mean(); got != tc.mean {
 			t.Errorf("%s: mean %v, want %v", name, got, tc.mean)
@@ -47,7 +47,7 @@ func TestArrivalWindowMean(t *testing.T) {
 // phi = elapsed / (mean * ln 10): 8 is reached after 8 ln 10 ≈ 18.42 mean
 // intervals of silence.
 func TestArrivalWindowPhi(t *testing.T) {
-	w := ring.NewArrivalWindow(1000, 2*time.Second, 2*time.Second)
+	w, _ := ring.NewArrivalWindow(1000, 2*time.Second, 2*time.Second)
 	if w.Phi(t0) != 0 || w.SilenceBound(8) != 0 {
 		t.Error("phi before any heartbeat is not 0")
 	}
@@ -91,5 +91,14 @@ func TestBackoffDelay(t *testing.T) {
 	none := ring.Backoff{Initial: time.Second, Max: time.Minute, Jitter: -1}
 	if got := none.Delay(2, 0.9); got != 4*time.Second {
 		t.Errorf("no jitter: %v", got)
+	}
+}
+
+func TestNewArrivalWindowRejectsBadSizes(t *testing.T) {
+	for _, tc := range [][3]int{{0, 1, 1}, {1, 0, 1}, {1, 1, -1}} {
+		w, err := ring.NewArrivalWindow(tc[0], time.Duration(tc[1]), time.Duration(tc[2]))
+		if w != nil || !errorsIs(err, ring.ErrInvalidConfig) {
+			t.Errorf("NewArrivalWindow%v = %v, %v", tc, w, err)
+		}
 	}
 }

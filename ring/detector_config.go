@@ -88,6 +88,9 @@ func (c DetectorConfig) validate() error {
 	if c.WindowSize < 0 || c.ConnectionFailures < 0 {
 		return &ConfigError{Setting: "WindowSize or ConnectionFailures", Reason: "negative"}
 	}
+	if _, err := NewArrivalWindow(c.WindowSize, c.InitialInterval, c.MaxInterval); err != nil {
+		return err
+	}
 	for name, d := range map[string]time.Duration{
 		"InitialInterval": c.InitialInterval, "MaxInterval": c.MaxInterval, "CheckInterval": c.CheckInterval,
 		"ProbeTimeout": c.ProbeTimeout, "ReadmitAfter": c.ReadmitAfter,

@@ -11,7 +11,7 @@ func (d *Detector) Heartbeat(id string, at time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.window == nil {
-		t.window = NewArrivalWindow(d.cfg.WindowSize, d.cfg.InitialInterval, d.cfg.MaxInterval)
+		t.window, _ = NewArrivalWindow(d.cfg.WindowSize, d.cfg.InitialInterval, d.cfg.MaxInterval) // valid: NewDetector checked
 	}
 	if last, ok := t.window.Last(); ok && at.Before(last) {
 		return

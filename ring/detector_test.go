@@ -192,7 +192,7 @@ func TestHeartbeatsStopConvictAtPhiBound(t *testing.T) {
 		d, rec := newDetector(t, ring.DetectorConfig{})
 		defer d.Close()
 		start := time.Now()
-		model := ring.NewArrivalWindow(1000, 2*time.Second, 2*time.Second)
+		model, _ := ring.NewArrivalWindow(1000, 2*time.Second, 2*time.Second)
 		for range 10 { // heartbeats at 0 s .. 9 s
 			d.Heartbeat("a", time.Now())
 			model.Add(time.Now())
@@ -206,7 +206,7 @@ func TestHeartbeatsStopConvictAtPhiBound(t *testing.T) {
 		if bound := model.SilenceBound(8); convict.Sub(last) <= bound || convict.Sub(last) > bound+time.Second {
 			t.Fatalf("model: conviction %v after the last heartbeat, bound %v", convict.Sub(last), bound)
 		}
-		time.Sleep(convict.Sub(time.Now()) - time.Nanosecond)
+		time.Sleep(time.Until(convict) - time.Nanosecond)
 		synctest.Wait()
 		if !d.IsAlive(replica.Endpoint{ID: "a"}) {
 			t.Fatalf("convicted before %v", convict.Sub(start))

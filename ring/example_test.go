@@ -95,7 +95,7 @@ func Example_coordinator() {
 // The phi of a node whose heartbeats come every second: 8 is crossed
 // after about 18.4 s of silence.
 func ExampleArrivalWindow() {
-	w := ring.NewArrivalWindow(1000, time.Second, 2*time.Second)
+	w, _ := ring.NewArrivalWindow(1000, time.Second, 2*time.Second)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 10 {
 		w.Add(start.Add(time.Duration(i) * time.Second))
