@@ -1,0 +1,103 @@
+package ring
+
+import (
+	"math"
+	"time"
+)
+
+// ArrivalWindow is Cassandra's ArrivalWindow: the last Size intervals
+// between a node's heartbeats, from which phi is computed. The first
+// heartbeat records Initial as an interval (a large guess: too high delays
+// a conviction, too low makes nodes flap); an interval above Max is not
+// recorded, so that a long partition does not teach the window to wait
+// longer. It is a plain value with no clock: times are inputs. It is not
+// safe for concurrent use.
+type ArrivalWindow struct {
+	intervals []time.Duration // a ring buffer
+	next      int             // where the next interval goes
+	full      bool
+	sum       time.Duration
+	last      time.Time
+	started   bool
+	initial   time.Duration
+	max       time.Duration
+}
+
+// NewArrivalWindow returns an empty window of size intervals. Cassandra's
+// are 1000, 2 s (twice the gossip interval) and 2 s. A size, initial or
+// max below 1 gets a *ConfigError.
+func NewArrivalWindow(size int, initial, max time.Duration) (*ArrivalWindow, error) {
+	if size < 1 || initial < 1 || max < 1 {
+		return nil, &ConfigError{Setting: "arrival window", Reason: "size, initial and max interval must be positive"}
+	}
+	return &ArrivalWindow{intervals: make([]time.Duration, size), initial: initial, max: max}, nil
+}
+
+// Add records a heartbeat that arrived at at. A heartbeat before the
+// previous one is ignored.
+func (w *ArrivalWindow) Add(at time.Time) {
+	switch {
+	case !w.started:
+		w.record(w.initial)
+		w.started = true
+	case at.Before(w.last):
+		return
+	case at.Sub(w.last) <= w.max:
+		w.record(at.Sub(w.last))
+	}
+	w.last = at
+}
+
+func (w *ArrivalWindow) record(d time.Duration) {
+	if w.full {
+		w.sum -= w.intervals[w.next]
+	}
+	w.intervals[w.next] = d
+	w.sum += d
+	w.next++
+	if w.next == len(w.intervals) {
+		w.next, w.full = 0, true
+	}
+}
+
+// Mean returns the mean recorded interval, or 0 before the first heartbeat.
+func (w *ArrivalWindow) Mean() time.Duration {
+	if w.count() == 0 {
+		return 0
+	}
+	return w.sum / time.Duration(w.count())
+}
+
+// Last returns the time of the latest heartbeat, and false before any.
+func (w *ArrivalWindow) Last() (time.Time, bool) { return w.last, w.started }
+
+// Phi returns Cassandra's phi at now: the time since the latest heartbeat
+// over the mean interval, divided by ln 10 (Cassandra's PHI_FACTOR), that
+// is -log10 of the chance that a heartbeat is still to come if intervals
+// were exponentially distributed. It is 0 before the first heartbeat. A
+// node is convicted when phi exceeds a threshold: 8 by default, reached
+// after 8 * ln 10, about 18.4, mean intervals of silence.
+func (w *ArrivalWindow) Phi(now time.Time) float64 {
+	if !w.started {
+		return 0
+	}
+	mean := float64(w.sum) / float64(w.count())
+	return float64(now.Sub(w.last)) / mean / math.Ln10
+}
+
+func (w *ArrivalWindow) count() int {
+	if w.full {
+		return len(w.intervals)
+	}
+	return w.next
+}
+
+// SilenceBound returns how long after the latest heartbeat phi exceeds
+// threshold: threshold * ln 10 * the mean interval.
+func (w *ArrivalWindow) SilenceBound(threshold float64) time.Duration {
+	if !w.started {
+		return 0
+	}
+	mean := float64(w.sum) / float64(w.count())
+	return time.Duration(threshold * math.Ln10 * mean)
+}

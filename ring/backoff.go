@@ -1,0 +1,60 @@
+package ring
+
+import (
+	"math"
+	"time"
+)
+
+// Backoff is the schedule of probes of a convicted replica: the n-th probe
+// (from 0) waits Initial * 2^n, capped at Max, less a random fraction of up
+// to Jitter of it, so that coordinators that convicted a node together do
+// not probe it in step. It is a plain value, safe for concurrent use.
+type Backoff struct {
+	// Initial is the wait before the first probe. Default 1 s.
+	Initial time.Duration
+	// Max caps the wait. Default 60 s (the Java driver's reconnection cap).
+	Max time.Duration
+	// Jitter, in [0, 1), is the largest fraction removed from a wait.
+	// Default 0.2; a negative Jitter means none.
+	Jitter float64
+}
+
+// Delay returns the wait before probe n, given a draw r in [0, 1) that
+// picks the jitter.
+func (b Backoff) Delay(n int, r float64) time.Duration {
+	d := b.Max
+	if n < 62 {
+		if exp := float64(b.Initial) * math.Exp2(float64(n)); exp < float64(b.Max) {
+			d = time.Duration(exp)
+		}
+	}
+	if b.Jitter > 0 {
+		d -= time.Duration(float64(d) * b.Jitter * r)
+	}
+	return d
+}
+
+func (b Backoff) withDefaults() Backoff {
+	if b.Initial == 0 {
+		b.Initial = time.Second
+	}
+	if b.Max == 0 {
+		b.Max = time.Minute
+	}
+	if b.Jitter == 0 {
+		b.Jitter = 0.2
+	}
+	return b
+}
+
+func (b Backoff) validate() error {
+	switch {
+	case b.Initial < 0 || b.Max < 0:
+		return &ConfigError{Setting: "probe backoff", Reason: "negative duration"}
+	case b.Max < b.Initial:
+		return &ConfigError{Setting: "probe backoff", Reason: "Max " + b.Max.String() + " below Initial " + b.Initial.String()}
+	case !(b.Jitter < 1) || math.IsNaN(b.Jitter):
+		return &ConfigError{Setting: "probe backoff", Reason: "Jitter must be below 1"}
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package ring_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/ring"
+)
+
+// Murmur3Token of a 16-byte key (one block, no tail) beside the literal
+// byte-at-a-time transcription of Cassandra's code.
+func BenchmarkMurmur3Token(b *testing.B) {
+	key := []byte("user:0000001234\xff")
+	b.Run("impl=fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = ring.Murmur3Token(key)
+		}
+	})
+	b.Run("impl=reference", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = refMurmur3Token(key)
+		}
+	})
+}
+
+// Locate over 12 nodes of 256 vnodes (3072 ranges), RF 3, beside a
+// straightforward locator that hashes, walks the sorted token list and
+// builds the replica list on every call.
+func BenchmarkLocate(b *testing.B) {
+	nodes := randomNodes(7, 12, 256, 1, 3)
+	l, _ := newLocator(b, nodes)
+	ref := newRefLocate(l.Ring(), 3)
+	keys := make([]string, 1024)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("user:%010d", i)
+	}
+	b.Run("impl=cached", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			_, _, _ = l.Locate("events", keys[i&1023])
+			i++
+		}
+	})
+	b.Run("impl=reference", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			_ = ref.locate(keys[i&1023])
+			i++
+		}
+	})
+}
+
+// IsAlive from every goroutine, beside a mutex-guarded map of states.
+func BenchmarkIsAlive(b *testing.B) {
+	d, _ := ring.NewDetector(ring.DetectorConfig{})
+	defer d.Close()
+	eps := make([]replica.Endpoint, 12)
+	ref := &mutexLiveness{down: map[string]bool{}}
+	for i := range eps {
+		eps[i] = replica.Endpoint{ID: fmt.Sprintf("n%02d", i)}
+		d.Heartbeat(eps[i].ID, time.Now())
+		ref.down[eps[i].ID] = false
+	}
+	b.Run("impl=detector", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				_ = d.IsAlive(eps[i%len(eps)])
+			}
+		})
+	})
+	b.Run("impl=mutex-map", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				_ = ref.isAlive(eps[i%len(eps)])
+			}
+		})
+	})
+}
+
+type mutexLiveness struct {
+	mu   sync.Mutex
+	down map[string]bool
+}
+
+func (m *mutexLiveness) isAlive(ep replica.Endpoint) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.down[ep.ID]
+}

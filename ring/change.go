@@ -1,0 +1,54 @@
+package ring
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// Cause says why a Detector changed its mind about a node.
+type Cause uint8
+
+// The causes of a Change.
+const (
+	// HeartbeatsStopped: phi exceeded the threshold.
+	HeartbeatsStopped Cause = iota + 1
+	// ConnectionFailed: ConnectionFailures connection failures in a row.
+	ConnectionFailed
+	// HeartbeatsResumed: a heartbeat arrived from a node convicted by phi.
+	HeartbeatsResumed
+	// ProbeSucceeded: a probe of a convicted replica answered.
+	ProbeSucceeded
+	// ReadmitTimeout: ReadmitAfter passed for a replica with no Prober.
+	ReadmitTimeout
+)
+
+var causeNames = [...]string{"", "heartbeats stopped", "connection failed", "heartbeats resumed", "probe succeeded", "readmit timeout"}
+
+// String names the cause, e.g. "connection failed".
+func (c Cause) String() string {
+	if int(c) < len(causeNames) && c != 0 {
+		return causeNames[c]
+	}
+	return "Cause(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Change is a transition of a node between up and down.
+type Change struct {
+	// Endpoint is the node as the detector knows it: a node known only by
+	// its heartbeats has only an ID.
+	Endpoint replica.Endpoint
+	Alive    bool
+	Cause    Cause
+	At       time.Time
+}
+
+// String renders the change as "n1 (dc1/r1) down at ...: connection failed".
+func (c Change) String() string {
+	state := "down"
+	if c.Alive {
+		state = "up"
+	}
+	return c.Endpoint.String() + " " + state + " at " + c.At.Format(time.RFC3339Nano) + ": " + c.Cause.String()
+}

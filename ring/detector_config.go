@@ -1,0 +1,103 @@
+package ring
+
+import (
+	"math"
+	"time"
+)
+
+// DetectorConfig configures a Detector. Zero fields take the documented
+// defaults; NewDetector rejects invalid values with a *ConfigError.
+type DetectorConfig struct {
+	// PhiConvictThreshold convicts a node whose heartbeats' phi exceeds it.
+	// Default 8, Cassandra's phi_convict_threshold: about 18.4 mean
+	// heartbeat intervals of silence.
+	PhiConvictThreshold float64
+	// WindowSize is the number of heartbeat intervals phi averages.
+	// Default 1000.
+	WindowSize int
+	// InitialInterval is the interval a node's first heartbeat records.
+	// Default 2 s (Cassandra's: twice its 1 s gossip interval); set it to
+	// about twice your heartbeat period.
+	InitialInterval time.Duration
+	// MaxInterval is the longest interval recorded; longer silences are
+	// not learnt. Default InitialInterval.
+	MaxInterval time.Duration
+	// CheckInterval is how often phi is evaluated, as Cassandra evaluates
+	// it every gossip round. Default 1 s.
+	CheckInterval time.Duration
+	// ConnectionFailures is the number of connection failures in a row
+	// (replica.IsConnectionFailure; a success resets the count) that
+	// convict a replica. Default 1: like gocql, the first refused
+	// connection convicts, since a probe soon readmits a node that is up.
+	ConnectionFailures int
+	// Probe schedules the probes of a replica convicted for connection
+	// failures whose replica.Replica is a replica.Prober.
+	Probe Backoff
+	// ProbeTimeout bounds each probe. Default 1 s.
+	ProbeTimeout time.Duration
+	// ReadmitAfter readmits a replica convicted for connection failures
+	// that has no Prober this long after its conviction. Default 5 s.
+	ReadmitAfter time.Duration
+	// OnChange, if not nil, is told of every transition between up and
+	// down, in order, from a goroutine of the detector. It must not call
+	// Close.
+	OnChange func(Change)
+	// Seed seeds the probes' jitter; 0 picks a random seed.
+	Seed uint64
+}
+
+func (c DetectorConfig) withDefaults() DetectorConfig {
+	c.PhiConvictThreshold = orFloat(c.PhiConvictThreshold, 8)
+	c.WindowSize = orInt(c.WindowSize, 1000)
+	c.InitialInterval = orDuration(c.InitialInterval, 2*time.Second)
+	c.MaxInterval = orDuration(c.MaxInterval, c.InitialInterval)
+	c.CheckInterval = orDuration(c.CheckInterval, time.Second)
+	c.ConnectionFailures = orInt(c.ConnectionFailures, 1)
+	c.Probe = c.Probe.withDefaults()
+	c.ProbeTimeout = orDuration(c.ProbeTimeout, time.Second)
+	c.ReadmitAfter = orDuration(c.ReadmitAfter, 5*time.Second)
+	return c
+}
+
+func orFloat(v, d float64) float64 {
+	if v == 0 {
+		return d
+	}
+	return v
+}
+
+func orInt(v, d int) int {
+	if v == 0 {
+		return d
+	}
+	return v
+}
+
+func orDuration(v, d time.Duration) time.Duration {
+	if v == 0 {
+		return d
+	}
+	return v
+}
+
+// validate checks a configuration with its defaults applied.
+func (c DetectorConfig) validate() error {
+	if !(c.PhiConvictThreshold > 0) || math.IsInf(c.PhiConvictThreshold, 1) {
+		return &ConfigError{Setting: "PhiConvictThreshold", Reason: "must be a positive number"}
+	}
+	if c.WindowSize < 0 || c.ConnectionFailures < 0 {
+		return &ConfigError{Setting: "WindowSize or ConnectionFailures", Reason: "negative"}
+	}
+	if _, err := NewArrivalWindow(c.WindowSize, c.InitialInterval, c.MaxInterval); err != nil {
+		return err
+	}
+	for name, d := range map[string]time.Duration{
+		"InitialInterval": c.InitialInterval, "MaxInterval": c.MaxInterval, "CheckInterval": c.CheckInterval,
+		"ProbeTimeout": c.ProbeTimeout, "ReadmitAfter": c.ReadmitAfter,
+	} {
+		if d < 0 {
+			return &ConfigError{Setting: name, Reason: "negative duration " + d.String()}
+		}
+	}
+	return c.Probe.validate()
+}

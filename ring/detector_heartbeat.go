@@ -1,0 +1,51 @@
+package ring
+
+import "time"
+
+// Heartbeat records that node id showed it was alive at at (a gossip
+// heartbeat, say). The first heartbeat starts the node's phi accounting;
+// a heartbeat of a node convicted by phi readmits it. A heartbeat older
+// than the node's latest is ignored.
+func (d *Detector) Heartbeat(id string, at time.Time) {
+	t := d.track(id)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.window == nil {
+		t.window, _ = NewArrivalWindow(d.cfg.WindowSize, d.cfg.InitialInterval, d.cfg.MaxInterval) // valid: NewDetector checked
+	}
+	if last, ok := t.window.Last(); ok && at.Before(last) {
+		return
+	}
+	t.window.Add(at)
+	d.clear(t, downPhi, HeartbeatsResumed, at)
+}
+
+// monitor evaluates phi every CheckInterval and delivers OnChange, until
+// Close.
+func (d *Detector) monitor() {
+	tick := time.NewTicker(d.cfg.CheckInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-d.ctx.Done():
+			return
+		case now := <-tick.C:
+			d.check(now)
+		case <-d.events.ready:
+			for _, c := range d.events.drain() {
+				d.cfg.OnChange(c)
+			}
+		}
+	}
+}
+
+// check convicts the nodes whose phi at now exceeds the threshold.
+func (d *Detector) check(now time.Time) {
+	for _, t := range *d.nodes.Load() {
+		t.mu.Lock()
+		if t.window != nil && t.window.Phi(now) > d.cfg.PhiConvictThreshold {
+			d.set(t, downPhi, HeartbeatsStopped, now)
+		}
+		t.mu.Unlock()
+	}
+}

@@ -1,0 +1,105 @@
+package ring
+
+import (
+	"context"
+	"time"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// ReportOutcome learns from a request the coordinator made. A success
+// resets the replica's count of connection failures; a connection failure
+// (replica.IsConnectionFailure) counts, and ConnectionFailures of them in a
+// row convict the replica. Any other error, a timeout or a cancellation
+// among them, changes nothing: a slow replica is the snitch's business, not
+// the failure detector's. A success does not readmit a convicted replica
+// (it may have been answered before the failure): only a probe does.
+func (d *Detector) ReportOutcome(o replica.Outcome) {
+	ep := o.Endpoint
+	if ep.ID == "" && o.Replica != nil {
+		ep = o.Replica.Endpoint()
+	}
+	if ep.ID == "" {
+		return
+	}
+	if o.Err == nil {
+		if t := (*d.nodes.Load())[ep.ID]; t != nil && t.failures.Load() != 0 {
+			t.failures.Store(0)
+		}
+		return
+	}
+	if !replica.IsConnectionFailure(o.Err) {
+		return
+	}
+	t := d.track(ep.ID)
+	if int(t.failures.Add(1)) >= d.cfg.ConnectionFailures {
+		d.convict(t, ep, o.Replica)
+	}
+}
+
+// convict marks t down for connection failures and starts its readmission.
+func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica) {
+	t.mu.Lock()
+	t.ep = ep
+	if rep != nil {
+		t.rep = rep
+	}
+	rep = t.rep
+	fresh := d.set(t, downConn, ConnectionFailed, time.Now())
+	t.mu.Unlock()
+	if !fresh {
+		return
+	}
+	if p, ok := rep.(replica.Prober); ok {
+		d.start(func() { d.probe(t, p) })
+	} else {
+		d.start(func() { d.readmitAfter(t) })
+	}
+}
+
+// probe probes t until it answers or the detector closes.
+func (d *Detector) probe(t *tracked, p replica.Prober) {
+	for n := 0; ; n++ {
+		t.mu.Lock()
+		wait := d.cfg.Probe.Delay(n, t.rng.Float64())
+		t.mu.Unlock()
+		if !d.sleep(wait) {
+			return
+		}
+		ctx, cancel := context.WithTimeout(d.ctx, d.cfg.ProbeTimeout)
+		err := p.Probe(ctx)
+		cancel()
+		if d.ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			d.readmit(t, ProbeSucceeded)
+			return
+		}
+	}
+}
+
+func (d *Detector) readmitAfter(t *tracked) {
+	if d.sleep(d.cfg.ReadmitAfter) {
+		d.readmit(t, ReadmitTimeout)
+	}
+}
+
+func (d *Detector) readmit(t *tracked, cause Cause) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failures.Store(0)
+	d.clear(t, downConn, cause, time.Now())
+}
+
+// sleep waits d, and reports false if the detector closed first.
+func (d *Detector) sleep(wait time.Duration) bool {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-d.ctx.Done():
+		return false
+	}
+}
