@@ -72,7 +72,7 @@ func (k *call) run() {
 func (k *call) read() {
 	k.err = k.safeRead()
 	k.at = now()
-	k.cand.score.answered(k.at.Sub(k.sent), k.at)
+	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err)
 	k.report()
 	if k.err == nil && !k.cmd.DigestOnly {
 		k.err = checkData(&k.cmd, &k.part)

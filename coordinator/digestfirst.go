@@ -24,7 +24,7 @@ func (r *read) digestFirst() error {
 
 // fetchData asks the fastest digest replicas for the data, in turn.
 func (r *read) fetchData() error {
-	r.plan.order, r.next = r.fastest(), 1
+	r.plan.order, r.next, r.fetching = r.fastest(), 1, true
 	digests := r.rd
 	r.newRound(PhaseInitial, 2, true, r.hedging)
 	for i := range digests.received {

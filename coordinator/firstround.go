@@ -6,7 +6,6 @@ package coordinator
 // leave it no other way to complete).
 func (r *read) dataAndDigests() error {
 	r.newRound(PhaseInitial, len(r.plan.order), true, r.hedging)
-	r.next = r.plan.contacts
 	extra := r.decideAlways()
 	r.sendContacts(extra)
 	r.armSpeculation(r.start.Add(r.threshold)) // while the replicas work
@@ -24,13 +23,12 @@ func (r *read) sendContacts(extra bool) {
 		}
 		r.send(cand, kind, false, r.start)
 	}
-	if extra {
+	if cand, ok := r.speculationTarget(); extra && ok {
 		kind := KindDigest
 		if r.plan.contacts == 1 {
 			kind = KindData
 		}
-		r.sendHedge(r.plan.order[r.next], kind)
-		r.next++
+		r.sendHedge(cand, kind)
 	}
 }
 
@@ -42,8 +40,7 @@ func (r *read) decideAlways() bool {
 		return false
 	}
 	r.rd.maySpeculate = false
-	r.next = r.nextLive(r.next)
-	cause := r.allowed(r.next < len(r.plan.order))
+	cause := r.allowed(r.nextLive(r.plan.contacts) < len(r.plan.order))
 	r.trace.Hedge.Suppressed = cause
 	return cause == NotSuppressed
 }

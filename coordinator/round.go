@@ -25,6 +25,7 @@ type round struct {
 
 	maySpeculate bool // it may still speculate
 	armed        bool // the timer is set for its speculation, not the deadline
+	first        int  // the index of its first request
 }
 
 // dcCount is one datacenter's answers in a round at EACH_QUORUM.
@@ -39,7 +40,7 @@ const maxTicks = 3
 func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
 	r.rd = round{
 		phase: ph, ch: make(chan int, requests+maxTicks), need: r.plan.blockFor,
-		needData: needData, maySpeculate: maySpeculate,
+		needData: needData, maySpeculate: maySpeculate, first: len(r.calls),
 	}
 	if r.plan.dcs != nil {
 		r.rd.dc = make([]dcCount, len(r.plan.dcs))

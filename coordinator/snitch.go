@@ -1,10 +1,14 @@
 package coordinator
 
 import (
+	"context"
+	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/readpath/readpath/replica"
 )
 
 // snitchAlpha is the weight of a new sample in a replica's latency score:
@@ -33,7 +37,12 @@ type score struct {
 	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
 	updated  atomic.Int64  // UnixNano of the last answer; 0 before the first
 	inflight atomic.Int64  // requests sent and not yet answered
+	misses   atomic.Int64  // requests ended without an answer since the last one
 }
+
+// maxMisses caps a replica's misses: its rank key is multiplied by one plus
+// them, and eight is enough to put it behind any replica that answers.
+const maxMisses = 8
 
 // entry returns the replica's score, creating it on first sight.
 func (s *snitch) entry(id string) *score {
@@ -47,10 +56,32 @@ func (s *snitch) entry(id string) *score {
 // sent counts a request as outstanding on the replica.
 func (sc *score) sent() { sc.inflight.Add(1) }
 
-// answered folds one response time into the score and ends the request.
-// A loser cancelled at the end of a read is recorded at its cancellation:
-// a replica that is always hedged around still looks slow.
-func (sc *score) answered(d time.Duration, now time.Time) {
+// ended ends a request that took d. An answer resets the replica's
+// misses. A request that ended without one is a miss when it failed or
+// timed out, or when the read that cancelled it had waited more than twice
+// the replica's usual latency: so a replica that stops answering loses
+// its rank after a read or two, while a healthy loser of a hedged read
+// keeps it. A failure's time is not a latency (a replica failing at once
+// must not look fast); a cancelled request's is a lower bound of one, and
+// is recorded, so that a replica always hedged around still looks slow.
+func (sc *score) ended(d time.Duration, now time.Time, err error) {
+	sc.inflight.Add(-1)
+	cancelled := errors.Is(err, context.Canceled)
+	switch {
+	case err == nil:
+		sc.misses.Store(0)
+	case !cancelled || float64(d) > 2*math.Float64frombits(sc.bits.Load()):
+		if sc.misses.Add(1) > maxMisses {
+			sc.misses.Store(maxMisses)
+		}
+	}
+	if err == nil || cancelled || errors.Is(err, context.DeadlineExceeded) {
+		sc.sample(d, now)
+	}
+}
+
+// sample folds one response time into the score.
+func (sc *score) sample(d time.Duration, now time.Time) {
 	for {
 		old := sc.bits.Load()
 		next := float64(d)
@@ -62,7 +93,6 @@ func (sc *score) answered(d time.Duration, now time.Time) {
 		}
 	}
 	sc.updated.Store(now.UnixNano())
-	sc.inflight.Add(-1)
 }
 
 // latency returns the replica's latency score, or 0 when it has none. A
@@ -77,6 +107,7 @@ func (sc *score) latency(now time.Time, reset time.Duration) float64 {
 		return 0
 	}
 	if now.UnixNano()-seen > int64(reset) && sc.updated.CompareAndSwap(seen, now.UnixNano()) {
+		sc.misses.Store(0) // the probe forgets them too
 		return 0
 	}
 	return math.Float64frombits(sc.bits.Load())
@@ -103,22 +134,55 @@ func (s *snitch) rank(cs []candidate, now time.Time) {
 		best = 1 // nothing measured: outstanding requests alone decide
 	}
 	for i, c := range cs {
-		keys[i] = weigh(keys[i], best, c.score.inflight.Load())
+		keys[i] = weigh(keys[i], best, c.score.inflight.Load(), c.score.misses.Load())
 	}
 	bucketize(keys[:len(cs)], s.cfg.Badness)
 	sortByKeys(cs, keys[:len(cs)])
+	spreadRacks(cs, keys[:len(cs)])
 }
 
-// weigh turns a latency score into a rank key. An unmeasured replica with
-// requests outstanding is taken to be as fast as the best.
-func weigh(lat, best float64, inflight int64) float64 {
+// spreadRacks reorders each run of candidates with equal keys so that,
+// going down the order, a candidate on a rack not yet used comes before
+// one on a rack already used: replicas of equal standing are then
+// contacted across racks, and a rack's trouble does not take several of a
+// read's contacts at once. Within that, the order is kept.
+func spreadRacks(cs []candidate, keys []float64) {
+	for i := 1; i < len(cs); i++ {
+		if !rackUsed(cs[:i], cs[i].ep) {
+			continue
+		}
+		for j := i + 1; j < len(cs) && keys[j] == keys[i]; j++ {
+			if !rackUsed(cs[:i], cs[j].ep) {
+				c := cs[j]
+				copy(cs[i+1:j+1], cs[i:j])
+				cs[i] = c
+				break
+			}
+		}
+	}
+}
+
+func rackUsed(cs []candidate, ep replica.Endpoint) bool {
+	for _, c := range cs {
+		if c.ep.Rack == ep.Rack && c.ep.Datacenter == ep.Datacenter {
+			return true
+		}
+	}
+	return false
+}
+
+// weigh turns a latency score into a rank key: the latency times one plus
+// the requests outstanding, times one plus the misses. An unmeasured
+// replica with requests outstanding or misses is taken to be as fast as
+// the best.
+func weigh(lat, best float64, inflight, misses int64) float64 {
 	switch {
-	case inflight <= 0 && lat <= 0:
+	case inflight <= 0 && misses <= 0 && lat <= 0:
 		return 0
 	case lat <= 0:
 		lat = best
 	}
-	return lat * float64(1+max(inflight, 0))
+	return lat * float64(1+max(inflight, 0)) * float64(1+misses)
 }
 
 // bucketize replaces each key by its bucket relative to the best: -1 for

@@ -14,6 +14,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // firstContact returns who was sent the data request.
@@ -155,4 +156,46 @@ func TestSnitchSpreadsLoadByOutstandingRequests(t *testing.T) {
 		// The ALL read's data went to A; then the reads take turns.
 		assert.Equal(t, []int64{11, 10, 10}, []int64{e.stats(A).DataReads, e.stats(B).DataReads, e.stats(C).DataReads})
 	})
+}
+
+// contacted reports whether id was among the read's first contacts.
+func contacted(res coordinator.Result, id string) bool {
+	for _, rt := range res.Trace.Requests {
+		if rt.Phase == coordinator.PhaseInitial && rt.Endpoint == id {
+			return true
+		}
+	}
+	return false
+}
+
+// A replica that stops answering (the failure detector has not noticed)
+// loses its rank within a few reads, instead of being asked by every read
+// and rescued each time by a hedge.
+func TestSnitchDemotesAReplicaThatStopsAnswering(t *testing.T) {
+	for _, f := range []struct {
+		name  string
+		fault replicatest.Fault
+	}{{"unreachable", replicatest.Unreachable()}, {"failing at once", replicatest.ErrorAfter(0, nil)}} {
+		t.Run(f.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "5ms"), HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+				for range 20 {
+					_, _, err := e.read(consistency.Quorum)
+					require.NoError(t, err)
+				}
+				settle()
+				require.NoError(t, e.replica(A).SetFault(f.fault))
+				asked := 0
+				for range 40 {
+					res, _, err := e.read(consistency.Quorum)
+					require.NoError(t, err)
+					if contacted(res, A) {
+						asked++
+					}
+					settle()
+				}
+				assert.LessOrEqual(t, asked, 2, "reads that still asked the silent replica first")
+			})
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
 )
 
 // speculate takes the running round's one speculative action, if it may
@@ -28,11 +29,11 @@ func (r *read) speculate() bool {
 }
 
 // hedge is the first round's speculative request: to the closest replica
-// not yet asked, a digest request if the data is in, else a data request.
+// not yet asked (on another rack than the slow ones, if one is left), a
+// digest request if the data is in, else a data request.
 func (r *read) hedge() bool {
-	i := r.nextLive(r.next)
-	r.next = i + 1
-	cause := r.allowed(i < len(r.plan.order))
+	cand, ok := r.hedgeTarget()
+	cause := r.allowed(ok)
 	r.trace.Hedge.Suppressed = cause
 	if cause != NotSuppressed {
 		return false
@@ -41,7 +42,7 @@ func (r *read) hedge() bool {
 	if r.rd.dataIn {
 		kind = KindDigest
 	}
-	r.sendHedge(r.plan.order[i], kind)
+	r.sendHedge(cand, kind)
 	return true
 }
 
@@ -52,6 +53,21 @@ func (r *read) sendHedge(cand candidate, kind RequestKind) {
 	h.Fired, h.At, h.To = true, r.trace.Requests[r.hedgeIdx].Sent, cand.ep.ID
 	r.t.m.speculative.Add(1)
 	r.observeHedge(cand, kind, h.At)
+}
+
+// hedgeTarget is whom the first round's speculative request goes to: the
+// next fastest digest replica when a digest-first read fetches its data,
+// else the speculation target.
+func (r *read) hedgeTarget() (candidate, bool) {
+	if !r.fetching {
+		return r.speculationTarget()
+	}
+	i := r.nextLive(r.next)
+	r.next = i + 1
+	if i == len(r.plan.order) {
+		return candidate{}, false
+	}
+	return r.plan.order[i], true
 }
 
 // nextLive returns the index of the first candidate from i on that the
@@ -95,16 +111,41 @@ func (c *Coordinator) overloaded() bool {
 	return c.cfg.MaxInFlight > 0 && c.inFlight.Load() > int64(c.cfg.MaxInFlight)
 }
 
-// firstUncontacted returns the closest candidate still alive that no
-// request of the read went to, as Cassandra's firstUncontactedCandidate.
-func (r *read) firstUncontacted() (candidate, bool) {
+// speculationTarget returns the closest candidate still alive that no
+// request of the read went to (Cassandra's firstUncontactedCandidate),
+// preferring one on a rack where no request of the round is still
+// outstanding: a slow replica's rack-mates often share its cause (a
+// switch, a power feed, a noisy tenant).
+func (r *read) speculationTarget() (candidate, bool) {
+	var first *candidate
 	for i := range r.plan.order {
 		c := &r.plan.order[i]
-		if !r.contacted(c.ep.ID) && r.alive(c) {
+		if r.contacted(c.ep.ID) || !r.alive(c) {
+			continue
+		}
+		if !r.rackOutstanding(c.ep) {
 			return *c, true
 		}
+		if first == nil {
+			first = c
+		}
 	}
-	return candidate{}, false
+	if first == nil {
+		return candidate{}, false
+	}
+	return *first, true
+}
+
+// rackOutstanding reports whether a request of the running round to a
+// replica on ep's rack is still outstanding.
+func (r *read) rackOutstanding(ep replica.Endpoint) bool {
+	for i, k := range r.calls[r.rd.first:] {
+		o := k.cand.ep
+		if r.trace.Requests[r.rd.first+i].Outcome == Pending && o.Rack == ep.Rack && o.Datacenter == ep.Datacenter {
+			return true
+		}
+	}
+	return false
 }
 
 // reconcileMaySpeculate says whether the reconcile round may speculate,
@@ -127,7 +168,7 @@ func (r *read) reconcileMaySpeculate() bool {
 // contacted at all in this read; a replica that answered a digest and then
 // stalled is never the one.
 func (r *read) reconcileHedge() bool {
-	cand, ok := r.firstUncontacted()
+	cand, ok := r.speculationTarget()
 	h := &r.trace.ReconcileHedge
 	if h.Suppressed = r.allowed(ok); h.Suppressed != NotSuppressed {
 		return false

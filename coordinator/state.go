@@ -30,7 +30,8 @@ type read struct {
 	threshold time.Duration // the table's threshold, from start
 	timer     *readTimer    // the read's one timer, recycled by release
 	hedgeIdx  int           // the first round's speculative request, when sent
-	next      int           // the first round's next hedge candidate in plan.order
+	fetching  bool          // a digest-first read is fetching its data
+	next      int           // then, the next fastest digest replica in plan.order
 
 	rd      round     // the round running
 	calls   []*call   // per request index, all rounds
