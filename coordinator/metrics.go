@@ -14,6 +14,8 @@ import (
 type Metrics struct {
 	Total  TableMetrics
 	Tables []TableMetrics // sorted by table name
+	// Replicas lists every replica read from, by datacenter, rack and ID.
+	Replicas []ReplicaMetrics
 }
 
 // TableMetrics are the read-path metrics of one table (or all of them).
@@ -89,6 +91,7 @@ func (c *Coordinator) Metrics() Metrics {
 		m.Tables = append(m.Tables, tm)
 	}
 	m.Total.Latency = summarize(c.latency.Snapshot())
+	m.Replicas = c.snitch.replicaMetrics()
 	slices.SortFunc(m.Tables, func(a, b TableMetrics) int { return strings.Compare(a.Table, b.Table) })
 	return m
 }

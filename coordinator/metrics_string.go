@@ -9,7 +9,7 @@ import (
 )
 
 // String renders the metrics as a table: one row per metric, one column
-// for the total and one per table.
+// for the total and one per table; then a table of the replicas.
 func (m Metrics) String() string {
 	cols := append([]TableMetrics{m.Total}, m.Tables...)
 	var rows [][]string
@@ -20,7 +20,7 @@ func (m Metrics) String() string {
 		}
 		rows = append(rows, r)
 	}
-	add("", func(t TableMetrics) string { return cmp(t.Table, "total") })
+	add("", func(t TableMetrics) string { return orText(t.Table, "total") })
 	for _, l := range consistency.Levels() {
 		if m.Total.ReadsByLevel[l] > 0 {
 			add("reads at "+l.String(), func(t TableMetrics) string { return fmt.Sprint(t.ReadsByLevel[l]) })
@@ -33,10 +33,13 @@ func (m Metrics) String() string {
 	for i, name := range counterNames {
 		add(name, func(t TableMetrics) string { return fmt.Sprint(*t.counterFields()[i]) })
 	}
-	return renderTable(rows)
+	if len(m.Replicas) == 0 {
+		return renderTable(rows)
+	}
+	return renderTable(rows) + "\n" + replicasString(m.Replicas)
 }
 
-func cmp(s, ifEmpty string) string {
+func orText(s, ifEmpty string) string {
 	if s == "" {
 		return ifEmpty
 	}

@@ -51,7 +51,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	for i, r := range reps {
 		ep := &eps[i]
 		if (in.live == nil || in.live.IsAlive(*ep)) && (!dcLocal || ep.Datacenter == in.localDC) {
-			buf = append(buf, candidate{r: r, ep: *ep, score: in.snitch.entry(ep.ID)})
+			buf = append(buf, candidate{r: r, ep: *ep, score: in.snitch.entry(ep)})
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {

@@ -34,6 +34,9 @@ type snitch struct {
 
 // score is what the snitch knows of one replica.
 type score struct {
+	ep       replica.Endpoint
+	sentAll  atomic.Int64  // requests ever sent, for Metrics
+	missAll  atomic.Int64  // misses ever, for Metrics
 	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
 	updated  atomic.Int64  // UnixNano of the last answer; 0 before the first
 	inflight atomic.Int64  // requests sent and not yet answered
@@ -45,16 +48,19 @@ type score struct {
 const maxMisses = 8
 
 // entry returns the replica's score, creating it on first sight.
-func (s *snitch) entry(id string) *score {
-	if v, ok := s.scores.Load(id); ok {
+func (s *snitch) entry(ep *replica.Endpoint) *score {
+	if v, ok := s.scores.Load(ep.ID); ok {
 		return v.(*score)
 	}
-	v, _ := s.scores.LoadOrStore(id, new(score))
+	v, _ := s.scores.LoadOrStore(ep.ID, &score{ep: *ep})
 	return v.(*score)
 }
 
 // sent counts a request as outstanding on the replica.
-func (sc *score) sent() { sc.inflight.Add(1) }
+func (sc *score) sent() {
+	sc.inflight.Add(1)
+	sc.sentAll.Add(1)
+}
 
 // ended ends a request that took d. An answer resets the replica's
 // misses. A request that ended without one is a miss when it failed or
@@ -71,6 +77,7 @@ func (sc *score) ended(d time.Duration, now time.Time, err error) {
 	case err == nil:
 		sc.misses.Store(0)
 	case !cancelled || float64(d) > 2*math.Float64frombits(sc.bits.Load()):
+		sc.missAll.Add(1)
 		if sc.misses.Add(1) > maxMisses {
 			sc.misses.Store(maxMisses)
 		}

@@ -1,0 +1,56 @@
+package coordinator
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// ReplicaMetrics is the coordinator's view of one replica it has sent
+// read requests to: where it is, how it has answered, and how the snitch
+// ranks it.
+type ReplicaMetrics struct {
+	Endpoint replica.Endpoint // ID, datacenter and rack
+	// Requests counts the read requests sent to it; Misses those that
+	// ended without an answer: failed, timed out, or cancelled by a read
+	// that had waited more than twice its usual latency.
+	Requests, Misses int64
+	// Outstanding is the read requests sent and not yet ended.
+	Outstanding int64
+	// Latency is the snitch's latency score (a moving average of its
+	// response times); 0 before its first answer.
+	Latency time.Duration
+}
+
+// replicaMetrics lists the snitch's replicas by datacenter, rack and ID.
+func (s *snitch) replicaMetrics() []ReplicaMetrics {
+	var rs []ReplicaMetrics
+	s.scores.Range(func(_, v any) bool {
+		sc := v.(*score)
+		rs = append(rs, ReplicaMetrics{
+			Endpoint: sc.ep, Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
+			Outstanding: sc.inflight.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
+		})
+		return true
+	})
+	slices.SortFunc(rs, func(a, b ReplicaMetrics) int {
+		return cmp.Or(cmp.Compare(a.Endpoint.Datacenter, b.Endpoint.Datacenter),
+			cmp.Compare(a.Endpoint.Rack, b.Endpoint.Rack), cmp.Compare(a.Endpoint.ID, b.Endpoint.ID))
+	})
+	return rs
+}
+
+// replicasString renders the replicas as a table.
+func replicasString(rs []ReplicaMetrics) string {
+	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "outstanding", "latency"}}
+	for _, r := range rs {
+		rows = append(rows, []string{r.Endpoint.ID, r.Endpoint.Datacenter, r.Endpoint.Rack,
+			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Outstanding),
+			r.Latency.Round(time.Microsecond).String()})
+	}
+	return renderTable(rows)
+}
