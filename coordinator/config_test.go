@@ -2,6 +2,8 @@ package coordinator_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"math"
 	"testing"
 	"testing/synctest"
@@ -136,4 +138,48 @@ func TestStrategyNames(t *testing.T) {
 	_, err := coordinator.ParseStrategy("FASTEST")
 	assert.ErrorIs(t, err, coordinator.ErrUnknownStrategy)
 	assert.Equal(t, "Strategy(9)", coordinator.Strategy(9).String())
+}
+
+// A DC-local level says what is wrong when no replica is local: the
+// setting is missing, or names a datacenter without the partition.
+func TestDatacenterLocalLevelsNameTheMissingSetting(t *testing.T) {
+	cl := instantCluster(t)
+	for _, c := range []struct {
+		localDC, want string
+		unavailable   bool
+	}{
+		{"", "Config.LocalDatacenter is not set", false},
+		{"dc3", `Config.LocalDatacenter "dc3" holds no replica of the partition; its replicas are in dc1`, true},
+	} {
+		co, err := coordinator.New(coordinator.Config{Locator: cl, LocalDatacenter: c.localDC})
+		require.NoError(t, err)
+		_, err = co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.LocalQuorum})
+		assert.ErrorContains(t, err, c.want)
+		var u *consistency.UnavailableError
+		assert.Equal(t, c.unavailable, errors.As(err, &u), "still an UnavailableError, with its numbers")
+		assert.Equal(t, !c.unavailable, errors.Is(err, coordinator.ErrInvalidRequest))
+		co.Close()
+	}
+}
+
+// TableOptions round-trip through JSON with Cassandra's option names.
+func TestTableOptionsRoundTripThroughJSON(t *testing.T) {
+	o := policy(t, "MIN(99p,50ms)")
+	o.ReadRepair, o.Strategy = repair.Async, coordinator.DigestFirst
+	o.AdditionalWritePolicy = policy(t, "NEVER").SpeculativeRetry
+	b, err := json.Marshal(o)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"speculative_retry":"MIN(99p,50ms)","read_repair":"ASYNC","strategy":"DIGEST_FIRST","additional_write_policy":"NEVER"}`, string(b))
+	var back coordinator.TableOptions
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.True(t, back.SpeculativeRetry.Equal(o.SpeculativeRetry))
+	assert.True(t, back.AdditionalWritePolicy.Equal(o.AdditionalWritePolicy))
+	assert.Equal(t, o.ReadRepair, back.ReadRepair)
+	assert.Equal(t, o.Strategy, back.Strategy)
+
+	var defaults coordinator.TableOptions
+	require.NoError(t, json.Unmarshal([]byte(`{"strategy":"digest_first"}`), &defaults))
+	assert.Equal(t, coordinator.DigestFirst, defaults.Strategy)
+	assert.Equal(t, "99p", defaults.SpeculativeRetry.String())
+	assert.Error(t, json.Unmarshal([]byte(`{"strategy":"FASTEST"}`), &defaults))
 }

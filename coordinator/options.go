@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/repair"
@@ -11,21 +12,26 @@ import (
 
 // TableOptions are the per-table settings of the read path, like a
 // Cassandra table's options. The zero value is Cassandra's default.
+//
+// In JSON (and any text encoding) it reads and writes Cassandra's option
+// names and values: {"speculative_retry": "99p", "read_repair":
+// "BLOCKING", "strategy": "DATA_AND_DIGESTS", "additional_write_policy":
+// "99p"}; an absent field takes its default.
 type TableOptions struct {
 	// SpeculativeRetry decides when a slow read is hedged. The zero value
 	// is the default, 99p.
-	SpeculativeRetry latency.SpeculativeRetry
+	SpeculativeRetry latency.SpeculativeRetry `json:"speculative_retry"`
 	// ReadRepair is what happens when replicas disagree. The zero value is
 	// BLOCKING.
-	ReadRepair repair.Mode
+	ReadRepair repair.Mode `json:"read_repair"`
 	// Strategy is how replicas are asked. The zero value is DataAndDigests.
-	Strategy Strategy
+	Strategy Strategy `json:"strategy"`
 	// AdditionalWritePolicy decides when a BLOCKING read repair whose
 	// writes are not all acknowledged also writes to the replicas the read
 	// did not contact (Cassandra's additional_write_policy), in the
 	// speculative-retry grammar, over the table's repair-write latency.
 	// The zero value is the default, 99p; NEVER turns it off.
-	AdditionalWritePolicy latency.SpeculativeRetry
+	AdditionalWritePolicy latency.SpeculativeRetry `json:"additional_write_policy"`
 }
 
 func (o TableOptions) validate() error {
@@ -67,12 +73,41 @@ func (s Strategy) String() string {
 	return strategyNames[s]
 }
 
-// ParseStrategy parses a strategy name as String prints it.
+// ParseStrategy parses a strategy name as String prints it, in any ASCII
+// letter case.
 func ParseStrategy(s string) (Strategy, error) {
 	for i, name := range strategyNames {
-		if s == name {
+		if strings.EqualFold(s, name) && isASCII(s) {
 			return Strategy(i), nil
 		}
 	}
 	return 0, fmt.Errorf("%w %q", ErrUnknownStrategy, s)
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// MarshalText implements encoding.TextMarshaler with the strategy's name.
+func (s Strategy) MarshalText() ([]byte, error) {
+	if !s.valid() {
+		return nil, fmt.Errorf("%w %d", ErrUnknownStrategy, uint8(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseStrategy. On
+// error s is left unchanged.
+func (s *Strategy) UnmarshalText(b []byte) error {
+	v, err := ParseStrategy(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
 }

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {
-		return plan{}, err
+		return plan{}, explainLocal(in, eps, err)
 	}
 	local := partitionLocalFirst(buf, in.localDC)
 	in.snitch.rank(buf[:local], in.now)
@@ -104,6 +105,27 @@ func assureLive(in planInput, live []candidate, blockFor int) error {
 		byDC[c.ep.Datacenter]++
 	}
 	return consistency.AssureSufficientLive(in.level, in.repl, in.localDC, byDC)
+}
+
+// explainLocal adds to a DC-local level's unavailability the likelier
+// cause when no replica at all is in the local datacenter: the setting is
+// missing, or names a datacenter that holds none of the partition.
+func explainLocal(in planInput, eps []replica.Endpoint, err error) error {
+	if !in.level.IsDatacenterLocal() || slices.ContainsFunc(eps, func(ep replica.Endpoint) bool { return ep.Datacenter == in.localDC }) {
+		return err
+	}
+	if in.localDC == "" {
+		return fmt.Errorf("%w: %v reads only the coordinator's datacenter, and Config.LocalDatacenter is not set", ErrInvalidRequest, in.level)
+	}
+	var dcs []string
+	for _, ep := range eps {
+		if !slices.Contains(dcs, ep.Datacenter) {
+			dcs = append(dcs, ep.Datacenter)
+		}
+	}
+	slices.Sort(dcs)
+	return fmt.Errorf("%w: Config.LocalDatacenter %q holds no replica of the partition; its replicas are in %s",
+		err, in.localDC, strings.Join(dcs, ", "))
 }
 
 // partitionLocalFirst moves the candidates of the local datacenter to the

@@ -94,7 +94,7 @@ func (r *read) additionalWrites() bool {
 	}
 	h.Fired, h.At, h.To = true, now().Sub(r.start), targets[0].ep.ID
 	r.t.m.additionalWrites.Add(int64(len(targets)))
-	r.observeHedge(targets[0], KindMutation, h.At)
+	r.observeHedge(targets[0], KindRepair, h.At)
 	return true
 }
 

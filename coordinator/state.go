@@ -122,7 +122,7 @@ func (r *read) sendMutation(cand candidate, p replica.Partition, speculative boo
 	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, r.ctx, r.rd.ch, cand, now()
 	k.out = r.c.cfg.Outcomes
 	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
-	r.book(k, KindMutation, speculative)
+	r.book(k, KindRepair, speculative)
 	r.c.workers.run(k)
 	return k.idx
 }
@@ -139,7 +139,7 @@ func (r *read) accept(idx int) {
 		return
 	}
 	rt.Outcome = Answered
-	if rt.Kind == KindMutation {
+	if rt.Kind == KindRepair {
 		r.t.repairWrites.Record(a.at.Sub(a.sent))
 		return
 	}

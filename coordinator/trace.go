@@ -45,11 +45,15 @@ type RequestKind uint8
 
 // The kinds of request a read sends.
 const (
-	KindData     RequestKind = iota // a full data read
-	KindDigest                      // a digest-only read
-	KindMutation                    // a read-repair write
+	KindData   RequestKind = iota // a full data read
+	KindDigest                    // a digest-only read
+	KindRepair                    // a read-repair write (or an additional write)
+
+	// Deprecated: KindMutation is KindRepair, under its old name.
+	KindMutation = KindRepair
 )
 
+// String returns "data", "digest" or "repair".
 func (k RequestKind) String() string {
 	return [...]string{"data", "digest", "repair"}[k]
 }
