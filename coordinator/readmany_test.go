@@ -1,0 +1,144 @@
+package coordinator_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// manyKeys seeds n keys, k0 … k(n-1), on every replica of e.
+func manyKeys(t *testing.T, e *env, n int) []string {
+	t.Helper()
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprint("k", i)
+		require.NoError(t, e.cluster.Seed(tbl, row(keys[i], "v"+keys[i], 10)))
+	}
+	return keys
+}
+
+// One key whose read fails leaves the others' results intact: the reads do
+// not share a fate.
+func TestReadManyKeepsTheOthersWhenOneKeyFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		keys := manyKeys(t, e, 5)
+		bad := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
+			if key == "k2" {
+				return nil, consistency.Replication{}, fmt.Errorf("no ring for %q", key)
+			}
+			return e.cluster.Locate(table, key)
+		})
+		c, err := coordinator.New(coordinator.Config{Locator: bad, Liveness: e.cluster})
+		require.NoError(t, err)
+		defer c.Close()
+
+		res, err := c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: append(keys, "k0"), Level: consistency.Quorum})
+		require.NoError(t, err)
+		require.Len(t, res, 5, "k0 asked twice, read once")
+		for i, r := range res {
+			assert.Equal(t, keys[i], r.Key)
+			if r.Key == "k2" {
+				assert.ErrorContains(t, r.Err, "no ring")
+				continue
+			}
+			require.NoError(t, r.Err, r.Key)
+			assert.True(t, r.Result.Partition.Equal(row(r.Key, "v"+r.Key, 10)), r.Key)
+		}
+	})
+}
+
+// Cancelling the caller's context stops the rest at once: reads running
+// end with the cancellation, and keys not yet started are not read.
+func TestReadManyStopsWhenCancelled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(ms(100)))
+		}
+		keys := manyKeys(t, e, 40)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(ms(150), cancel)
+
+		start := time.Now()
+		res, err := e.c.ReadMany(ctx, coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, Concurrency: 4})
+		require.NoError(t, err)
+		assert.Equal(t, ms(150), time.Since(start), "returned when cancelled")
+		var done, cancelled int
+		for _, r := range res {
+			switch {
+			case r.Err == nil:
+				done++
+			case assert.ErrorIs(t, r.Err, context.Canceled):
+				cancelled++
+			}
+		}
+		assert.Equal(t, 4, done, "the first four reads finished at 100 ms")
+		assert.Equal(t, 36, cancelled)
+		settle()
+		assert.Equal(t, int64(8), e.totalReads(), "two rounds of four were sent, no more")
+	})
+}
+
+// counting wraps a replica and records the most requests in flight at once.
+type counting struct {
+	replica.Replica
+	now, peak *atomic.Int64
+}
+
+func (c counting) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	n := c.now.Add(1)
+	for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
+	}
+	defer c.now.Add(-1)
+	return c.Replica.Read(ctx, cmd)
+}
+
+// The concurrency limit bounds the reads running at once.
+func TestReadManyConcurrencyIsBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, replicatest.Behavior{Latency: replicatest.Uniform(ms(5), ms(15))})
+		}
+		keys := manyKeys(t, e, 50)
+		var now, peak atomic.Int64
+		c, err := coordinator.New(coordinator.Config{Liveness: e.cluster, DefaultTable: policy(t, "NEVER"),
+			Locator: wrapping(e.cluster, 3, func(r replica.Replica) replica.Replica { return counting{r, &now, &peak} })})
+		require.NoError(t, err)
+		defer c.Close()
+
+		res, err := c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, Concurrency: 7})
+		require.NoError(t, err)
+		for _, r := range res {
+			require.NoError(t, r.Err)
+		}
+		assert.Equal(t, int64(7), peak.Load(), "one request per read at ONE")
+	})
+}
+
+func TestReadManyRejectsBadRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		for name, req := range map[string]coordinator.ManyRequest{
+			"no keys":  {Table: tbl, Level: consistency.One},
+			"empty":    {Table: tbl, Keys: []string{"a", ""}, Level: consistency.One},
+			"no level": {Table: tbl, Keys: []string{"a"}},
+			"negative": {Table: tbl, Keys: []string{"a"}, Level: consistency.One, Concurrency: -1},
+		} {
+			_, err := e.c.ReadMany(context.Background(), req)
+			assert.ErrorIs(t, err, coordinator.ErrInvalidRequest, name)
+		}
+	})
+}
