@@ -140,3 +140,17 @@ func TestAWithdrawOnlyBudgetIsNotFundedByReads(t *testing.T) {
 		assert.Equal(t, int64(2), e.c.Metrics().Total.SpeculativeRetries, "the floor: 0.2/s over 10 s")
 	})
 }
+
+// One table's metrics can be read without building every table's.
+func TestTableMetricsReadsOneTable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		readTable(t, e.c, tbl, 3)
+		tm, ok := e.c.TableMetrics(tbl)
+		require.True(t, ok)
+		assert.Equal(t, int64(3), tm.Reads)
+		assert.Equal(t, tableMetrics(t, e.c, tbl), tm)
+		_, ok = e.c.TableMetrics("never-read")
+		assert.False(t, ok)
+	})
+}

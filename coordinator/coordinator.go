@@ -23,8 +23,7 @@ var ErrClosed = errors.New("coordinator: closed")
 // testing/synctest bubble, create it in the bubble that uses it.
 type Coordinator struct {
 	cfg      Config
-	tables   atomic.Pointer[map[string]*table]
-	tablesMu sync.Mutex // serialises table creation only
+	tables   sync.Map // table name -> *table: lock-free reads, O(1) additions
 	snitch   snitch
 	latency  *latency.Tracker // every successful read, for Metrics
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
@@ -47,11 +46,9 @@ func New(cfg Config) (*Coordinator, error) {
 	c.timers.New = func() any { return new(readTimer) }
 	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)
-	tables := make(map[string]*table, len(cfg.Tables))
 	for name, o := range cfg.Tables {
-		tables[name] = c.newTable(name, o)
+		c.tables.Store(name, c.newTable(name, o))
 	}
-	c.tables.Store(&tables)
 	c.repairs.init(c)
 	return c, nil
 }
@@ -75,7 +72,7 @@ func (c *Coordinator) SetTableOptions(table string, o TableOptions) error {
 
 // TableOptions returns the options reads of table run with.
 func (c *Coordinator) TableOptions(table string) TableOptions {
-	if t, ok := (*c.tables.Load())[table]; ok {
+	if t, ok := c.lookup(table); ok {
 		return *t.opts.Load()
 	}
 	return c.cfg.DefaultTable

@@ -80,20 +80,35 @@ func summarize(s latency.Snapshot) LatencySummary {
 
 // Metrics returns a snapshot of the coordinator's metrics.
 func (c *Coordinator) Metrics() Metrics {
-	tables := *c.tables.Load()
-	m := Metrics{Tables: make([]TableMetrics, 0, len(tables))}
-	for _, t := range tables {
-		tm := t.m.snapshot()
-		tm.Table = t.name
-		tm.Latency = summarize(t.latency.Snapshot())
-		tm.Threshold, tm.Speculating = t.threshold.Load(now())
+	var m Metrics
+	c.tables.Range(func(_, v any) bool {
+		tm := v.(*table).metrics()
 		m.Total.add(tm)
 		m.Tables = append(m.Tables, tm)
-	}
+		return true
+	})
 	m.Total.Latency = summarize(c.latency.Snapshot())
 	m.Replicas = c.snitch.replicaMetrics()
 	slices.SortFunc(m.Tables, func(a, b TableMetrics) int { return strings.Compare(a.Table, b.Table) })
 	return m
+}
+
+// TableMetrics returns the metrics of one table without building the
+// others', and whether the coordinator has seen the table.
+func (c *Coordinator) TableMetrics(table string) (TableMetrics, bool) {
+	t, ok := c.lookup(table)
+	if !ok {
+		return TableMetrics{}, false
+	}
+	return t.metrics(), true
+}
+
+func (t *table) metrics() TableMetrics {
+	tm := t.m.snapshot()
+	tm.Table = t.name
+	tm.Latency = summarize(t.latency.Snapshot())
+	tm.Threshold, tm.Speculating = t.threshold.Load(now())
+	return tm
 }
 
 func (m *counters) snapshot() TableMetrics {

@@ -86,28 +86,28 @@ func (c *Coordinator) trackerOptions() []latency.Option {
 }
 
 // table returns the state of a table, creating it with the default options
-// on first use. Lock-free once the table exists: the map is copied on write.
+// on first use.
 func (c *Coordinator) table(name string) *table {
-	if t, ok := (*c.tables.Load())[name]; ok {
+	if t, ok := c.lookup(name); ok {
 		return t
 	}
 	return c.addTable(name, c.cfg.DefaultTable)
 }
 
-// addTable inserts a table unless another goroutine did first.
+func (c *Coordinator) lookup(name string) (*table, bool) {
+	v, ok := c.tables.Load(name)
+	if !ok {
+		return nil, false
+	}
+	return v.(*table), true
+}
+
+// addTable inserts a table unless another goroutine did first. A table
+// made and then not kept costs an allocation, nothing else.
 func (c *Coordinator) addTable(name string, o TableOptions) *table {
-	c.tablesMu.Lock()
-	defer c.tablesMu.Unlock()
-	old := *c.tables.Load()
-	if t, ok := old[name]; ok {
+	if t, ok := c.lookup(name); ok {
 		return t
 	}
-	next := make(map[string]*table, len(old)+1)
-	for k, v := range old {
-		next[k] = v
-	}
-	t := c.newTable(name, o)
-	next[name] = t
-	c.tables.Store(&next)
-	return t
+	v, _ := c.tables.LoadOrStore(name, c.newTable(name, o))
+	return v.(*table)
 }
