@@ -50,7 +50,7 @@ func runJob(j job, o options) (outcome, error) {
 		Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
 		ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
 		DefaultTable: coordinator.TableOptions{SpeculativeRetry: j.p},
-		HedgeBudget:  j.s.budget,
+		HedgeBudget:  j.s.hedgeBudget(),
 	})
 	if err != nil {
 		return outcome{}, err
