@@ -27,6 +27,7 @@ type options struct {
 	quick       bool
 	json        bool
 	plot        string
+	meter       meter // measures the machine around each run
 }
 
 // errUsage marks a bad command line: exit status 2.
@@ -41,8 +42,8 @@ func parseFlags(args []string) (options, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&scenarioList, "scenarios", "all", "comma-separated scenarios to run, or all: "+scenarioNames())
 	fs.StringVar(&policyList, "policies", "", "comma-separated speculative-retry policies, in Cassandra's grammar (default "+defaultPolicies+", or "+quickPolicies+" with -quick)")
-	fs.IntVar(&o.reads, "reads", 0, "measured reads per scenario and policy, after a warm-up of a quarter as many (default 4000, or 1000 with -quick)")
-	fs.IntVar(&o.concurrency, "concurrency", 32, "concurrent readers in the closed-loop scenarios (fan-out requests: half as many)")
+	fs.IntVar(&o.reads, "reads", 0, "measured reads per scenario and policy, after a warm-up of a quarter as many; fanout measures a quarter as many requests of 100 reads each (default 4000, or 1000 with -quick)")
+	fs.IntVar(&o.concurrency, "concurrency", 32, "concurrent readers in the closed-loop scenarios (healthy, gc-pauses, stale-replica, replica-down)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of every random choice: the same seed gives the same clusters and keys")
 	fs.BoolVar(&o.quick, "quick", false, "a short run that still shows every effect")
 	fs.BoolVar(&o.json, "json", false, "print the rows as a JSON array instead of a table")

@@ -15,7 +15,13 @@ func main() {
 // run is readsim with its arguments and outputs: exit status 0, 1 on a
 // failed run, 2 on a bad command line.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runWith(startProbe, args, stdout, stderr)
+}
+
+// runWith is run with m measuring the machine around every run.
+func runWith(m meter, args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args)
+	o.meter = m
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprintln(stdout, usage)
@@ -59,8 +65,8 @@ func simulate(o options, bar *progress) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, out := range outs {
-			rows = append(rows, toRow(out, baseline))
+		for i, ideal := range ideals(outs, baseline, o.seed) {
+			rows = append(rows, toRow(outs[i], baseline, ideal))
 		}
 	}
 	bar.done()
