@@ -24,13 +24,24 @@ func runWith(m meter, args []string, stdout, stderr io.Writer) int {
 	o.meter = m
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintln(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	case err != nil:
 		fmt.Fprintf(stderr, "readsim: %v\n", unwrapUsage(err))
 		return 2
 	}
+	if o.chart, err = createChartFile(o.plot); err != nil {
+		fmt.Fprintf(stderr, "readsim: %v\n", err)
+		return 2
+	}
+	defer o.chart.discard()
+	stopProfiles, err := startProfiles(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "readsim: %v\n", err)
+		return 1
+	}
 	rows, err := simulate(o, newProgress(stderr, len(o.scenarios)*len(o.policies)))
+	err = errors.Join(err, stopProfiles())
 	if err == nil {
 		err = report(rows, o, stdout)
 	}
@@ -48,13 +59,6 @@ func unwrapUsage(err error) string {
 	}
 	return msg
 }
-
-const usage = `usage: readsim [-quick] [-json] [-plot FILE] [-scenarios LIST] [-policies LIST]
-               [-reads N] [-concurrency N] [-seed N]
-
-Scenarios: ` + "healthy, gc-pauses, stale-replica, replica-down, cluster-slowdown,\n" +
-	"cluster-slowdown-nobudget, fanout (default: all).\n" +
-	"Policies: Cassandra's speculative_retry grammar (default " + defaultPolicies + ")."
 
 // simulate runs every scenario under every policy, with NEVER as each
 // scenario's baseline for the extra load, run even when not asked for.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/internal/race"
+	"github.com/readpath/readpath/latency"
 )
 
 var jsonKeys = []string{"scenario", "policy", "reads", "latencies", "p50_ms", "p99_ms", "p999_ms", "max_ms",
@@ -142,6 +144,64 @@ func TestOverloadWarning(t *testing.T) {
 	require.Equal(t, 0, runWith(fixedMeter(0.5), args, &out, &errs), errs.String())
 	assert.NotContains(t, out.String(), "WARNING")
 	assert.NotContains(t, out.String(), "!")
+}
+
+// -h lists every flag with its description and default.
+func TestHelpListsEveryFlag(t *testing.T) {
+	var out, errs bytes.Buffer
+	require.Equal(t, 0, run([]string{"-h"}, &out, &errs))
+	help := out.String()
+	n := 0
+	newFlagSet(new(options), new(flagLists)).VisitAll(func(f *flag.Flag) {
+		n++
+		i := strings.Index(help, "  -"+f.Name+"\n")
+		if i < 0 {
+			i = strings.Index(help, "  -"+f.Name+" ")
+		}
+		require.GreaterOrEqual(t, i, 0, "-%s is listed", f.Name)
+		entry, _, _ := strings.Cut(help[i+3:], "\n  -")
+		assert.Contains(t, entry, "(default", "-%s says its default", f.Name)
+	})
+	assert.Equal(t, 10, n, "the flags this test was written for")
+	assert.Contains(t, help, "(default 32)")
+	assert.Contains(t, help, "(default 4000, or 1000 with -quick)")
+}
+
+// A -plot path readsim cannot write to fails at once, before any run
+// (the meter would fail the test), with a message naming the path.
+func TestUnwritablePlotFailsBeforeTheRun(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	for _, tc := range []struct{ path, cause string }{
+		{filepath.Join(dir, "missing", "chart.svg"), "no such file or directory"},
+		{filepath.Join(file, "chart.svg"), "not a directory"},
+		{filepath.Join(dir, "adir.svg"), "is a directory"},
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "adir.svg"), 0o755))
+		var out, errs bytes.Buffer
+		noRun := func() func() timing { t.Fatalf("-plot %s: the run started", tc.path); return nil }
+		code := runWith(noRun, []string{"-quick", "-plot", tc.path}, &out, &errs)
+		assert.Equal(t, 2, code, tc.path)
+		assert.Empty(t, out.String())
+		assert.Equal(t, 1, strings.Count(errs.String(), "\n"), errs.String())
+		assert.Contains(t, errs.String(), "readsim: -plot "+tc.path+": ")
+		assert.Contains(t, errs.String(), tc.cause)
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		assert.Len(t, entries, 2, "no file left behind")
+	}
+}
+
+// A bad policy reports the parser's own error, whatever it says.
+func TestBadPolicyReportsTheParsersError(t *testing.T) {
+	for _, bad := range []string{"MIN(99p,10ms", "100p", "sometimes"} {
+		_, perr := latency.ParseSpeculativeRetry(bad)
+		require.Error(t, perr)
+		var out, errs bytes.Buffer
+		assert.Equal(t, 2, run([]string{"-policies", "NEVER," + bad}, &out, &errs))
+		assert.Equal(t, "readsim: -policies: "+perr.Error()+"\n", errs.String())
+	}
 }
 
 func TestBadFlagsExitTwoWithOneLine(t *testing.T) {

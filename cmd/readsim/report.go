@@ -8,8 +8,8 @@ import (
 
 // report prints the rows as a table or JSON, and draws the plot if asked.
 func report(rows []row, o options, w io.Writer) error {
-	if o.plot != "" {
-		if err := drawPlot(rows, o.plot); err != nil {
+	if o.chart != nil {
+		if err := drawPlot(rows, o.chart); err != nil {
 			return err
 		}
 	}
