@@ -19,15 +19,16 @@ type timing struct {
 
 // overloadMS is the delay, in ms, past which one wake-up in a hundred
 // makes a row's figures the machine's rather than the read path's. It is
-// a hedge threshold: a healthy QUORUM read's first round has its p99 near
-// 5.5 ms here (readsim's percentile policies hedge at 3.5 to 5.5 ms), so
-// a goroutine that wakes 5 ms late decides by itself whether a read
-// hedges and where its p99 falls. On an idle 2-vCPU Linux machine the
-// probe's p99 is 0.3 to 1.5 ms (the runtime's epoll_wait sleeps in whole
-// milliseconds, golang/go#53824); the fan-out scenario's own bursts of 100 reads raise
-// it to 2 to 3 ms, which is the read path's cost, not noise. One busy
-// process beside readsim gave about 3 ms; two gave 20 to 360 ms, and p99s
-// of 0.5 s for reads modelled at 6 ms.
+// the size of a hedge threshold: readsim's percentile policies hedge at
+// 3.8 to 5.6 ms (the 90th to 99th percentile of a healthy QUORUM read's
+// first round), so a goroutine that wakes 5 ms late decides by itself
+// whether a read hedges and where its p99 falls. Measured on an idle
+// 2-vCPU Linux machine, the probe's p99 is 0.3 to 1.6 ms (the runtime's
+// epoll_wait sleeps in whole milliseconds, golang/go#53824); the fan-out
+// scenario's own bursts of 100 reads raise it to 1.5 to 3.5 ms, which is
+// the read path's cost, not noise. One CPU-bound process beside readsim
+// gave 1.3 to 3.3 ms and moved p99s by up to 15 %; two gave 20 to 360 ms,
+// and p99s of half a second for reads modelled at 6 ms.
 const overloadMS = 5.0
 
 // warning says why the row's figures cannot be trusted, or is empty: the
