@@ -14,6 +14,9 @@ const table = "readsim"
 // keyCount is the number of partitions every run reads from.
 const keyCount = 4000
 
+// replicationFactor is every cluster's: one datacenter of three replicas.
+const replicationFactor = 3
+
 // newCluster builds the scenario's three replicas (RF 3, one datacenter,
 // three racks), seeds every key on all of them, and makes the scenario's
 // stale data. The same seed builds the same cluster.
@@ -26,8 +29,8 @@ func newCluster(s scenario, seed uint64) (*replicatest.Cluster, []string, error)
 		opts = append(opts, replicatest.WithWorkers(s.workers, 64*s.workers))
 	}
 	c, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-		Replication: consistency.Simple(3),
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: replicationFactor}},
+		Replication: consistency.Simple(replicationFactor),
 		Seed:        seed,
 		// Many tokens per node share the ring evenly, so that no replica is
 		// first in line for more keys than the others.
@@ -52,19 +55,30 @@ func newCluster(s scenario, seed uint64) (*replicatest.Cluster, []string, error)
 
 // seedStale gives the first replica an older version of a fraction of the keys.
 func seedStale(c *replicatest.Cluster, keys []string, fraction float64, seed uint64) error {
-	if fraction == 0 {
-		return nil
-	}
-	rng := rand.New(rand.NewPCG(seed, 7))
 	stale := c.Replicas()[0].Endpoint().ID
-	for _, k := range keys {
-		if rng.Float64() < fraction {
-			if err := c.SeedOn(table, userRow(k, "older", 1_000_000), stale); err != nil {
+	for i, isStale := range staleKeySet(len(keys), fraction, seed) {
+		if isStale {
+			if err := c.SeedOn(table, userRow(keys[i], "older", 1_000_000), stale); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// staleKeySet picks which of n keys the first replica holds an older
+// version of: each with chance fraction, the same ones for the same seed.
+// It returns nil for a fraction of 0.
+func staleKeySet(n int, fraction float64, seed uint64) []bool {
+	if fraction == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	stale := make([]bool, n)
+	for i := range stale {
+		stale[i] = rng.Float64() < fraction
+	}
+	return stale
 }
 
 // userRow is a small user profile written at ts.

@@ -2,19 +2,34 @@
 // replicated read's latency and what it costs: it drives the real
 // coordinator over in-process fake clusters (package replicatest) with real
 // goroutines and timers, under several scenarios and speculative-retry
-// policies, and prints one row per pair.
+// policies, and prints one row per pair beside the ideal of its model.
 //
-//	go run ./cmd/readsim             # every scenario and policy, about a minute
-//	go run ./cmd/readsim -quick      # the same effects in about 20 s
+//	go run ./cmd/readsim             # every scenario and policy, about a minute and a half
+//	go run ./cmd/readsim -quick      # the same effects in about 30 s
 //	go run ./cmd/readsim -scenarios gc-pauses -policies NEVER,95p -json
-//	go run ./cmd/readsim -plot latency.svg
+//	go run ./cmd/readsim -plot tradeoff.svg
+//	go run ./cmd/readsim -h          # every flag, with its default
 //
 // Columns: latency percentiles of whole reads (of whole requests in the
 // fanout scenario) in milliseconds, failed reads included at the time they
-// failed; the speculative replica reads a policy sends, as a share of the
-// replica reads NEVER sends in the same scenario; hedges sent and won, hedges the
-// budget or the overload switch suppressed, digest mismatches, repair
-// writes, and reads that failed.
+// failed; the same p50 and p99 over the ideal's; the speculative replica
+// reads a policy sends, as a share of the replica reads NEVER sends in the
+// same scenario; hedges sent and won, hedges the budget or the overload
+// switch suppressed, digest mismatches, repair writes, reads that failed;
+// and how late the machine woke a sleeping goroutine meanwhile.
+//
+// The ideal is the scenario's latency model evaluated without a machine
+// (a Monte Carlo of the same replica latencies and pauses, the same
+// QUORUM, hedge, budget, reconciliation and repair rules, zero
+// coordinator and runtime overhead): what is left between it and
+// readsim's figures is what the read path loses to the machine. The
+// scenarios about queueing and failure have no model; their ratio columns
+// show a dash.
+//
+// A probe goroutine sleeps 1 ms again and again while each row is
+// measured, and 50 ms before it; rows during which one wake-up in a
+// hundred came more than 5 ms late, or goroutines waited that long to
+// run, are marked and named in a warning: their figures are the machine's.
 //
 // The fake replicas correct for how late real timers fire
 // (replicatest.WithTimerCorrection), so that their latencies match the

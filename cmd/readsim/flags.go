@@ -27,26 +27,21 @@ type options struct {
 	quick       bool
 	json        bool
 	plot        string
+	cpuProfile  string
+	trace       string
+	meter       meter      // measures the machine around each run
+	chart       *chartFile // where -plot draws, created before the run
 }
 
 // errUsage marks a bad command line: exit status 2.
 var errUsage = errors.New("usage")
 
 // parseFlags parses args; on a bad flag it returns an error wrapping
-// errUsage with a one-line message.
+// errUsage with a one-line message, and flag.ErrHelp for -h.
 func parseFlags(args []string) (options, error) {
 	var o options
-	var scenarioList, policyList string
-	fs := flag.NewFlagSet("readsim", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&scenarioList, "scenarios", "all", "comma-separated scenarios to run, or all: "+scenarioNames())
-	fs.StringVar(&policyList, "policies", "", "comma-separated speculative-retry policies, in Cassandra's grammar (default "+defaultPolicies+", or "+quickPolicies+" with -quick)")
-	fs.IntVar(&o.reads, "reads", 0, "measured reads per scenario and policy, after a warm-up of a quarter as many (default 4000, or 1000 with -quick)")
-	fs.IntVar(&o.concurrency, "concurrency", 32, "concurrent readers in the closed-loop scenarios (fan-out requests: half as many)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of every random choice: the same seed gives the same clusters and keys")
-	fs.BoolVar(&o.quick, "quick", false, "a short run that still shows every effect")
-	fs.BoolVar(&o.json, "json", false, "print the rows as a JSON array instead of a table")
-	fs.StringVar(&o.plot, "plot", "", "also draw the latency percentiles to this file (.svg or .png)")
+	var lists flagLists
+	fs := newFlagSet(&o, &lists)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, flag.ErrHelp
@@ -56,7 +51,53 @@ func parseFlags(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	return o, o.fill(scenarioList, policyList)
+	return o, o.fill(lists.scenarios, lists.policies)
+}
+
+// flagLists are the flags parsed into lists by fill.
+type flagLists struct{ scenarios, policies string }
+
+// newFlagSet defines readsim's flags over o and lists. A default that
+// -quick changes is 0 or empty here and spelled out in the description.
+func newFlagSet(o *options, lists *flagLists) *flag.FlagSet {
+	fs := flag.NewFlagSet("readsim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&lists.scenarios, "scenarios", "all", "`list` of scenarios to run, comma-separated, or all: "+scenarioNames())
+	fs.StringVar(&lists.policies, "policies", "", "`list` of speculative-retry policies, comma-separated, in Cassandra's grammar (default "+defaultPolicies+", or "+quickPolicies+" with -quick)")
+	fs.IntVar(&o.reads, "reads", 0, "`n` measured reads per scenario and policy, after a warm-up of a quarter as many; fanout measures a quarter as many requests of 100 reads each (default 4000, or 1000 with -quick)")
+	fs.IntVar(&o.concurrency, "concurrency", 32, "`n` concurrent readers in the closed-loop scenarios (healthy, gc-pauses, stale-replica, replica-down)")
+	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of every random choice: the same seed gives the same clusters, keys and ideal")
+	fs.BoolVar(&o.quick, "quick", false, "a short run that still shows every effect")
+	fs.BoolVar(&o.json, "json", false, "print the rows as a JSON array instead of a table")
+	fs.StringVar(&o.plot, "plot", "", "also draw each scenario's tail latency against its extra load to `file` (.svg or .png)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `file`, for go tool pprof")
+	fs.StringVar(&o.trace, "trace", "", "write an execution trace of the run to `file`, for go tool trace")
+	return fs
+}
+
+// usage is the -h text: what readsim does and every flag, with its
+// description and default.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: readsim [flags]\n\n" +
+		"readsim drives readpath's coordinator over fake clusters under several scenarios and\n" +
+		"speculative-retry policies, and prints one row per pair beside the ideal of its model.\n\nFlags:\n")
+	newFlagSet(new(options), new(flagLists)).VisitAll(func(f *flag.Flag) {
+		kind, text := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "  -%s\n    \t%s", strings.TrimSpace(f.Name+" "+kind), text)
+		if !strings.Contains(text, "(default") {
+			fmt.Fprintf(&b, " (default %s)", defaultText(f))
+		}
+		b.WriteString("\n")
+	})
+	return b.String()
+}
+
+func defaultText(f *flag.Flag) string {
+	if f.DefValue == "" {
+		return "none"
+	}
+	return f.DefValue
 }
 
 // fill checks the parsed values and resolves the lists.

@@ -15,16 +15,33 @@ func main() {
 // run is readsim with its arguments and outputs: exit status 0, 1 on a
 // failed run, 2 on a bad command line.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runWith(startProbe, args, stdout, stderr)
+}
+
+// runWith is run with m measuring the machine around every run.
+func runWith(m meter, args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args)
+	o.meter = m
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintln(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	case err != nil:
 		fmt.Fprintf(stderr, "readsim: %v\n", unwrapUsage(err))
 		return 2
 	}
+	if o.chart, err = createChartFile(o.plot); err != nil {
+		fmt.Fprintf(stderr, "readsim: %v\n", err)
+		return 2
+	}
+	defer o.chart.discard()
+	stopProfiles, err := startProfiles(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "readsim: %v\n", err)
+		return 1
+	}
 	rows, err := simulate(o, newProgress(stderr, len(o.scenarios)*len(o.policies)))
+	err = errors.Join(err, stopProfiles())
 	if err == nil {
 		err = report(rows, o, stdout)
 	}
@@ -43,13 +60,6 @@ func unwrapUsage(err error) string {
 	return msg
 }
 
-const usage = `usage: readsim [-quick] [-json] [-plot FILE] [-scenarios LIST] [-policies LIST]
-               [-reads N] [-concurrency N] [-seed N]
-
-Scenarios: ` + "healthy, gc-pauses, stale-replica, replica-down, cluster-slowdown,\n" +
-	"cluster-slowdown-nobudget, fanout (default: all).\n" +
-	"Policies: Cassandra's speculative_retry grammar (default " + defaultPolicies + ")."
-
 // simulate runs every scenario under every policy, with NEVER as each
 // scenario's baseline for the extra load, run even when not asked for.
 func simulate(o options, bar *progress) ([]row, error) {
@@ -59,8 +69,8 @@ func simulate(o options, bar *progress) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, out := range outs {
-			rows = append(rows, toRow(out, baseline))
+		for i, ideal := range ideals(outs, baseline, o.seed) {
+			rows = append(rows, toRow(outs[i], baseline, ideal))
 		}
 	}
 	bar.done()

@@ -36,3 +36,10 @@ func (r *recorder) maxMS() float64 {
 	defer r.mu.Unlock()
 	return float64(r.h.Max()) / 1000
 }
+
+// count returns how many latencies were recorded.
+func (r *recorder) count() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.h.TotalCount()
+}

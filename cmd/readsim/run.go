@@ -36,6 +36,8 @@ type outcome struct {
 	lat     *recorder
 	metrics coordinator.TableMetrics // counted over the measured part only
 	errors  int64
+	timing  timing   // how late the machine woke goroutines meanwhile
+	shape   runShape // what the run did, for its model to repeat
 }
 
 // runJob builds a fresh cluster and coordinator, warms the coordinator up
@@ -50,14 +52,15 @@ func runJob(j job, o options) (outcome, error) {
 		Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
 		ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
 		DefaultTable: coordinator.TableOptions{SpeculativeRetry: j.p},
-		HedgeBudget:  j.s.budget,
+		HedgeBudget:  j.s.hedgeBudget(),
 	})
 	if err != nil {
 		return outcome{}, err
 	}
 	defer c.Close()
 	w := &workload{c: c, cluster: cl, keys: keys, o: o, s: j.s}
-	w.warmUp()
+	idle := measureIdle(o.meter)
+	warm := w.warmUp()
 	if j.s.midRun != nil {
 		if err := j.s.midRun(cl); err != nil {
 			return outcome{}, fmt.Errorf("scenario %s: %w", j.s.name, err)
@@ -66,8 +69,12 @@ func runJob(j job, o options) (outcome, error) {
 	before := c.Metrics().Total
 	w.errors.Store(0)
 	lat := newRecorder()
-	w.run(o.reads, lat)
-	return outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load()}, nil
+	end := o.meter()
+	w.run(w.measured(), lat)
+	t := end()
+	t.IdleLateP99 = idle
+	return outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load(), timing: t,
+		shape: runShape{warmUp: warm, measured: w.measured()}}, nil
 }
 
 // since returns the counters readsim reports, as counted after before.

@@ -25,7 +25,19 @@ type scenario struct {
 	openLoop   bool
 	slowdownTo float64 // open loop: the cluster slowdown reached at the end, at 90 % utilization
 	fanout     int
-	budget     coordinator.HedgeBudget
+	noBudget   bool // lift the hedge budget
+}
+
+// defaultBudget is the coordinator's default hedge budget, spelled out so
+// that the ideal model follows the same one.
+var defaultBudget = coordinator.HedgeBudget{Percent: 0.1, Window: 10 * time.Second, MinPerSecond: 1}
+
+// hedgeBudget is the budget the scenario's coordinator runs with.
+func (s scenario) hedgeBudget() coordinator.HedgeBudget {
+	if s.noBudget {
+		return coordinator.HedgeBudget{Unlimited: true}
+	}
+	return defaultBudget
 }
 
 // The replicas' usual latency: log-normal around 2 ms.
@@ -77,7 +89,7 @@ var scenarios = []scenario{
 		workers:    32,
 		openLoop:   true,
 		slowdownTo: 6,
-		budget:     coordinator.HedgeBudget{Unlimited: true},
+		noBudget:   true,
 	},
 	{
 		name:     "fanout",

@@ -25,27 +25,40 @@ type workload struct {
 }
 
 // warmUp reads until the coordinator has refreshed its threshold a few
-// times from what it saw, and at least a quarter as many reads as will be
-// measured were made.
-func (w *workload) warmUp() {
+// times from what it saw, and at least a quarter as many latencies as will
+// be measured were taken. It returns how many partition reads it made.
+func (w *workload) warmUp() int {
 	start := time.Now()
-	for done := 0; done < w.o.reads/4 || time.Since(start) < 2*thresholdRefresh; done += 200 {
-		w.run(200, nil)
+	chunk := max(1, w.measured()/16)
+	done := 0
+	for done < w.measured()/4 || time.Since(start) < 2*thresholdRefresh {
+		w.run(chunk, nil)
+		done += chunk
 	}
+	return done * max(1, w.s.fanout)
 }
 
-// run issues reads partition reads in the scenario's pattern, recording
-// their latency in lat unless it is nil.
-func (w *workload) run(reads int, lat *recorder) {
+// measured is how many latencies a run measures: reads, or fan-out
+// requests.
+func (w *workload) measured() int {
+	if w.s.fanout > 0 {
+		return fanoutRequests(w.o.reads)
+	}
+	return w.o.reads
+}
+
+// run takes n latencies in the scenario's pattern, recording them in lat
+// unless it is nil.
+func (w *workload) run(n int, lat *recorder) {
 	w.lat = lat
 	w.phase++
 	switch {
 	case w.s.fanout > 0:
-		w.closedLoop(w.o.concurrency/2, max(1, reads*fanoutRequests/w.s.fanout), w.fanoutRequest)
+		w.openLoop(n, fanoutRate, w.nextFanout)
 	case w.s.openLoop:
-		w.openLoop(reads)
+		w.openLoop(n, w.arrivalRate(), w.nextSlowdownRead(n))
 	default:
-		w.closedLoop(w.o.concurrency, reads, w.singleRead)
+		w.closedLoop(w.o.concurrency, n, w.singleRead)
 	}
 }
 
@@ -90,18 +103,33 @@ func (w *workload) record(d time.Duration) {
 	}
 }
 
-// fanoutRequests scales the fan-out scenario: it makes as many requests
-// as a tenth of the reads asked for, each reading s.fanout partitions, so
-// that its percentiles rest on enough requests.
-const fanoutRequests = 10
+// fanoutRequests is how many fan-out requests stand for reads measured
+// reads: a quarter as many, so that the default 4,000 give 1,000 requests,
+// enough for a p99.9 that is not simply the largest latency.
+func fanoutRequests(reads int) int { return max(1, reads/4) }
 
-// fanoutRequest reads fanout random keys in parallel; the request takes as
-// long as its slowest read.
-func (w *workload) fanoutRequest(rng *rand.Rand) {
+// fanoutRate is how many fan-out requests arrive per second. The
+// scenario is about the statistics of the slowest of 100 reads, not about
+// load: at this rate the coordinator's 100 reads per request keep two
+// cores mostly idle, so that its latencies are the read path's, not the
+// CPU's run queue's.
+const fanoutRate = 200
+
+// nextFanout picks a fan-out request's keys.
+func (w *workload) nextFanout(rng *rand.Rand, _ time.Duration) func() {
+	keys := make([]string, w.s.fanout)
+	for i := range keys {
+		keys[i] = w.keys[rng.IntN(len(w.keys))]
+	}
+	return func() { w.fanoutRequest(keys) }
+}
+
+// fanoutRequest reads keys in parallel and records how long the slowest
+// took: a multi-get, as The Tail at Scale describes.
+func (w *workload) fanoutRequest(keys []string) {
 	start := time.Now()
 	var wg sync.WaitGroup
-	for range w.s.fanout {
-		key := w.keys[rng.IntN(len(w.keys))]
+	for _, key := range keys {
 		wg.Go(func() {
 			if _, err := w.readOne(context.Background(), key); err != nil {
 				w.errors.Add(1)
@@ -112,28 +140,37 @@ func (w *workload) fanoutRequest(rng *rand.Rand) {
 	w.record(time.Since(start))
 }
 
-// openLoop issues reads at a fixed Poisson rate, whatever their latency,
-// as independent clients do. While measuring, the cluster's slowdown ramps
-// from 1 to the scenario's over the first 30 % of the reads and stays there,
-// the replicas at peakUtilization: the load under which extra requests can
-// tip them into saturation.
-func (w *workload) openLoop(reads int) {
-	rate := w.arrivalRate()
+// openLoop starts n requests at Poisson arrivals of rate per second,
+// whatever the latency of those before, as independent clients do, and
+// waits for them all. next makes each request, given the time since the
+// first; the request runs on a goroutine of its own.
+func (w *workload) openLoop(n int, rate float64, next func(rng *rand.Rand, elapsed time.Duration) func()) {
 	rng := w.rng(1 << 31)
-	ramp := time.Duration(0.3 * float64(reads) / rate * float64(time.Second))
 	start := time.Now()
-	next := start
+	at := start
 	var wg sync.WaitGroup
-	for range reads {
-		next = next.Add(time.Duration(rng.ExpFloat64() / rate * float64(time.Second)))
-		time.Sleep(time.Until(next))
-		if w.lat != nil {
-			w.rampSlowdown(time.Since(start), ramp)
-		}
-		key := w.keys[rng.IntN(len(w.keys))]
-		wg.Go(func() { w.book(w.readOne(context.Background(), key)) })
+	for range n {
+		at = at.Add(time.Duration(rng.ExpFloat64() / rate * float64(time.Second)))
+		time.Sleep(time.Until(at))
+		wg.Go(next(rng, time.Since(start)))
 	}
 	wg.Wait()
+}
+
+// nextSlowdownRead returns the maker of the slowdown scenarios' reads,
+// out of reads in all. While measuring, the cluster's slowdown ramps from
+// 1 to the scenario's over the first 30 % of the reads and stays there,
+// the replicas at peakUtilization: the load under which extra requests
+// can tip them into saturation.
+func (w *workload) nextSlowdownRead(reads int) func(*rand.Rand, time.Duration) func() {
+	ramp := time.Duration(0.3 * float64(reads) / w.arrivalRate() * float64(time.Second))
+	return func(rng *rand.Rand, elapsed time.Duration) func() {
+		if w.lat != nil {
+			w.rampSlowdown(elapsed, ramp)
+		}
+		key := w.keys[rng.IntN(len(w.keys))]
+		return func() { w.book(w.readOne(context.Background(), key)) }
+	}
 }
 
 // peakUtilization is how busy the replicas' workers are at the end of the

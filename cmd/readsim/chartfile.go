@@ -1,0 +1,98 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// chartFile is where the chart goes. It is created before the run, as a
+// temporary file beside its path, so that a path readsim cannot write to
+// fails at once rather than after the simulation; the chart replaces the
+// path only once it is whole.
+type chartFile struct {
+	path string
+	mode fs.FileMode // the path's, if it exists
+	tmp  *os.File
+	done bool // committed or discarded
+}
+
+// createChartFile checks that path can be written and opens the temporary
+// file; it returns nil for an empty path.
+func createChartFile(path string) (*chartFile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	mode, err := checkWritable(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return nil, fmt.Errorf("-plot %s: cannot create a file in %s: %w", path, dir, pathCause(err))
+	}
+	return &chartFile{path: path, mode: mode, tmp: tmp}, nil
+}
+
+// checkWritable fails if path exists and is a directory or cannot be
+// opened for writing, and returns the mode the chart file gets: the
+// existing file's, or 0644. It changes nothing.
+func checkWritable(path string) (fs.FileMode, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0o644, nil
+	case err != nil:
+		return 0, fmt.Errorf("-plot %s: %w", path, pathCause(err))
+	case st.IsDir():
+		return 0, fmt.Errorf("-plot %s: is a directory", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return 0, fmt.Errorf("-plot %s: %w", path, pathCause(err))
+	}
+	return st.Mode().Perm(), f.Close()
+}
+
+// pathCause drops the *fs.PathError around err, whose path the message
+// already names.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// commit writes the chart with write and moves it to its path.
+func (c *chartFile) commit(write func(io.Writer) error) error {
+	c.done = true
+	err := write(c.tmp)
+	if cerr := c.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(c.tmp.Name(), c.mode) // not CreateTemp's 0600
+	}
+	if err == nil {
+		err = os.Rename(c.tmp.Name(), c.path)
+	}
+	if err != nil {
+		os.Remove(c.tmp.Name())
+		return fmt.Errorf("-plot %s: %w", c.path, err)
+	}
+	return nil
+}
+
+// discard removes the temporary file of a chart that will not be drawn.
+func (c *chartFile) discard() {
+	if c != nil && !c.done {
+		c.done = true
+		c.tmp.Close()
+		os.Remove(c.tmp.Name())
+	}
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/readpath/readpath/latency"
+)
+
+// runShape is the shape of one measured run, which the model repeats: a
+// warm-up of warmUp reads, then measured latencies (reads, or requests of
+// model.fanout reads).
+type runShape struct {
+	warmUp   int
+	measured int
+}
+
+// figures are a model's results under one policy.
+type figures struct {
+	p50, p99, p999 time.Duration
+	// hedgesPerRead and requestsPerRead count speculative requests, and
+	// data and digest requests in all, per partition read.
+	hedgesPerRead, requestsPerRead float64
+}
+
+// A model is run until it has idealLatencies latencies, enough for a
+// p99.9 resting on a hundred above it, or has simulated idealReads reads,
+// which bounds the fan-out scenario's time (20,000 requests of 100 reads).
+const (
+	idealLatencies   = 100_000
+	idealReads       = 2_000_000
+	firstRoundDraws  = 200_000
+	firstRoundStream = 1 << 40
+)
+
+// evaluate runs the model under policy p, seeded by seed: the same run
+// shape again and again until it has enough measured latencies.
+// Every policy of a scenario draws from the same random stream, so that
+// their differences are the policies', not the draws'.
+func (m *model) evaluate(p latency.SpeculativeRetry, shape runShape, seed uint64) figures {
+	h := m.plan(p, seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	var lat []time.Duration
+	var reads, hedges, requests int
+	for len(lat) < idealLatencies && reads < idealReads {
+		run := m.newRun(rng)
+		for range shape.warmUp {
+			run.read(h)
+		}
+		for range shape.measured {
+			d, t := run.request(h)
+			lat = append(lat, d)
+			reads, hedges, requests = reads+t.reads, hedges+t.hedges, requests+t.requests
+		}
+	}
+	slices.Sort(lat)
+	return figures{
+		p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), p999: nearestRank(lat, 0.999),
+		hedgesPerRead:   float64(hedges) / float64(reads),
+		requestsPerRead: float64(requests) / float64(reads),
+	}
+}
+
+// tally counts what one request's reads sent.
+type tally struct{ reads, hedges, requests int }
+
+// request simulates one measured latency: a read, or under fan-out the
+// slowest of m.fanout reads sent at once.
+func (r *modelRun) request(h hedgePlan) (time.Duration, tally) {
+	var longest time.Duration
+	var t tally
+	for range max(1, r.m.fanout) {
+		res := r.read(h)
+		longest = max(longest, res.latency)
+		t.reads++
+		t.requests += res.requests
+		if res.hedged {
+			t.hedges++
+		}
+	}
+	return longest, t
+}
+
+// plan turns policy p into when the model's reads hedge. A percentile is
+// taken of the model's own first-round latency without hedging: the read
+// path's threshold settles there, because it records a hedged read's first
+// round at more than the threshold, so hedging leaves the share of reads
+// below the threshold unchanged.
+func (m *model) plan(p latency.SpeculativeRetry, seed uint64) hedgePlan {
+	var after time.Duration
+	switch p.Kind() {
+	case latency.KindNever:
+		return hedgePlan{}
+	case latency.KindAlways:
+		return hedgePlan{speculate: true, always: true}
+	case latency.KindFixed:
+		after = p.FixedDelay()
+	case latency.KindPercentile:
+		after = m.firstRoundQuantile(p.Percentile()/100, seed)
+	case latency.KindMin:
+		after = min(m.firstRoundQuantile(p.Percentile()/100, seed), p.FixedDelay())
+	case latency.KindMax:
+		after = max(m.firstRoundQuantile(p.Percentile()/100, seed), p.FixedDelay())
+	}
+	// As the coordinator: no hedge at a threshold the timeout ends first.
+	return hedgePlan{speculate: after < m.timeout, after: after}
+}
+
+// firstRoundQuantile is the q-th quantile of the first round's latency
+// without hedging.
+func (m *model) firstRoundQuantile(q float64, seed uint64) time.Duration {
+	run := m.newRun(rand.New(rand.NewPCG(seed, firstRoundStream)))
+	run.budget.spec.unlimited = true
+	lat := make([]time.Duration, firstRoundDraws)
+	for i := range lat {
+		lat[i] = run.read(hedgePlan{}).firstRound
+	}
+	slices.Sort(lat)
+	return nearestRank(lat, q)
+}
+
+// nearestRank returns the q-th quantile (0 < q <= 1) of sorted, rounding
+// its rank as HdrHistogram's ValueAtQuantile does, so that the model's
+// percentiles and readsim's are taken alike.
+func nearestRank(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(q*float64(len(sorted)) + 0.5)
+	return sorted[min(max(rank, 1), len(sorted))-1]
+}

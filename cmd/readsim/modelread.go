@@ -1,0 +1,152 @@
+package main
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// hedgePlan is when a policy sends a read's one speculative request.
+type hedgePlan struct {
+	speculate bool          // the policy hedges at all
+	always    bool          // ALWAYS: with the first requests
+	after     time.Duration // otherwise: once the read has taken this long
+}
+
+// readResult is one simulated read.
+type readResult struct {
+	latency    time.Duration // until the read returned
+	firstRound time.Duration // until blockFor answers with data were in
+	requests   int           // data and digest requests sent
+	hedged     bool          // a speculative request was sent
+	failed     bool          // the read timed out
+}
+
+// modelRun is the state of one simulated run: its random source, its hedge
+// budget and which keys are still stale. It is used by one goroutine.
+type modelRun struct {
+	m      *model
+	rng    *rand.Rand
+	budget budget
+	stale  []bool // the model's, copied: repairs change it
+}
+
+func (m *model) newRun(rng *rand.Rand) *modelRun {
+	return &modelRun{m: m, rng: rng, budget: budget{spec: m.budget}, stale: slices.Clone(m.stale)}
+}
+
+// read simulates one read under h, of a key drawn at random.
+func (r *modelRun) read(h hedgePlan) readResult {
+	m := r.m
+	r.budget.deposit()
+	order := m.order(r.rng)
+	reqs := r.firstRequests(h, order)
+	res := readResult{requests: len(reqs), hedged: len(reqs) > m.blockFor}
+	done, used, ok := completion(reqs, m.blockFor)
+	if ok && h.speculate && !h.always && done > h.after && m.replicas > m.blockFor && r.budget.withdraw() {
+		hedge := request{at: h.after + m.draw(r.rng), replica: order[m.blockFor], data: !dataBy(reqs, h.after)}
+		reqs = append(reqs, hedge)
+		res.requests++
+		res.hedged = true
+		done, used, ok = completion(reqs, m.blockFor)
+	}
+	res.firstRound, res.latency = done, done
+	if key := r.key(); ok && r.mismatch(reqs[:used], key) {
+		took, sent := r.reconcile(reqs[:used], key)
+		res.latency += took
+		res.requests += sent
+	}
+	if !ok || res.latency >= m.timeout {
+		res.latency, res.failed = m.timeout, true
+	}
+	return res
+}
+
+// firstRequests sends a data request to the first replica in order and
+// digest requests to the next ones up to blockFor; under ALWAYS, budget
+// permitting, one more, and then two of them are data requests.
+func (r *modelRun) firstRequests(h hedgePlan, order []int) []request {
+	m := r.m
+	extra := h.always && m.replicas > m.blockFor && r.budget.withdraw()
+	reqs := make([]request, 0, m.blockFor+1)
+	for i := range m.blockFor {
+		reqs = append(reqs, request{at: m.draw(r.rng), replica: order[i], data: i == 0 || (i == 1 && extra)})
+	}
+	if extra {
+		reqs = append(reqs, request{at: m.draw(r.rng), replica: order[m.blockFor], data: m.blockFor == 1})
+	}
+	return reqs
+}
+
+// key draws the key a read reads, when keys can differ.
+func (r *modelRun) key() int {
+	if r.stale == nil {
+		return 0
+	}
+	return r.rng.IntN(len(r.stale))
+}
+
+// mismatch reports whether the answers used disagree: replica 0 holds
+// key's older version and another replica answered too.
+func (r *modelRun) mismatch(used []request, key int) bool {
+	if r.stale == nil || !r.stale[key] || len(used) < 2 {
+		return false
+	}
+	return slices.ContainsFunc(used, func(q request) bool { return q.replica == 0 })
+}
+
+// reconcile is what follows a digest mismatch: data reads from the
+// replicas that answered with a digest until blockFor versions are in,
+// then, if replica 0's stale version is among them and too few others are
+// up to date, the repair write that the read waits for. It marks the key
+// repaired and returns how long it took and the data requests it sent.
+func (r *modelRun) reconcile(used []request, key int) (time.Duration, int) {
+	m := r.m
+	versions, staleIn := 0, false
+	var reads []request
+	for _, q := range used {
+		if q.data {
+			versions++
+			staleIn = staleIn || q.replica == 0
+			continue
+		}
+		reads = append(reads, request{at: m.draw(r.rng), replica: q.replica, data: true})
+	}
+	var took time.Duration
+	if need := m.blockFor - versions; need > 0 {
+		slices.SortStableFunc(reads, func(a, b request) int { return cmp.Compare(a.at, b.at) })
+		took = reads[need-1].at
+		staleIn = staleIn || slices.ContainsFunc(reads[:need], func(q request) bool { return q.replica == 0 })
+		versions += need
+	}
+	if staleIn && versions-1 < m.blockFor {
+		took += m.draw(r.rng)
+	}
+	if staleIn {
+		r.stale[key] = false
+	}
+	return took, len(reads)
+}
+
+// budget is a hedge budget over one run, in millionths of a hedge like
+// the coordinator's, so that its rounding is the same.
+type budget struct {
+	spec          budgetSpec
+	reads, hedges uint64
+}
+
+func (b *budget) deposit() { b.reads++ }
+
+// withdraw spends one hedge if the budget allows it.
+func (b *budget) withdraw() bool {
+	const micro = 1_000_000
+	if !b.spec.unlimited {
+		allowed := uint64(b.spec.percent*micro+0.5)*b.reads + uint64(b.spec.floor*micro+0.5)
+		if (b.hedges+1)*micro > allowed {
+			return false
+		}
+	}
+	b.hedges++
+	return true
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestTableCells(t *testing.T) {
+	two := 1.07
+	for _, tc := range []struct {
+		name string
+		r    row
+		want map[string]string // header -> cell
+	}{
+		{"a p99.9 of 999 latencies is marked", row{Reads: 999, Latencies: 999, P999: 9.95, Trustworthy: true},
+			map[string]string{"reads": "999", "p99.9": "9.9*", "p50/ideal": "–", "late": "0.0"}},
+		{"of 1000, not", row{Reads: 1000, Latencies: 1000, P999: 9.95, P50VsIdeal: &two, P99VsIdeal: &two, Trustworthy: true},
+			map[string]string{"p99.9": "9.9", "p50/ideal": "1.07", "p99/ideal": "1.07"}},
+		{"fan-out requests", row{Reads: 100000, Latencies: 1000, Trustworthy: true},
+			map[string]string{"reads": "1000x100"}},
+		{"untrustworthy", row{Reads: 1000, Latencies: 1000, Timing: timing{LateP99: 7.25}},
+			map[string]string{"late": "7.2!"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cells := cellsOf(tc.r)
+			for i, h := range header {
+				if want, ok := tc.want[h]; ok {
+					assert.Equal(t, want, cells[i], h)
+				}
+			}
+		})
+	}
+}
+
+// The footer explains a mark only when a row carries it.
+func TestFooterExplainsTheMarks(t *testing.T) {
+	clean := row{Latencies: 1000, Ideal: &idealFigures{}, Trustworthy: true}
+	f := footer([]row{clean})
+	assert.NotContains(t, f, "no model")
+	assert.NotContains(t, f, "* p99.9")
+	assert.NotContains(t, f, "WARNING")
+
+	few, noModel, bad := clean, clean, clean
+	few.Latencies = 250
+	noModel.Ideal = nil
+	bad.Scenario, bad.Policy, bad.Trustworthy, bad.Warning = "fanout", "90p", false, "wake-ups 9.0 ms late (p99)"
+	f = footer([]row{clean, few, noModel, bad})
+	assert.Contains(t, f, "– no model: ")
+	assert.Contains(t, f, "* p99.9 of fewer than 1000 latencies")
+	assert.Contains(t, f, "! WARNING: 1 of 4 rows")
+	assert.Contains(t, f, "!   fanout 90p: wake-ups 9.0 ms late (p99)\n")
+}
+
+// Columns line up although the dash is one character of three bytes.
+func TestAlignCountsCharacters(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(align([][]string{{"a", "b", "ratio"}, {"x", "y", "–"}})), "\n")
+	assert.Equal(t, []string{"a  b  ratio", "x  y      –"}, lines)
+}
