@@ -18,7 +18,7 @@ import (
 
 var jsonKeys = []string{"scenario", "policy", "reads", "latencies", "p50_ms", "p99_ms", "p999_ms", "max_ms",
 	"extra_load", "hedges", "hedge_wins", "suppressed", "mismatches", "repairs", "errors",
-	"ideal", "p50_vs_ideal", "p99_vs_ideal", "timing", "trustworthy", "warning"}
+	"ideal", "p50_vs_ideal", "p99_vs_ideal", "timing", "trustworthy", "warning", "dead_replica_requests"}
 
 // quickRows runs readsim -quick -json in-process on the given scenarios and
 // policies and returns its rows.
@@ -236,4 +236,18 @@ func TestPlotIsWritten(t *testing.T) {
 
 func TestSplitListKeepsParentheses(t *testing.T) {
 	assert.Equal(t, []string{"NEVER", "MIN(99p,10ms)", "MAX(95p, 5ms)"}, splitList("NEVER,MIN(99p,10ms),MAX(95p, 5ms)"))
+}
+
+// replica-down runs with the failure detector: once the replica crashed,
+// only reads already on their way reach it, at most one per reader, and
+// reads that met its refusal are the only ones that can fail.
+func TestReplicaDownStopsReachingTheDeadReplica(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulation for a second")
+	}
+	for _, r := range quickRows(t, "replica-down", "NEVER,90p") {
+		dead := r["dead_replica_requests"].(float64)
+		assert.LessOrEqual(t, dead, 32.0, "%s: reads kept going to the dead replica", r["policy"])
+		assert.LessOrEqual(t, r["errors"].(float64), dead, r["policy"])
+	}
 }

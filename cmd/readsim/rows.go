@@ -33,6 +33,9 @@ type row struct {
 	Timing      timing `json:"timing"`
 	Trustworthy bool   `json:"trustworthy"`
 	Warning     string `json:"warning"`
+	// DeadReplicaRequests counts, in replica-down, the read requests the
+	// crashed replica received after it crashed; null elsewhere.
+	DeadReplicaRequests *int64 `json:"dead_replica_requests"`
 }
 
 // toRow summarises an outcome. Its extra load is the speculative requests
@@ -53,6 +56,9 @@ func toRow(o, baseline outcome, ideal *idealFigures) row {
 	r.P50VsIdeal = ratio(r.P50, ideal, func(f *idealFigures) float64 { return f.P50 })
 	r.P99VsIdeal = ratio(r.P99, ideal, func(f *idealFigures) float64 { return f.P99 })
 	r.Trustworthy = r.Warning == ""
+	if o.s.detector {
+		r.DeadReplicaRequests = &o.changedReplicaReads
+	}
 	return r
 }
 

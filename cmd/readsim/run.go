@@ -8,6 +8,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/latency"
+	fd "github.com/readpath/readpath/ring"
 )
 
 // readTimeout bounds every simulated read: a latency-sensitive service's
@@ -38,6 +39,9 @@ type outcome struct {
 	errors  int64
 	timing  timing   // how late the machine woke goroutines meanwhile
 	shape   runShape // what the run did, for its model to repeat
+	// changedReplicaReads counts the read requests the replica midRun
+	// changed received afterwards.
+	changedReplicaReads int64
 }
 
 // runJob builds a fresh cluster and coordinator, warms the coordinator up
@@ -48,8 +52,17 @@ func runJob(j job, o options) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
+	var live coordinator.Liveness = cl
+	if j.s.detector {
+		d, err := fd.NewDetector(fd.DetectorConfig{Seed: o.seed})
+		if err != nil {
+			return outcome{}, err
+		}
+		defer d.Close()
+		live = d
+	}
 	c, err := coordinator.New(coordinator.Config{
-		Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
+		Locator: cl, Liveness: live, LocalDatacenter: "dc1",
 		ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
 		DefaultTable: coordinator.TableOptions{SpeculativeRetry: j.p},
 		HedgeBudget:  j.s.hedgeBudget(),
@@ -66,6 +79,7 @@ func runJob(j job, o options) (outcome, error) {
 			return outcome{}, fmt.Errorf("scenario %s: %w", j.s.name, err)
 		}
 	}
+	changed := cl.Replicas()[0].Stats().Reads // the replica midRun changes
 	before := c.Metrics().Total
 	w.errors.Store(0)
 	lat := newRecorder()
@@ -73,8 +87,12 @@ func runJob(j job, o options) (outcome, error) {
 	w.run(w.measured(), lat)
 	t := end()
 	t.IdleLateP99 = idle
-	return outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load(), timing: t,
-		shape: runShape{warmUp: warm, measured: w.measured()}}, nil
+	out := outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load(), timing: t,
+		shape: runShape{warmUp: warm, measured: w.measured()}}
+	if j.s.midRun != nil {
+		out.changedReplicaReads = cl.Replicas()[0].Stats().Reads - changed
+	}
+	return out, nil
 }
 
 // since returns the counters readsim reports, as counted after before.

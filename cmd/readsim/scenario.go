@@ -18,6 +18,10 @@ type scenario struct {
 	behavior replicatest.Behavior
 	workers  int // per replica; 0 for no queueing
 	midRun   func(c *replicatest.Cluster) error
+	// detector runs the coordinator with ring.Detector as its liveness view,
+	// learning from the coordinator's own requests, instead of the
+	// cluster's view, which never changes.
+	detector bool
 	// staleKeys is the fraction of keys one replica holds an older version of.
 	staleKeys float64
 	// load: closed loop (concurrency readers), open loop at a rate, or
@@ -70,9 +74,10 @@ var scenarios = []scenario{
 	},
 	{
 		name:     "replica-down",
-		shows:    "one replica of three stops answering mid-run and the failure detector has not noticed: the hedge and the snitch route around it",
+		shows:    "one replica of three crashes mid-run (its connections are refused): the failure detector convicts it at the first refused request, and no read is sent to it afterwards",
 		behavior: replicatest.Behavior{Latency: healthyLatency},
-		midRun:   func(c *replicatest.Cluster) error { return c.Replicas()[0].SetFault(replicatest.Unreachable()) },
+		midRun:   func(c *replicatest.Cluster) error { return c.Replicas()[0].SetFault(replicatest.Down()) },
+		detector: true,
 	},
 	{
 		name:       "cluster-slowdown",

@@ -67,8 +67,25 @@ func footer(rows []row) string {
 	if anyRow(rows, func(r row) bool { return r.Latencies < fewLatencies }) {
 		fmt.Fprintf(&b, "* p99.9 of fewer than %d latencies: their largest, or next to it\n", fewLatencies)
 	}
+	b.WriteString(deadReplicaNote(rows))
 	b.WriteString(overloadWarning(rows))
 	return b.String()
+}
+
+// deadReplicaNote says, for replica-down, how many requests reached the
+// crashed replica after its crash, per policy.
+func deadReplicaNote(rows []row) string {
+	var counts []string
+	for _, r := range rows {
+		if r.DeadReplicaRequests != nil {
+			counts = append(counts, fmt.Sprintf("%s %d", r.Policy, *r.DeadReplicaRequests))
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	return "replica-down: ring.Detector convicts the crashed replica at its first refused request; requests it received after the crash: " +
+		strings.Join(counts, ", ") + "\n"
 }
 
 // overloadWarning names the untrustworthy rows, or is empty.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica/replicatest"
 )
@@ -115,28 +116,35 @@ func fanoutRequests(reads int) int { return max(1, reads/4) }
 // CPU's run queue's.
 const fanoutRate = 200
 
-// nextFanout picks a fan-out request's keys.
+// nextFanout picks a fan-out request's keys: distinct ones, so that a
+// request reads as many partitions as the scenario says.
 func (w *workload) nextFanout(rng *rand.Rand, _ time.Duration) func() {
-	keys := make([]string, w.s.fanout)
-	for i := range keys {
-		keys[i] = w.keys[rng.IntN(len(w.keys))]
+	n := min(w.s.fanout, len(w.keys))
+	keys, seen := make([]string, 0, n), make(map[int]bool, n)
+	for len(keys) < n {
+		if i := rng.IntN(len(w.keys)); !seen[i] {
+			seen[i] = true
+			keys = append(keys, w.keys[i])
+		}
 	}
 	return func() { w.fanoutRequest(keys) }
 }
 
-// fanoutRequest reads keys in parallel and records how long the slowest
-// took: a multi-get, as The Tail at Scale describes.
+// fanoutRequest reads keys in parallel with one ReadMany and records how
+// long the slowest took: a multi-get, as The Tail at Scale describes.
 func (w *workload) fanoutRequest(keys []string) {
 	start := time.Now()
-	var wg sync.WaitGroup
-	for _, key := range keys {
-		wg.Go(func() {
-			if _, err := w.readOne(context.Background(), key); err != nil {
-				w.errors.Add(1)
-			}
-		})
+	res, err := w.c.ReadMany(context.Background(), coordinator.ManyRequest{
+		Table: table, Keys: keys, Level: consistency.Quorum, Concurrency: len(keys),
+	})
+	if err != nil {
+		w.errors.Add(int64(len(keys)))
 	}
-	wg.Wait()
+	for _, r := range res {
+		if r.Err != nil {
+			w.errors.Add(1)
+		}
+	}
 	w.record(time.Since(start))
 }
 
