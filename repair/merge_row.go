@@ -1,0 +1,132 @@
+package repair
+
+import (
+	"strings"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// mergeRow merges the rows in group, under the deletion active that covers
+// them (the partition deletion or a range tombstone), into the builder's
+// current row: its cells and complex deletions go to the builder, and the
+// row deletion and liveness that survive to m.rowDel and m.liveness.
+func (m *merger) mergeRow(active replica.Deletion) {
+	m.rowDel, m.liveness = replica.Deletion{}, replica.Liveness{}
+	for _, r := range m.group {
+		if r.Deletion.Supersedes(m.rowDel) {
+			m.rowDel = r.Deletion
+		}
+		if r.Liveness.Supersedes(m.liveness) {
+			m.liveness = r.Liveness
+		}
+	}
+	if m.rowDel.Supersedes(active) {
+		active = m.rowDel
+	} else {
+		m.rowDel = replica.Deletion{} // shadowed by what covers the row
+	}
+	if active.Deletes(m.liveness.Timestamp) {
+		m.liveness = replica.Liveness{}
+	}
+	cds := m.mergeComplexDeletions(active)
+	m.cellNext = m.cellNext[:len(m.group)]
+	clear(m.cellNext)
+	for c := m.nextCell(); c != nil; c = m.nextCell() {
+		if !strongest(active, columnDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
+			m.b.addCell(*c)
+		}
+	}
+}
+
+// mergeComplexDeletions sets the builder's complex deletions to the
+// strongest of each column in group that supersedes active, and returns
+// them.
+func (m *merger) mergeComplexDeletions(active replica.Deletion) []replica.ComplexDeletion {
+	var out []replica.ComplexDeletion
+	for _, r := range m.group {
+		for _, cd := range r.ComplexDeletions {
+			if cd.Deletion.Supersedes(active) {
+				out = addComplexDeletion(out, cd)
+			}
+		}
+	}
+	m.b.cds = out
+	return out
+}
+
+// addComplexDeletion merges cd into cds, ordered by column, keeping the
+// strongest deletion of each column.
+func addComplexDeletion(cds []replica.ComplexDeletion, cd replica.ComplexDeletion) []replica.ComplexDeletion {
+	i := 0
+	for i < len(cds) && cds[i].Column < cd.Column {
+		i++
+	}
+	switch {
+	case i == len(cds) || cds[i].Column != cd.Column:
+		cds = append(cds, replica.ComplexDeletion{})
+		copy(cds[i+1:], cds[i:])
+		cds[i] = cd
+	case cd.Deletion.Supersedes(cds[i].Deletion):
+		cds[i] = cd
+	}
+	return cds
+}
+
+// columnDeletion returns the deletion of column among cds, ordered by
+// column, moving cds past the columns before it.
+func columnDeletion(cds *[]replica.ComplexDeletion, column string) replica.Deletion {
+	if len(*cds) == 0 {
+		return replica.Deletion{}
+	}
+	for len(*cds) > 0 && (*cds)[0].Column < column {
+		*cds = (*cds)[1:]
+	}
+	if len(*cds) > 0 && (*cds)[0].Column == column {
+		return (*cds)[0].Deletion
+	}
+	return replica.Deletion{}
+}
+
+// nextCell returns the winning cell of the smallest (column, path) not
+// merged yet in group, and moves past it; nil when the rows are exhausted.
+// One key comparison per row: this loop is where a merge spends its time.
+func (m *merger) nextCell() *replica.Cell {
+	var win *replica.Cell
+	m.holders = m.holders[:0]
+	for i, r := range m.group {
+		if m.cellNext[i] == len(r.Cells) {
+			continue
+		}
+		c := &r.Cells[m.cellNext[i]]
+		order := -1
+		if win != nil {
+			order = compareKeys(c, win)
+		}
+		if order > 0 {
+			continue
+		}
+		if order < 0 {
+			m.holders = m.holders[:0]
+		}
+		if order < 0 || compareCells(c, win) > 0 {
+			win = c
+		}
+		m.holders = append(m.holders, i)
+	}
+	for _, i := range m.holders {
+		m.cellNext[i]++
+	}
+	return win
+}
+
+// compareKeys orders cells by column, then path: the order of a row's
+// cells. Simple columns have no path, and skip comparing them.
+func compareKeys(a, b *replica.Cell) int {
+	if c := strings.Compare(a.Column, b.Column); c != 0 {
+		return c
+	}
+	if len(a.Path) == 0 || len(b.Path) == 0 {
+		return len(a.Path) - len(b.Path) // only the sign matters
+	}
+	return strings.Compare(a.Path, b.Path)
+}
