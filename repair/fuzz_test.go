@@ -113,7 +113,7 @@ func FuzzMergeDiff(f *testing.F) {
 		for _, v := range vs {
 			d, _ := repair.Diff(m, v)
 			repaired := mustMerge(t, v, d)
-			requireSame(t, m, repaired, "version %s repaired by %s", show(v), show(d))
+			requireSame(t, m, repaired, "version %s repaired by %s", v, d)
 			if repaired.Digest() != m.Digest() {
 				t.Fatalf("digests differ after repair")
 			}
