@@ -37,9 +37,10 @@ func (b *builder) row(clustering string, l replica.Liveness, d replica.Deletion)
 // endRow closes the row being built and adds it to the partition, unless it
 // holds nothing.
 func (b *builder) endRow(clustering string, l replica.Liveness, d replica.Deletion) {
-	if r := b.row(clustering, l, d); !r.IsEmpty() {
-		b.out.Rows = append(b.out.Rows, r)
+	if b.cells.pending() == 0 && len(b.cds) == 0 && l.IsEmpty() && d.IsLive() {
+		return
 	}
+	b.out.Rows = append(b.out.Rows, b.row(clustering, l, d))
 }
 
 // endStatic closes the row being built as the static row.

@@ -1,6 +1,8 @@
 package repair
 
 import (
+	"strings"
+
 	"github.com/readpath/readpath/replica"
 )
 
@@ -53,13 +55,19 @@ func Diff(merged, version replica.Partition) (replica.Partition, bool) {
 // of merged row m that version row v lacks, and returns the liveness and row
 // deletion it lacks.
 func (b *builder) diffRow(m, v *replica.Row) (replica.Liveness, replica.Deletion) {
-	b.diffComplexDeletions(m.ComplexDeletions, v.ComplexDeletions)
+	if len(m.ComplexDeletions) > 0 {
+		b.diffComplexDeletions(m.ComplexDeletions, v.ComplexDeletions)
+	}
 	vcells := v.Cells
 	for i := range m.Cells {
 		c := &m.Cells[i]
 		order := 1 // of version's next cell against c; 1 when it has none
 		for len(vcells) > 0 {
-			if order = compareKeys(&vcells[0], c); order >= 0 {
+			v := &vcells[0] // by column, then path, as in nextCell
+			if order = strings.Compare(v.Column, c.Column); order == 0 && len(v.Path)|len(c.Path) != 0 {
+				order = strings.Compare(v.Path, c.Path)
+			}
+			if order >= 0 {
 				break
 			}
 			vcells = vcells[1:]

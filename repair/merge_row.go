@@ -32,7 +32,11 @@ func (m *merger) mergeRow(active replica.Deletion) {
 	m.cellNext = m.cellNext[:len(m.group)]
 	clear(m.cellNext)
 	for c := m.nextCell(); c != nil; c = m.nextCell() {
-		if !strongest(active, columnDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
+		del := active
+		if len(cds) > 0 { // rare: spare the common case the lookup
+			del = strongest(active, columnDeletion(&cds, c.Column))
+		}
+		if !del.Deletes(c.Timestamp) {
 			m.b.addCell(*c)
 		}
 	}
@@ -99,8 +103,11 @@ func (m *merger) nextCell() *replica.Cell {
 		}
 		c := &r.Cells[m.cellNext[i]]
 		order := -1
-		if win != nil {
-			order = compareKeys(c, win)
+		if win != nil { // by column, then path; simple columns have none
+			order = strings.Compare(c.Column, win.Column)
+			if order == 0 && len(c.Path)|len(win.Path) != 0 {
+				order = strings.Compare(c.Path, win.Path)
+			}
 		}
 		if order > 0 {
 			continue
@@ -117,16 +124,4 @@ func (m *merger) nextCell() *replica.Cell {
 		m.cellNext[i]++
 	}
 	return win
-}
-
-// compareKeys orders cells by column, then path: the order of a row's
-// cells. Simple columns have no path, and skip comparing them.
-func compareKeys(a, b *replica.Cell) int {
-	if c := strings.Compare(a.Column, b.Column); c != 0 {
-		return c
-	}
-	if len(a.Path) == 0 || len(b.Path) == 0 {
-		return len(a.Path) - len(b.Path) // only the sign matters
-	}
-	return strings.Compare(a.Path, b.Path)
 }

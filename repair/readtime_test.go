@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
 	"pgregory.net/rapid"
 
 	"github.com/readpath/readpath/replica"

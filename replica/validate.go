@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // ErrInvalidPartition is matched by every *ValidationError.
@@ -129,8 +130,11 @@ func validateContents(r *Row, fail func(column, path, reason string) error) erro
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		reason := cellProblem(c)
-		if i > 0 && compareCellKeys(&r.Cells[i-1], c) >= 0 {
-			reason = "cells out of order or duplicated"
+		if i > 0 { // compareCellKeys, inlined by hand: Validate runs on every merge
+			prev := &r.Cells[i-1]
+			if o := strings.Compare(prev.Column, c.Column); o > 0 || o == 0 && prev.Path >= c.Path {
+				reason = "cells out of order or duplicated"
+			}
 		}
 		if reason != "" {
 			return fail(c.Column, c.Path, reason)
