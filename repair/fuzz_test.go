@@ -42,7 +42,8 @@ func (r *fuzzReader) cell(column, path string) replica.Cell {
 	c := replica.Live(column, value, ts).WithPath(path)
 	switch r.next(3) {
 	case 1:
-		c = replica.Expiring(column, value, ts, int32(1+r.next(2)), ldt).WithPath(path)
+		ttl := int32(1 + r.next(2))
+		c = replica.Expiring(column, value, ts, ttl, ldt+int64(ttl)).WithPath(path)
 	case 2:
 		c = replica.Tombstone(column, ts, ldt).WithPath(path)
 	}

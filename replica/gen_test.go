@@ -51,7 +51,7 @@ func cellGen(column, path string) *rapid.Generator[replica.Cell] {
 			return replica.Live(column, value.Draw(t, "value"), ts).WithPath(path)
 		case 1:
 			ttl := int32(rapid.IntRange(1, 3).Draw(t, "ttl"))
-			return replica.Expiring(column, value.Draw(t, "value"), ts, ttl, positive.Draw(t, "expiresAt")).WithPath(path)
+			return replica.Expiring(column, value.Draw(t, "value"), ts, ttl, int64(ttl)+smallInt.Draw(t, "written")).WithPath(path)
 		}
 		return replica.Tombstone(column, ts, smallInt.Draw(t, "ldt")).WithPath(path)
 	})

@@ -57,8 +57,10 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 //     cover at least one clustering key, are ordered by start and do not
 //     overlap (they may touch), and delete something;
 //   - no negative TTL or deletion time; a tombstone has no TTL and no value;
-//     a local deletion time on exactly the tombstones and expiring cells; an
-//     expiry on exactly the expiring liveness; and no liveness with the TTL
+//     a local deletion time on exactly the tombstones and expiring cells, an
+//     expiring cell's no less than its TTL (it was written after the epoch,
+//     so that expiring it yields a valid tombstone); an expiry on exactly
+//     the expiring liveness; and no liveness with the TTL
 //     2147483647 that Cassandra's materialized views use for expired
 //     liveness, which readpath does not model.
 func (p Partition) Validate() error {
@@ -187,6 +189,8 @@ func cellProblem(c *Cell) string {
 		return "tombstone with a value"
 	case c.TTL > 0 && c.LocalDeletionTime == 0:
 		return "expiring cell without an expiry time"
+	case !c.Tombstone && c.TTL > 0 && c.LocalDeletionTime < int64(c.TTL):
+		return fmt.Sprintf("expiring cell with expiry %d less than its TTL %d: written before the epoch", c.LocalDeletionTime, c.TTL)
 	case !c.Tombstone && c.TTL == 0 && c.LocalDeletionTime != 0:
 		return "live cell with a local deletion time"
 	}

@@ -81,6 +81,7 @@ func TestValidateRejects(t *testing.T) {
 		{"negative partition ldt", replica.Partition{Key: "k", Deletion: replica.DeletedAt(1, -1)}, replica.ValidationError{Key: "k", Reason: "negative partition local deletion time"}},
 		{"empty row", replica.Partition{Key: "k", Rows: []replica.Row{{Clustering: "r"}}}, at("r", "", "empty row: no cells, liveness or deletions")},
 		{"expiring without expiry", replica.Partition{Key: "k", Rows: []replica.Row{row("r", replica.Expiring("c", "v", 1, 5, 0))}}, at("r", "c", "expiring cell without an expiry time")},
+		{"expiring before its ttl", replica.Partition{Key: "k", Rows: []replica.Row{row("r", replica.Expiring("c", "v", 1, 5, 3))}}, at("r", "c", "expiring cell with expiry 3 less than its TTL 5: written before the epoch")},
 		{"live cell with ldt", replica.Partition{Key: "k", Rows: []replica.Row{row("r", replica.Cell{Column: "c", Timestamp: 1, LocalDeletionTime: 3})}}, at("r", "c", "live cell with a local deletion time")},
 		{"liveness negative ttl", replica.NewPartition("k", row("r").WithLiveness(replica.InsertedWithTTL(1, -1, 5))), at("r", "", "liveness with negative TTL -1")},
 		{"liveness without expiry", replica.NewPartition("k", row("r").WithLiveness(replica.InsertedWithTTL(1, 5, 0))), at("r", "", "expiring liveness without an expiry time")},
