@@ -42,7 +42,7 @@ func ExampleCommand_Respond() {
 	stored := replica.NewPartition("k", replica.NewRow("r",
 		replica.Live("a", "kept", 10),
 		replica.Expiring("b", "expired", 20, 60, 1000), // written at 940, expired at 1000
-		replica.Tombstone("c", 30, 100),                 // deleted at 100
+		replica.Tombstone("c", 30, 100),                // deleted at 100
 	))
 	cmd := replica.Command{Table: "t", Key: "k", NowInSec: 1500, GCBefore: 1500 - 900} // gc_grace_seconds 900
 	resp, err := cmd.Respond(stored)
