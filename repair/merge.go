@@ -38,7 +38,9 @@ func Merge(versions ...replica.Partition) (replica.Partition, error) {
 	if err := checkVersions(versions); err != nil {
 		return replica.Partition{}, err
 	}
-	return newMerger(versions).run(), nil
+	m := merger{versions: versions} // on the stack, so that versions does not escape
+	m.init()
+	return m.run(), nil
 }
 
 func checkVersions(versions []replica.Partition) error {
@@ -72,25 +74,20 @@ type merger struct {
 	b        builder
 }
 
-func newMerger(versions []replica.Partition) *merger {
-	k := len(versions)
+// init sizes m's scratch space and output for m.versions.
+func (m *merger) init() {
+	k := len(m.versions)
 	scratch := make([]int, 4*k)
-	m := &merger{
-		versions: versions,
-		next:     scratch[:k:k],
-		from:     scratch[k : k : 2*k],
-		cellNext: scratch[2*k : 2*k : 3*k],
-		holders:  scratch[3*k : 3*k : 4*k],
-		group:    make([]*replica.Row, 0, k),
-	}
-	m.b.out.Key = versions[0].Key
-	for i := range versions {
-		if d := versions[i].Deletion; d.Supersedes(m.b.out.Deletion) {
+	m.next, m.from = scratch[:k:k], scratch[k:k:2*k]
+	m.cellNext, m.holders = scratch[2*k:2*k:3*k], scratch[3*k:3*k:4*k]
+	m.group = make([]*replica.Row, 0, k)
+	m.b.out.Key = m.versions[0].Key
+	for i := range m.versions {
+		if d := m.versions[i].Deletion; d.Supersedes(m.b.out.Deletion) {
 			m.b.out.Deletion = d
 		}
 	}
 	m.sizeOutput()
-	return m
 }
 
 // sizeOutput sizes the output for what survives the partition deletion in
@@ -141,16 +138,21 @@ func (m *merger) run() replica.Partition {
 }
 
 // mergeStatic merges the versions' static rows, which only the partition
-// deletion covers.
+// deletion covers. It merges copies of them: a pointer into versions itself
+// would make the caller's variadic array escape to the heap.
 func (m *merger) mergeStatic() {
-	m.group, m.from = m.group[:0], m.from[:0]
+	var statics []replica.Row
 	for i := range m.versions {
-		if s := &m.versions[i].Static; !s.IsEmpty() {
-			m.group, m.from = append(m.group, s), append(m.from, i)
+		if s := m.versions[i].Static; !s.IsEmpty() {
+			statics = append(statics, s)
 		}
 	}
-	if len(m.group) == 0 {
+	if statics == nil {
 		return
+	}
+	m.group, m.from = m.group[:0], m.from[:0]
+	for i := range statics {
+		m.group, m.from = append(m.group, &statics[i]), append(m.from, i)
 	}
 	m.mergeRow(m.b.out.Deletion)
 	m.b.endStatic()
