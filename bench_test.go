@@ -186,6 +186,23 @@ func BenchmarkDigestPartition100x10(b *testing.B) {
 	}
 }
 
+// BenchmarkRespondDigest100x10 is a replica's answer to a digest-only read
+// of the partition of BenchmarkDigestPartition100x10 at a read time that
+// purges nothing: the scan for what to purge, then the digest. Its
+// reference is BenchmarkDigestPartition100x10, the digest alone.
+func BenchmarkRespondDigest100x10(b *testing.B) {
+	p := benchPartition(100, 10)
+	cmd := replica.Command{Key: p.Key, DigestOnly: true, NowInSec: 1700000000, GCBefore: 1700000000 - 864000}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := cmd.Respond(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkDigest = resp.Digest
+	}
+}
+
 func benchValue(n int) []byte {
 	v := make([]byte, n)
 	for i := range v {

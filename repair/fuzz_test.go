@@ -169,5 +169,20 @@ func FuzzMergeDiff(f *testing.F) {
 				t.Fatalf("digests differ after repair")
 			}
 		}
+		now := int64(r.next(8))
+		requirePurgeLaws(t, m, now, now-int64(r.next(5)))
 	})
+}
+
+// requirePurgeLaws checks that purging merged at a read time leaves it
+// canonical, purges all there is at once, and changes nothing a client
+// sees then.
+func requirePurgeLaws(t *testing.T, merged replica.Partition, now, gcBefore int64) {
+	t.Helper()
+	p := merged.Purge(now, gcBefore)
+	requireSame(t, p, mustMerge(t, p), "merge of the purged merge at %d, %d", now, gcBefore)
+	requireSame(t, p, p.Purge(now, gcBefore), "purge of the purged merge")
+	if got, want := p.Visible(now), merged.Visible(now); !got.Equal(want) {
+		t.Fatalf("purge at %d, %d changed the view:\n got  %v\n want %v", now, gcBefore, got, want)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/internal/race"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -116,6 +117,25 @@ func TestRespondRefuses(t *testing.T) {
 		}
 	}
 	assert.NoError(t, replica.Command{NowInSec: 10, GCBefore: -100}.Validate(), "a gcBefore before the epoch purges nothing")
+}
+
+// A replica answers a read that purges nothing without allocating: Respond
+// hands out the stored partition, or digests it with a pooled encoder.
+func TestRespondWithNothingToPurgeDoesNotAllocate(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	p := sample()
+	for _, cmd := range []replica.Command{
+		{Key: p.Key, NowInSec: 200, GCBefore: 50},
+		{Key: p.Key, NowInSec: 200, GCBefore: 50, DigestOnly: true},
+		{Key: p.Key, NowInSec: 200, GCBefore: 50, DigestOnly: true, DigestVersion: digest.V1},
+		{Key: "missing", NowInSec: 200, GCBefore: 50, DigestOnly: true},
+	} {
+		stored := p
+		if cmd.Key == "missing" {
+			stored = replica.Partition{}
+		}
+		assert.Zero(t, testing.AllocsPerRun(50, func() { _, _ = cmd.Respond(stored) }), "%+v", cmd)
+	}
 }
 
 func TestCommandErrorUnwraps(t *testing.T) {
