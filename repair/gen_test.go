@@ -15,7 +15,6 @@ var (
 	genPath       = rapid.SampledFrom([]string{"", "p", "q"})
 	genValue      = rapid.SampledFrom([]string{"", "a", "b", "ab", "\x7f", "\x80"})
 	genTimestamp  = rapid.Int64Range(-1, 3)
-	genLocalTime  = rapid.Int64Range(1, 3)
 )
 
 // times bounds the local times a generator draws: deletion times and the
@@ -101,21 +100,6 @@ func (tm times) row(t *rapid.T, clustering string) replica.Row {
 		r.Deletion = replica.DeletedAt(genTimestamp.Draw(t, "dts"), tm.draw(t, "dldt"))
 	}
 	return r
-}
-
-// genRow draws a row of cells and deletions only, as version 1 knew them.
-func genRow(t *rapid.T, clustering string) replica.Row {
-	deletion := anyTime.deletion(t)
-	least := 0
-	if deletion.IsLive() {
-		least = 1
-	}
-	columns := rapid.SliceOfNDistinct(genColumn, least, -1, rapid.ID[string]).Draw(t, "columns")
-	cells := make([]replica.Cell, len(columns))
-	for i, col := range columns {
-		cells[i] = genCell(t, col)
-	}
-	return replica.NewRow(clustering, cells...).WithDeletion(deletion)
 }
 
 // rangePositions are where a drawn range bound may stand, in order.
