@@ -21,7 +21,8 @@ const (
 // ErrUnknownVersion is matched by every *VersionError.
 var ErrUnknownVersion = errors.New("digest: unknown encoding version")
 
-// VersionError reports an encoding version this build does not know.
+// VersionError reports an encoding version this build does not know. It is
+// not modified after it is returned, so it may be shared between goroutines.
 type VersionError struct {
 	Version byte
 }

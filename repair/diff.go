@@ -58,24 +58,7 @@ func (b *builder) diffRow(m, v *replica.Row) (replica.Liveness, replica.Deletion
 	if len(m.ComplexDeletions) > 0 {
 		b.diffComplexDeletions(m.ComplexDeletions, v.ComplexDeletions)
 	}
-	vcells := v.Cells
-	for i := range m.Cells {
-		c := &m.Cells[i]
-		order := 1 // of version's next cell against c; 1 when it has none
-		for len(vcells) > 0 {
-			v := &vcells[0] // by column, then path, as in nextCell
-			if order = strings.Compare(v.Column, c.Column); order == 0 && len(v.Path)|len(c.Path) != 0 {
-				order = strings.Compare(v.Path, c.Path)
-			}
-			if order >= 0 {
-				break
-			}
-			vcells = vcells[1:]
-		}
-		if order != 0 || compareCells(c, &vcells[0]) > 0 {
-			b.addCell(*c)
-		}
-	}
+	b.diffCells(m.Cells, v.Cells)
 	var l replica.Liveness
 	if m.Liveness.Supersedes(v.Liveness) {
 		l = m.Liveness
@@ -85,6 +68,29 @@ func (b *builder) diffRow(m, v *replica.Row) (replica.Liveness, replica.Deletion
 		d = m.Deletion
 	}
 	return l, d
+}
+
+// diffCells adds the cells of merged that version's cells, of the same row,
+// lack: those whose column and path version has no cell for, or a losing
+// one.
+func (b *builder) diffCells(merged, version []replica.Cell) {
+	for i := range merged {
+		c := &merged[i]
+		order := 1 // of version's next cell against c; 1 when it has none
+		for len(version) > 0 {
+			v := &version[0] // by column, then path, as in nextCell
+			if order = strings.Compare(v.Column, c.Column); order == 0 && len(v.Path)|len(c.Path) != 0 {
+				order = strings.Compare(v.Path, c.Path)
+			}
+			if order >= 0 {
+				break
+			}
+			version = version[1:]
+		}
+		if order != 0 || compareCells(c, &version[0]) > 0 {
+			b.addCell(*c)
+		}
+	}
 }
 
 // diffComplexDeletions sets the builder's complex deletions to those of m

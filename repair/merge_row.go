@@ -11,6 +11,24 @@ import (
 // current row: its cells and complex deletions go to the builder, and the
 // row deletion and liveness that survive to m.rowDel and m.liveness.
 func (m *merger) mergeRow(active replica.Deletion) {
+	active = m.mergeHead(active)
+	cds := m.mergeComplexDeletions(active)
+	m.cellNext = m.cellNext[:len(m.group)]
+	clear(m.cellNext)
+	for c := m.nextCell(); c != nil; c = m.nextCell() {
+		del := active
+		if len(cds) > 0 { // rare: spare the common case the lookup
+			del = strongest(active, columnDeletion(&cds, c.Column))
+		}
+		if !del.Deletes(c.Timestamp) {
+			m.b.addCell(*c)
+		}
+	}
+}
+
+// mergeHead sets m.rowDel and m.liveness to the strongest of group's that
+// survive active, and returns what covers the row's cells.
+func (m *merger) mergeHead(active replica.Deletion) replica.Deletion {
 	m.rowDel, m.liveness = replica.Deletion{}, replica.Liveness{}
 	for _, r := range m.group {
 		if r.Deletion.Supersedes(m.rowDel) {
@@ -28,18 +46,7 @@ func (m *merger) mergeRow(active replica.Deletion) {
 	if active.Deletes(m.liveness.Timestamp) {
 		m.liveness = replica.Liveness{}
 	}
-	cds := m.mergeComplexDeletions(active)
-	m.cellNext = m.cellNext[:len(m.group)]
-	clear(m.cellNext)
-	for c := m.nextCell(); c != nil; c = m.nextCell() {
-		del := active
-		if len(cds) > 0 { // rare: spare the common case the lookup
-			del = strongest(active, columnDeletion(&cds, c.Column))
-		}
-		if !del.Deletes(c.Timestamp) {
-			m.b.addCell(*c)
-		}
-	}
+	return active
 }
 
 // mergeComplexDeletions sets the builder's complex deletions to the

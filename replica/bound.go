@@ -15,13 +15,15 @@ import (
 // so nothing lies between k and k+"\x00": the position after k is the one
 // before k+"\x00". Compare, AsStart and AsEnd work on positions, so the
 // different bounds of one position compare equal and canonicalise alike.
+//
+// A Bound is a plain value, safe for concurrent use.
 type Bound struct {
 	Clustering string
 	Kind       BoundKind
 }
 
 // BoundKind says which end of a range a Bound is and whether it includes its
-// clustering key.
+// clustering key. It is a plain value, safe for concurrent use.
 type BoundKind uint8
 
 // The kinds of bounds.

@@ -16,6 +16,9 @@ import (
 // Counters are out of scope: a counter cell's value is a set of shards that
 // add up, not a value that the newest write replaces, and readpath would
 // reconcile it by timestamp like any other value.
+//
+// A Cell is a plain value; sharing one between goroutines is safe as long
+// as nobody modifies its Value.
 type Cell struct {
 	Column string
 	// Path addresses the cell within a complex column: a map's key, a set's

@@ -5,7 +5,8 @@ package replica
 // the deletion was made, in seconds since the Unix epoch; it breaks ties
 // between deletions and decides when the tombstone may be purged.
 //
-// The zero Deletion means "not deleted".
+// The zero Deletion means "not deleted". A Deletion is a plain value, safe
+// for concurrent use.
 type Deletion struct {
 	MarkedForDeleteAt int64
 	LocalDeletionTime int64
@@ -54,7 +55,8 @@ func (d Deletion) max(o Deletion) Deletion {
 // ComplexDeletion deletes the cells of one complex column (a collection, a
 // non-frozen user-defined type) written at or before Deletion's timestamp:
 // DELETE of the whole column, or the deletion that precedes overwriting a
-// collection. It deletes nothing outside its column.
+// collection. It deletes nothing outside its column. A ComplexDeletion is a
+// plain value, safe for concurrent use.
 type ComplexDeletion struct {
 	Column   string
 	Deletion Deletion

@@ -9,7 +9,8 @@ import "cmp"
 // is live.
 //
 // The zero Liveness means "none". So an INSERT at timestamp 0 without a TTL
-// cannot be told apart from no INSERT: use real timestamps.
+// cannot be told apart from no INSERT: use real timestamps. A Liveness is a
+// plain value, safe for concurrent use.
 type Liveness struct {
 	// Timestamp is the write time in microseconds since the Unix epoch.
 	Timestamp int64

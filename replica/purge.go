@@ -122,6 +122,14 @@ func (pg purger) row(r *Row, gone Deletion) Row {
 			out.ComplexDeletions = append(out.ComplexDeletions, cd)
 		}
 	}
+	out.Cells = pg.cells(r, gone)
+	return out
+}
+
+// cells purges r's cells under the purged deletion gone, and the purged
+// complex deletions of r.
+func (pg purger) cells(r *Row, gone Deletion) []Cell {
+	var out []Cell
 	cds := r.ComplexDeletions
 	for _, c := range r.Cells {
 		columnGone := gone
@@ -132,7 +140,7 @@ func (pg purger) row(r *Row, gone Deletion) Row {
 			continue
 		}
 		if pc, keep := pg.cell(c); keep {
-			out.Cells = append(out.Cells, pc)
+			out = append(out, pc)
 		}
 	}
 	return out

@@ -6,7 +6,8 @@ import "slices"
 // Start and End, written at or before Deletion's timestamp: Cassandra's
 // range deletion (DELETE ... WHERE ck > 'a' AND ck <= 'c'). It deletes
 // rows, row liveness, row and complex deletions and cells at or before its
-// timestamp, but not the static row.
+// timestamp, but not the static row. A RangeTombstone is a plain value, safe
+// for concurrent use.
 type RangeTombstone struct {
 	Start, End Bound
 	Deletion   Deletion

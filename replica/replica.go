@@ -48,6 +48,8 @@ type Replica interface {
 }
 
 // Command is a read request for one partition. Respond computes the answer.
+// A Command is a plain value; sharing one between goroutines is safe as
+// long as nobody modifies its Columns.
 type Command struct {
 	Table string
 	Key   string

@@ -11,7 +11,8 @@ import (
 var ErrInvalidCommand = errors.New("replica: invalid command")
 
 // CommandError says why a Command cannot be answered. An unknown digest
-// version also matches digest.ErrUnknownVersion, through Err.
+// version also matches digest.ErrUnknownVersion, through Err. It is not
+// modified after it is returned, so it may be shared between goroutines.
 type CommandError struct {
 	Reason string
 	Err    error

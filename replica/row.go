@@ -12,6 +12,9 @@ import (
 //
 // A partition's static row (Partition.Static) is a Row too, with no
 // clustering key, no liveness and no row deletion.
+//
+// A Row is a plain value; sharing one between goroutines is safe as long as
+// nobody modifies it.
 type Row struct {
 	Clustering string
 	Liveness   Liveness

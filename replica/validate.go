@@ -10,7 +10,8 @@ import (
 // ErrInvalidPartition is matched by every *ValidationError.
 var ErrInvalidPartition = errors.New("replica: invalid partition")
 
-// ValidationError says what is wrong with a partition and where.
+// ValidationError says what is wrong with a partition and where. It is not
+// modified after it is returned, so it may be shared between goroutines.
 type ValidationError struct {
 	Key        string
 	Static     bool   // the static row is at fault

@@ -7,8 +7,9 @@ import "github.com/readpath/readpath/digest"
 // an adapter reports the newest version its node supports, and the
 // coordinator asks every replica it contacts for the newest version they all
 // support (DigestVersionFor). A replica that does not implement it is taken
-// to support digest.Latest. MaxDigestVersion must be at least digest.V1 and
-// must not change while the replica is in use.
+// to support digest.Latest. MaxDigestVersion must be at least digest.V1,
+// must not change while the replica is in use, and must be safe for
+// concurrent use.
 type DigestVersioner interface {
 	MaxDigestVersion() byte
 }

@@ -19,7 +19,7 @@ type View struct {
 	Rows []ViewRow
 }
 
-// ViewRow is one row of a View.
+// ViewRow is one row of a View, a plain value like it.
 type ViewRow struct {
 	Clustering string
 	// Static marks the row that stands for a partition holding only static
