@@ -8,6 +8,12 @@ import "slices"
 // rows, row liveness, row and complex deletions and cells at or before its
 // timestamp, but not the static row. A RangeTombstone is a plain value, safe
 // for concurrent use.
+//
+// Clustering keys are opaque byte strings here: an engine with several
+// clustering columns encodes them into one key that orders as they do.
+// Cassandra's deletion of a clustering prefix (WHERE c1 = 'x', any c2) is
+// then the range from StartAt(p) to EndBefore(the least key after every key
+// that starts with p), where p is the encoded prefix.
 type RangeTombstone struct {
 	Start, End Bound
 	Deletion   Deletion
