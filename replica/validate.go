@@ -132,7 +132,10 @@ func validateContents(r *Row, fail func(column, path, reason string) error) erro
 	}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		reason := cellProblem(c)
+		reason := ""
+		if c.Tombstone || c.TTL != 0 || c.LocalDeletionTime != 0 { // a plain live cell is valid: spare it the call
+			reason = cellProblem(c)
+		}
 		if i > 0 { // compareCellKeys, inlined by hand: Validate runs on every merge
 			prev := &r.Cells[i-1]
 			if o := strings.Compare(prev.Column, c.Column); o > 0 || o == 0 && prev.Path >= c.Path {
