@@ -38,7 +38,7 @@ func Merge(versions ...replica.Partition) (replica.Partition, error) {
 	if err := checkVersions(versions); err != nil {
 		return replica.Partition{}, err
 	}
-	m := merger{versions: versions} // on the stack, so that versions does not escape
+	m := merger{versions: versions} // on the stack: one allocation fewer per merge
 	m.init()
 	return m.run(), nil
 }
@@ -138,21 +138,16 @@ func (m *merger) run() replica.Partition {
 }
 
 // mergeStatic merges the versions' static rows, which only the partition
-// deletion covers. It merges copies of them: a pointer into versions itself
-// would make the caller's variadic array escape to the heap.
+// deletion covers.
 func (m *merger) mergeStatic() {
-	var statics []replica.Row
+	m.group, m.from = m.group[:0], m.from[:0]
 	for i := range m.versions {
-		if s := m.versions[i].Static; !s.IsEmpty() {
-			statics = append(statics, s)
+		if s := &m.versions[i].Static; !s.IsEmpty() {
+			m.group, m.from = append(m.group, s), append(m.from, i)
 		}
 	}
-	if statics == nil {
+	if len(m.group) == 0 {
 		return
-	}
-	m.group, m.from = m.group[:0], m.from[:0]
-	for i := range statics {
-		m.group, m.from = append(m.group, &statics[i]), append(m.from, i)
 	}
 	m.mergeRow(m.b.out.Deletion)
 	m.b.endStatic()
