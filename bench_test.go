@@ -186,6 +186,23 @@ func BenchmarkDigestPartition100x10(b *testing.B) {
 	}
 }
 
+// BenchmarkRespondDigest100x10 is a replica's answer to a digest-only read
+// of the partition of BenchmarkDigestPartition100x10 at a read time that
+// purges nothing: the scan for what to purge, then the digest. Its
+// reference is BenchmarkDigestPartition100x10, the digest alone.
+func BenchmarkRespondDigest100x10(b *testing.B) {
+	p := benchPartition(100, 10)
+	cmd := replica.Command{Key: p.Key, DigestOnly: true, NowInSec: 1700000000, GCBefore: 1700000000 - 864000}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := cmd.Respond(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkDigest = resp.Digest
+	}
+}
+
 func benchValue(n int) []byte {
 	v := make([]byte, n)
 	for i := range v {
@@ -295,6 +312,49 @@ func BenchmarkCloneReference3x1000(b *testing.B) {
 		}
 	}
 }
+
+// rangedVersions returns the versions of divergentVersions with range
+// deletions, as replicas hold them after missed range DELETEs: replica 0
+// deleted rows 10j+2 to 10j+4 after they were written, replica 1 deleted rows
+// 10j+3 up to 10j+7 (excluded) before they were last written, so that the
+// two overlap and the merge splits them, and replica 2 missed both.
+func rangedVersions(n int) []replica.Partition {
+	vs := divergentVersions(n)
+	row := func(i int) string { return fmt.Sprintf("row%06d", i) }
+	for j := 0; 10*j < n; j++ {
+		vs[0].RangeTombstones = append(vs[0].RangeTombstones, replica.NewRangeTombstone(
+			replica.StartAt(row(10*j+2)), replica.EndAt(row(10*j+4)), replica.DeletedAt(int64(1000+10*j+5), 1700000000)))
+		vs[1].RangeTombstones = append(vs[1].RangeTombstones, replica.NewRangeTombstone(
+			replica.StartAt(row(10*j+3)), replica.EndBefore(row(10*j+7)), replica.DeletedAt(int64(1000+10*j), 1700000000)))
+	}
+	return vs
+}
+
+// benchMergeRanges is benchMerge over rangedVersions.
+func benchMergeRanges(b *testing.B, rows int) {
+	heap := rangedVersions(1000)
+	vs := heap
+	if rows != 1000 {
+		vs = rangedVersions(rows)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := repair.Merge(vs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPartition = m
+	}
+	runtime.KeepAlive(heap)
+}
+
+// BenchmarkMergeRanges3x100 and BenchmarkMergeRanges3x1000 show that Merge
+// stays linear with range tombstones (a tenth of the rows under one in each
+// of two versions): ten times the rows must take at most 12 times as long.
+// Their reference is BenchmarkMerge3x100 and BenchmarkMerge3x1000, the same
+// rows without range tombstones.
+func BenchmarkMergeRanges3x100(b *testing.B)  { benchMergeRanges(b, 100) }
+func BenchmarkMergeRanges3x1000(b *testing.B) { benchMergeRanges(b, 1000) }
 
 // BenchmarkDiff3x100 computes the repair of each of three versions.
 func BenchmarkDiff3x100(b *testing.B) {

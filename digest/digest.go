@@ -44,3 +44,22 @@ func ParseDigest(s string) (Digest, error) {
 	}
 	return d, nil
 }
+
+// MarshalText implements encoding.TextMarshaler with the 32 lower-case hex
+// digits of String, so a Digest is a hex string in JSON.
+func (d Digest) MarshalText() ([]byte, error) {
+	b := make([]byte, hex.EncodedLen(len(d)))
+	hex.Encode(b, d[:])
+	return b, nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseDigest. On
+// error it returns the *ParseError and leaves d unchanged.
+func (d *Digest) UnmarshalText(b []byte) error {
+	v, err := ParseDigest(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}

@@ -7,10 +7,6 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// V1 is the version of the partition encoding documented in the package
-// comment. A change to that layout must come with a new version.
-const V1 byte = 1
-
 // LargeField is the length from which Bytes and String write the field's
 // xxh3-128 digest instead of its bytes. Hashing a long value in one call is
 // about twice as fast as streaming it, because xxh3's streaming hasher
@@ -102,6 +98,15 @@ func (e *Encoder) Int64(v int64) {
 	e.n += 8
 }
 
+// Byte writes b as one byte.
+func (e *Encoder) Byte(b byte) {
+	if e.n == bufferSize {
+		e.flush()
+	}
+	e.buf[e.n] = b
+	e.n++
+}
+
 // Int32 writes v as 4 bytes, little-endian two's complement.
 func (e *Encoder) Int32(v int32) {
 	if e.n > bufferSize-4 {
@@ -117,11 +122,7 @@ func (e *Encoder) Bool(v bool) {
 	if v {
 		b = 1
 	}
-	if e.n == bufferSize {
-		e.flush()
-	}
-	e.buf[e.n] = b
-	e.n++
+	e.Byte(b)
 }
 
 // Count writes n, the number of items of a repeated group that follow (or

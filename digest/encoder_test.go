@@ -28,6 +28,7 @@ const (
 	kindInt64 = iota
 	kindInt32
 	kindBool
+	kindByte
 	kindCount
 	kindBytes
 	kindString
@@ -42,6 +43,8 @@ func (f field) write(e *digest.Encoder) {
 		e.Int32(int32(f.num))
 	case kindBool:
 		e.Bool(f.flag)
+	case kindByte:
+		e.Byte(byte(f.num))
 	case kindCount:
 		e.Count(int(f.num))
 	case kindBytes:
@@ -64,6 +67,8 @@ func (f field) appendReference(b []byte) []byte {
 			return append(b, 1)
 		}
 		return append(b, 0)
+	case kindByte:
+		return append(b, byte(f.num))
 	case kindCount:
 		return binary.AppendUvarint(b, uint64(f.num))
 	}
@@ -84,6 +89,8 @@ func drawField(t *rapid.T, kind int, label string) field {
 		f.num = int64(rapid.Int32().Draw(t, label))
 	case kindBool:
 		f.flag = rapid.Bool().Draw(t, label)
+	case kindByte:
+		f.num = int64(rapid.Byte().Draw(t, label))
 	case kindCount:
 		f.num = int64(rapid.IntRange(0, math.MaxInt).Draw(t, label))
 	default:
@@ -126,6 +133,7 @@ func TestEncoderFieldEncodings(t *testing.T) {
 		{"int32 max", field{kind: kindInt32, num: math.MaxInt32}, "ffffff7f"},
 		{"bool false", field{kind: kindBool}, "00"},
 		{"bool true", field{kind: kindBool, flag: true}, "01"},
+		{"byte", field{kind: kindByte, num: 0xa5}, "a5"},
 		{"count zero", field{kind: kindCount}, "00"},
 		{"count 127", field{kind: kindCount, num: 127}, "7f"},
 		{"count 128", field{kind: kindCount, num: 128}, "8001"},

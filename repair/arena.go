@@ -32,6 +32,9 @@ func (a *arena[T]) grow(n int) {
 	a.block, a.mark = block, 0
 }
 
+// pending returns how many elements were added since the last seal.
+func (a *arena[T]) pending() int { return len(a.block) - a.mark }
+
 // seal returns the group added since the last seal, and starts a new one.
 func (a *arena[T]) seal() []T {
 	end := len(a.block)

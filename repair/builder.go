@@ -9,6 +9,7 @@ type builder struct {
 	out    replica.Partition
 	cells  arena[replica.Cell]
 	values arena[byte]
+	cds    []replica.ComplexDeletion // the row being built's complex deletions
 }
 
 // addCell appends c, with a copy of its value, to the row being built.
@@ -20,15 +21,41 @@ func (b *builder) addCell(c replica.Cell) {
 	b.cells.add(c)
 }
 
-// endRow closes the row being built under clustering with deletion d. A row
-// with no cells and no deletion is dropped.
-func (b *builder) endRow(clustering string, d replica.Deletion) {
-	cells := b.cells.seal()
-	if len(cells) == 0 {
-		if d.IsLive() {
-			return
-		}
-		cells = nil
+// row closes the row being built and returns it; it is empty if it holds
+// nothing.
+func (b *builder) row(clustering string, l replica.Liveness, d replica.Deletion) replica.Row {
+	r := replica.Row{Clustering: clustering, Liveness: l, Deletion: d, Cells: b.cells.seal()}
+	if len(r.Cells) == 0 {
+		r.Cells = nil
 	}
-	b.out.Rows = append(b.out.Rows, replica.Row{Clustering: clustering, Deletion: d, Cells: cells})
+	if len(b.cds) > 0 {
+		r.ComplexDeletions, b.cds = b.cds, nil
+	}
+	return r
+}
+
+// endRow closes the row being built and adds it to the partition, unless it
+// holds nothing.
+func (b *builder) endRow(clustering string, l replica.Liveness, d replica.Deletion) {
+	if b.cells.pending() == 0 && len(b.cds) == 0 && l.IsEmpty() && d.IsLive() {
+		return
+	}
+	b.out.Rows = append(b.out.Rows, b.row(clustering, l, d))
+}
+
+// endStatic closes the row being built as the static row.
+func (b *builder) endStatic() {
+	b.out.Static = b.row("", replica.Liveness{}, replica.Deletion{})
+}
+
+// addRange appends the range from start to end deleted by d, extending the
+// last one instead if it ends where this one starts with the same deletion:
+// a range tombstone list is canonical when no two neighbours could be one.
+func (b *builder) addRange(start, end replica.Bound, d replica.Deletion) {
+	rts := b.out.RangeTombstones
+	if n := len(rts); n > 0 && rts[n-1].Deletion == d && rts[n-1].End.Compare(start) == 0 {
+		rts[n-1].End = end.AsEnd()
+		return
+	}
+	b.out.RangeTombstones = append(rts, replica.NewRangeTombstone(start.AsStart(), end.AsEnd(), d))
 }

@@ -7,7 +7,7 @@
 //
 //  1. Merge the versions read from the replicas (in any order; Merge is
 //     commutative, associative and idempotent). The result is what the read
-//     returns.
+//     returns; its Visible view at the read's time is what a client sees.
 //  2. For each replica, Diff(merged, itsVersion) is exactly what it lacks;
 //     when Diff reports true, send that partition as a replica.Mutation.
 //  3. A replica that applies its diff (merging it into what it holds) then
@@ -22,15 +22,25 @@
 //			send(replica.Mutation{Table: table, Partition: d})
 //		}
 //	}
+//	view := merged.Visible(nowInSec)
 //
-// The cell rule alone is Reconcile. The rules are Apache Cassandra's
-// (4.1/5.0): the higher timestamp wins; on a tie a tombstone or expiring cell
-// beats a live one, a tombstone beats an expiring cell, of two of a kind the
-// later local deletion time wins, and then the larger value. A partition or
-// row deletion removes everything written at or before its timestamp; cell
-// tombstones are kept so that they reach stale replicas. Unlike Cassandra,
-// cells tied on all of that yet different (in TTL, say) still have a fixed
-// winner, so the merge never depends on the order of the replies.
+// The versions are what replicas answered, each already purged at the
+// read's time (replica.Command.Respond); Merge itself judges no expiry.
+//
+// The rules are Apache Cassandra's (4.1/5.0). A cell: the higher timestamp
+// wins; on a tie a tombstone or expiring cell beats a live one, a tombstone
+// beats an expiring cell, of two of a kind the later local deletion time
+// wins, and then the larger value (Reconcile). Row liveness: the higher
+// timestamp, then expiring over not, then the later expiry. Deletions of
+// every kind (partition, range, row, complex): the higher timestamp, then
+// the later local deletion time; a deletion removes everything it covers
+// written at or before its timestamp, and a deletion that a stronger one
+// around it covers is dropped. Range tombstones merge into one canonical
+// list: over each stretch of clustering keys the strongest deletion of any
+// version, split where it changes and joined where it does not. Cell
+// tombstones stay, so that they reach stale replicas. Unlike Cassandra,
+// elements tied on all of that yet different (in TTL, say) still have a
+// fixed winner, so the merge never depends on the order of the replies.
 //
 // Mode names a table's read-repair mode (BLOCKING, NONE or ASYNC), which the
 // coordinator honours.

@@ -58,3 +58,31 @@ func ExampleParseMode() {
 	// ASYNC <nil>
 	// repair: unknown read repair mode "sometimes"
 }
+
+// Two replicas took different range deletions of a user's days; a third
+// missed both. The merge keeps, over each stretch of days, the strongest
+// deletion, and each replica is sent only the pieces it lacks.
+func ExampleMerge_rangeTombstones() {
+	day := func(d string) replica.Row { return replica.NewRow(d, replica.Live("visits", "1", 10)) }
+	// DELETE ... WHERE day >= '02' AND day <= '05', at timestamp 20.
+	a := replica.NewPartition("user:42").WithRangeTombstones(
+		replica.NewRangeTombstone(replica.StartAt("02"), replica.EndAt("05"), replica.DeletedAt(20, 1700000000)))
+	// DELETE ... WHERE day > '03', at timestamp 30.
+	b := replica.NewPartition("user:42").WithRangeTombstones(
+		replica.NewRangeTombstone(replica.StartAfter("03"), replica.Top(), replica.DeletedAt(30, 1700000100)))
+	c := replica.NewPartition("user:42", day("01"), day("03"), day("04"))
+
+	merged, _ := repair.Merge(a, b, c)
+	fmt.Println(merged)
+	for i, v := range []replica.Partition{a, b, c} {
+		d, _ := repair.Diff(merged, v)
+		fmt.Printf("replica %d lacks: %v\n", i, d)
+	}
+	fmt.Println(merged.Visible(1700000200))
+	// Output:
+	// partition "user:42": range ["02", "03"] deleted@20/1700000000; range ("03", max) deleted@30/1700000100; row "01" {visits="1"@10}
+	// replica 0 lacks: partition "user:42": range ("03", max) deleted@30/1700000100; row "01" {visits="1"@10}
+	// replica 1 lacks: partition "user:42": range ["02", "03"] deleted@20/1700000000; row "01" {visits="1"@10}
+	// replica 2 lacks: partition "user:42": range ["02", "03"] deleted@20/1700000000; range ("03", max) deleted@30/1700000100
+	// view "user:42": row "01" {visits="1"@10}
+}

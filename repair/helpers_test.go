@@ -3,7 +3,6 @@ package repair_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,44 +16,8 @@ import (
 func requireSame(t *testing.T, want, got replica.Partition, format string, args ...any) {
 	t.Helper()
 	if !want.Equal(got) {
-		t.Fatalf("%s:\n got  %s\n want %s", fmt.Sprintf(format, args...), show(got), show(want))
+		t.Fatalf("%s:\n got  %s\n want %s", fmt.Sprintf(format, args...), got, want)
 	}
-}
-
-// show renders a partition compactly for failure messages, e.g.
-// k -{1/0} [r -{2/0} x="v"@3 y=tomb@4/9 z="w"@5ttl7/99].
-func show(p replica.Partition) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%q%s [", p.Key, showDeletion(p.Deletion))
-	for i, r := range p.Rows {
-		if i > 0 {
-			b.WriteString(" | ")
-		}
-		fmt.Fprintf(&b, "%q%s", r.Clustering, showDeletion(r.Deletion))
-		for _, c := range r.Cells {
-			fmt.Fprintf(&b, " %s", showCell(c))
-		}
-	}
-	b.WriteString("]")
-	return b.String()
-}
-
-func showDeletion(d replica.Deletion) string {
-	if d.IsLive() {
-		return ""
-	}
-	return fmt.Sprintf(" -{%d/%d}", d.MarkedForDeleteAt, d.LocalDeletionTime)
-}
-
-func showCell(c replica.Cell) string {
-	if c.Tombstone {
-		return fmt.Sprintf("%s=tomb@%d/%d", c.Column, c.Timestamp, c.LocalDeletionTime)
-	}
-	s := fmt.Sprintf("%s=%q@%d", c.Column, c.Value, c.Timestamp)
-	if c.TTL != 0 || c.LocalDeletionTime != 0 {
-		s += fmt.Sprintf("ttl%d/%d", c.TTL, c.LocalDeletionTime)
-	}
-	return s
 }
 
 func mustMerge(t *testing.T, versions ...replica.Partition) replica.Partition {
@@ -79,4 +42,9 @@ func cloneAll(vs []replica.Partition) []replica.Partition {
 		out[i] = out[i].Clone()
 	}
 	return out
+}
+
+// repairDiff is repair.Diff, for tests that need the diff only.
+func repairDiff(merged, version replica.Partition) (replica.Partition, bool) {
+	return repair.Diff(merged, version)
 }

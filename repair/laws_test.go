@@ -20,7 +20,7 @@ func merge(t *rapid.T, versions ...replica.Partition) replica.Partition {
 
 func requireEqual(t *rapid.T, what string, want, got replica.Partition) {
 	if !want.Equal(got) {
-		t.Fatalf("%s:\n got  %s\n want %s", what, show(got), show(want))
+		t.Fatalf("%s:\n got  %s\n want %s", what, got, want)
 	}
 }
 
@@ -54,6 +54,61 @@ func TestMergeIsIdempotent(t *testing.T) {
 	})
 }
 
+// Merge equals a naive reference, built from the rules one element at a
+// time with maps (reference_test.go).
+func TestMergeMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		vs := genVersions(t)
+		requireEqual(t, "merge against the reference", referenceMerge(vs), merge(t, vs...))
+	})
+}
+
+// The merged range tombstones are canonical: every bound in the form
+// AsStart and AsEnd give it, no two neighbours that touch with the same
+// deletion, none the partition deletion covers.
+func TestMergedRangesAreCanonical(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := merge(t, genVersions(t)...)
+		for i, rt := range m.RangeTombstones {
+			if rt.Start != rt.Start.AsStart() || rt.End != rt.End.AsEnd() {
+				t.Fatalf("range %d: %v is not canonical", i, rt)
+			}
+			if !rt.Deletion.Supersedes(m.Deletion) {
+				t.Fatalf("range %d: %v is covered by the partition deletion", i, rt)
+			}
+			if prev := m.RangeTombstones[max(i-1, 0)]; i > 0 && prev.End.Compare(rt.Start) == 0 && prev.Deletion == rt.Deletion {
+				t.Fatalf("ranges %d and %d could be one: %v, %v", i-1, i, prev, rt)
+			}
+		}
+	})
+}
+
+// No write that no deletion of any version covers is lost, unless a cell of
+// another version beats it; and no cell a deletion of any version covers
+// survives: the merge deletes exactly what some version deletes.
+func TestMergeLosesNoWriteAndResurrectsNothing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		vs := genVersions(t)
+		m := merge(t, vs...)
+		forEachCell(m, func(clustering string, static bool, c replica.Cell) {
+			if deletedBy(vs, clustering, static, c.Column, c.Timestamp) {
+				t.Fatalf("%v of row %q survives a deletion at or above it", c, clustering)
+			}
+		})
+		for _, v := range vs {
+			forEachCell(v, func(clustering string, static bool, c replica.Cell) {
+				if deletedBy(vs, clustering, static, c.Column, c.Timestamp) {
+					return
+				}
+				held, ok := cellOf(m, clustering, static, c.Column, c.Path)
+				if !ok || !repair.Reconcile(held, c).Equal(held) {
+					t.Fatalf("%v of row %q is lost: the merge holds %v (%v)", c, clustering, held, ok)
+				}
+			})
+		}
+	})
+}
+
 // Every version converges to the merge by applying its diff, digests
 // included, and then has nothing left to receive.
 func TestDiffConverges(t *testing.T) {
@@ -63,7 +118,7 @@ func TestDiffConverges(t *testing.T) {
 		for _, v := range vs {
 			d, stale := repair.Diff(m, v)
 			if err := d.Validate(); err != nil {
-				t.Fatalf("diff %s is invalid: %v", show(d), err)
+				t.Fatalf("diff %s is invalid: %v", d, err)
 			}
 			repaired := merge(t, v, d)
 			requireEqual(t, "version after repair", m, repaired)
@@ -74,35 +129,55 @@ func TestDiffConverges(t *testing.T) {
 				t.Fatalf("Diff says stale=%v of a version whose merge equals the whole: %v", stale, upToDate)
 			}
 			if again, more := repair.Diff(m, repaired); more || !again.IsEmpty() {
-				t.Fatalf("a repaired version still lacks %s", show(again))
+				t.Fatalf("a repaired version still lacks %s", again)
 			}
 		}
 	})
 }
 
-// A diff holds only what the version lacks: no cell, row deletion or
-// partition deletion that the version already holds.
+// A diff holds only what the version lacks: no cell, liveness, row or
+// complex deletion, range tombstone piece or partition deletion that the
+// version already holds, or holds a stronger one of.
 func TestDiffIsMinimal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		vs := genVersions(t)
 		m := merge(t, vs...)
 		v := vs[0]
 		d, _ := repair.Diff(m, v)
-		if !d.Deletion.IsLive() && d.Deletion == v.Deletion {
-			t.Fatalf("diff resends the partition deletion %+v", v.Deletion)
+		if !d.Deletion.IsLive() && !d.Deletion.Supersedes(v.Deletion) {
+			t.Fatalf("diff resends the partition deletion %v", v.Deletion)
 		}
-		for _, r := range d.Rows {
-			held := findRow(v, r.Clustering)
-			if !r.Deletion.IsLive() && r.Deletion == held.Deletion {
-				t.Fatalf("diff resends the deletion of row %q", r.Clustering)
-			}
-			for _, c := range r.Cells {
-				if hc, ok := findCell(held, c.Column); ok && repair.Reconcile(hc, c).Equal(hc) {
-					t.Fatalf("diff sends %s where the version holds %s", showCell(c), showCell(hc))
+		for _, rt := range d.RangeTombstones {
+			for _, k := range probeKeys {
+				if rt.Covers(k) && !rt.Deletion.Supersedes(strongestDeletion(rangeDeletion(v, k), v.Deletion)) {
+					t.Fatalf("diff sends %v over %q, where the version holds as strong", rt, k)
 				}
 			}
 		}
+		requireMinimalRow(t, &d.Static, &v.Static)
+		for i := range d.Rows {
+			requireMinimalRow(t, &d.Rows[i], rowOf(v, d.Rows[i].Clustering))
+		}
 	})
+}
+
+func requireMinimalRow(t *rapid.T, d, held *replica.Row) {
+	if !d.Deletion.IsLive() && !d.Deletion.Supersedes(held.Deletion) {
+		t.Fatalf("diff resends the deletion of row %q", d.Clustering)
+	}
+	if !d.Liveness.IsEmpty() && !d.Liveness.Supersedes(held.Liveness) {
+		t.Fatalf("diff resends the liveness of row %q", d.Clustering)
+	}
+	for _, cd := range d.ComplexDeletions {
+		if !cd.Deletion.Supersedes(complexDeletionOf(held, cd.Column)) {
+			t.Fatalf("diff resends the deletion of %s in row %q", cd.Column, d.Clustering)
+		}
+	}
+	for _, c := range d.Cells {
+		if hc, ok := findCell(held, c.Column, c.Path); ok && repair.Reconcile(hc, c).Equal(hc) {
+			t.Fatalf("diff sends %v where the version holds %v", c, hc)
+		}
+	}
 }
 
 func TestMergeAndDiffDoNotModifyInputs(t *testing.T) {
@@ -117,22 +192,4 @@ func TestMergeAndDiffDoNotModifyInputs(t *testing.T) {
 		}
 		requireEqual(t, "merged after Diff", mBefore, m)
 	})
-}
-
-func findRow(p replica.Partition, clustering string) replica.Row {
-	for _, r := range p.Rows {
-		if r.Clustering == clustering {
-			return r
-		}
-	}
-	return replica.Row{}
-}
-
-func findCell(r replica.Row, column string) (replica.Cell, bool) {
-	for _, c := range r.Cells {
-		if c.Column == column {
-			return c, true
-		}
-	}
-	return replica.Cell{}, false
 }

@@ -8,17 +8,29 @@ import (
 )
 
 // Merge reconciles versions of one partition, as read from different
-// replicas, into the partition they describe together (DESIGN §2.5): the
-// strongest partition deletion, for each row the strongest row deletion that
-// the partition deletion does not shadow, and for each column the cell that
-// Reconcile prefers, unless a deletion at or above its timestamp removes it.
-// Rows left with no cells and no deletion disappear; cell tombstones stay, so
-// that they reach stale replicas.
+// replicas, into the partition they describe together, by Cassandra's rules
+// (DESIGN §2.5):
+//
+//   - the strongest partition deletion (Deletion.Supersedes);
+//   - over each stretch of clustering keys, the strongest range tombstone
+//     of any version, where it supersedes the partition deletion; the list
+//     is canonical: ordered, split where deletions change, joined where
+//     neighbours have the same deletion, each bound in the form
+//     Bound.AsStart and AsEnd give it;
+//   - for the static row and each row: the strongest row deletion and
+//     complex deletions that supersede what covers them, the liveness that
+//     supersedes (replica.Liveness.Supersedes) unless a deletion removes
+//     it, and for each (column, path) the cell that Reconcile prefers,
+//     unless a deletion at or above its timestamp removes it.
+//
+// Rows left holding nothing disappear; tombstones stay, so that they reach
+// stale replicas. Merge does not judge expiry: purge versions at the read's
+// time (replica.Partition.Purge, as replicas do before answering) first.
 //
 // Merge is commutative, associative and idempotent. It does not modify its
 // arguments and the result shares no memory with them. It runs in one pass
 // over the rows and cells of all k versions (a k-way merge, O(n·k) for n
-// rows and cells in all; k is a handful of replicas).
+// rows, cells and range tombstones in all; k is a handful of replicas).
 //
 // With no versions, versions of different keys, or a version that fails
 // Validate, Merge returns a *VersionsError matching ErrInvalidVersions.
@@ -26,7 +38,9 @@ func Merge(versions ...replica.Partition) (replica.Partition, error) {
 	if err := checkVersions(versions); err != nil {
 		return replica.Partition{}, err
 	}
-	return newMerger(versions).run(), nil
+	m := merger{versions: versions} // on the stack: one allocation fewer per merge
+	m.init()
+	return m.run(), nil
 }
 
 func checkVersions(versions []replica.Partition) error {
@@ -53,29 +67,27 @@ type merger struct {
 	group    []*replica.Row // the rows of the clustering key being merged
 	from     []int          // per member of group, the version it came from
 	cellNext []int          // per member of group, the index of its next cell
-	holders  []int          // the members of group holding the column being merged
+	holders  []int          // the members of group holding the cell being merged
+	ranges   coverCursor    // the merged range tombstones, ahead of the rows
+	rowDel   replica.Deletion
+	liveness replica.Liveness
 	b        builder
 }
 
-func newMerger(versions []replica.Partition) *merger {
-	k := len(versions)
+// init sizes m's scratch space and output for m.versions.
+func (m *merger) init() {
+	k := len(m.versions)
 	scratch := make([]int, 4*k)
-	m := &merger{
-		versions: versions,
-		next:     scratch[:k:k],
-		from:     scratch[k : k : 2*k],
-		cellNext: scratch[2*k : 2*k : 3*k],
-		holders:  scratch[3*k : 3*k : 4*k],
-		group:    make([]*replica.Row, 0, k),
-	}
-	m.b.out.Key = versions[0].Key
-	for i := range versions {
-		if d := versions[i].Deletion; d.Supersedes(m.b.out.Deletion) {
+	m.next, m.from = scratch[:k:k], scratch[k:k:2*k]
+	m.cellNext, m.holders = scratch[2*k:2*k:3*k], scratch[3*k:3*k:4*k]
+	m.group = make([]*replica.Row, 0, k)
+	m.b.out.Key = m.versions[0].Key
+	for i := range m.versions {
+		if d := m.versions[i].Deletion; d.Supersedes(m.b.out.Deletion) {
 			m.b.out.Deletion = d
 		}
 	}
 	m.sizeOutput()
-	return m
 }
 
 // sizeOutput sizes the output for what survives the partition deletion in
@@ -102,7 +114,8 @@ func survivors(v *replica.Partition, del replica.Deletion) (rows, cells, bytes i
 				bytes += len(c.Value)
 			}
 		}
-		if cells > before || r.Deletion.Supersedes(del) {
+		if cells > before || r.Deletion.Supersedes(del) || (!r.Liveness.IsEmpty() && !del.Deletes(r.Liveness.Timestamp)) ||
+			len(r.ComplexDeletions) > 0 {
 			rows++
 		}
 	}
@@ -110,10 +123,34 @@ func survivors(v *replica.Partition, del replica.Deletion) (rows, cells, bytes i
 }
 
 func (m *merger) run() replica.Partition {
+	m.mergeStatic()
+	m.b.mergeRanges(m.versions)
+	m.ranges.rts = m.b.out.RangeTombstones
 	for m.gatherRows() {
-		m.mergeRow()
+		active := m.b.out.Deletion
+		if d := m.ranges.at(m.group[0].Clustering); !d.IsLive() {
+			active = d // it supersedes the partition deletion, or it would not be there
+		}
+		m.mergeRow(active)
+		m.b.endRow(m.group[0].Clustering, m.liveness, m.rowDel)
 	}
 	return m.b.out
+}
+
+// mergeStatic merges the versions' static rows, which only the partition
+// deletion covers.
+func (m *merger) mergeStatic() {
+	m.group, m.from = m.group[:0], m.from[:0]
+	for i := range m.versions {
+		if s := &m.versions[i].Static; !s.IsEmpty() {
+			m.group, m.from = append(m.group, s), append(m.from, i)
+		}
+	}
+	if len(m.group) == 0 {
+		return
+	}
+	m.mergeRow(m.b.out.Deletion)
+	m.b.endStatic()
 }
 
 // gatherRows fills group with the rows of the smallest clustering key not
@@ -142,60 +179,4 @@ func (m *merger) gatherRows() bool {
 		m.next[i]++
 	}
 	return len(m.group) > 0
-}
-
-// mergeRow merges the rows in group into one output row.
-func (m *merger) mergeRow() {
-	var rowDel replica.Deletion
-	for _, r := range m.group {
-		if r.Deletion.Supersedes(rowDel) {
-			rowDel = r.Deletion
-		}
-	}
-	active := m.b.out.Deletion
-	if rowDel.Supersedes(active) {
-		active = rowDel
-	} else {
-		rowDel = replica.Deletion{} // shadowed by the partition deletion
-	}
-	m.cellNext = m.cellNext[:len(m.group)]
-	clear(m.cellNext)
-	for c := m.nextCell(); c != nil; c = m.nextCell() {
-		if !active.Deletes(c.Timestamp) {
-			m.b.addCell(*c)
-		}
-	}
-	m.b.endRow(m.group[0].Clustering, rowDel)
-}
-
-// nextCell returns the winning cell of the smallest column not merged yet in
-// group, and moves past that column; nil when the rows are exhausted. One
-// column comparison per row: this loop is where a merge spends its time.
-func (m *merger) nextCell() *replica.Cell {
-	var win *replica.Cell
-	m.holders = m.holders[:0]
-	for i, r := range m.group {
-		if m.cellNext[i] == len(r.Cells) {
-			continue
-		}
-		c := &r.Cells[m.cellNext[i]]
-		order := -1
-		if win != nil {
-			order = strings.Compare(c.Column, win.Column)
-		}
-		if order > 0 {
-			continue
-		}
-		if order < 0 {
-			m.holders = m.holders[:0]
-		}
-		if order < 0 || compareCells(c, win) > 0 {
-			win = c
-		}
-		m.holders = append(m.holders, i)
-	}
-	for _, i := range m.holders {
-		m.cellNext[i]++
-	}
-	return win
 }

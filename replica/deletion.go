@@ -5,7 +5,8 @@ package replica
 // the deletion was made, in seconds since the Unix epoch; it breaks ties
 // between deletions and decides when the tombstone may be purged.
 //
-// The zero Deletion means "not deleted".
+// The zero Deletion means "not deleted". A Deletion is a plain value, safe
+// for concurrent use.
 type Deletion struct {
 	MarkedForDeleteAt int64
 	LocalDeletionTime int64
@@ -36,4 +37,27 @@ func (d Deletion) Supersedes(o Deletion) bool {
 		return d.MarkedForDeleteAt > o.MarkedForDeleteAt
 	}
 	return d.LocalDeletionTime > o.LocalDeletionTime
+}
+
+// shadows reports whether d removes the deletion o: d is a deletion and o
+// does not supersede it. A row, range or complex deletion shadowed by a
+// stronger deletion around it deletes nothing more, and a merge drops it.
+func (d Deletion) shadows(o Deletion) bool { return !d.IsLive() && !o.Supersedes(d) }
+
+// max returns the stronger of d and o.
+func (d Deletion) max(o Deletion) Deletion {
+	if o.Supersedes(d) {
+		return o
+	}
+	return d
+}
+
+// ComplexDeletion deletes the cells of one complex column (a collection, a
+// non-frozen user-defined type) written at or before Deletion's timestamp:
+// DELETE of the whole column, or the deletion that precedes overwriting a
+// collection. It deletes nothing outside its column. A ComplexDeletion is a
+// plain value, safe for concurrent use.
+type ComplexDeletion struct {
+	Column   string
+	Deletion Deletion
 }

@@ -6,19 +6,40 @@ import (
 	"github.com/readpath/readpath/digest"
 )
 
-// Digest returns the digest a replica answers to a digest-only read of p: the
-// xxh3-128 hash of p's canonical encoding, version 1, whose layout package
-// digest documents. Partitions equal per Equal have equal digests, whatever
-// their slices' capacity and nil or empty. It allocates nothing: encoders,
-// with the hasher a long encoding streams through, are pooled. It is safe
-// for concurrent use.
+// Digest returns the digest a replica answers to a digest-only read of p at
+// the newest encoding version (digest.Latest): the xxh3-128 hash of p's
+// canonical encoding, whose layout package digest documents. Partitions
+// equal per Equal have equal digests, whatever their slices' capacity and
+// nil or empty. It allocates nothing: encoders, with the hasher a long
+// encoding streams through, are pooled. It is safe for concurrent use.
 func (p Partition) Digest() digest.Digest {
 	e := encoders.Get().(*digest.Encoder)
-	e.Reset(digest.V1)
-	p.encode(e)
+	p.encode(e, digest.Latest)
 	d := e.Sum()
 	encoders.Put(e)
 	return d
+}
+
+// DigestAt returns p's digest at an encoding version: 0 for the newest,
+// else digest.V1 or digest.V2. Version 1 cannot express what version 2 added
+// (a static row, range tombstones, row liveness, cell paths, complex
+// deletions): for a partition holding any of those, DigestAt(digest.V1) is
+// its version-2 digest, which no version-1 encoding can equal. So a replica
+// asked for version 1 answers a partition that version 1 can express
+// exactly as a replica of an older build does, and one that it cannot with
+// a digest that differs from every version-1 digest: the coordinator then
+// reads data instead of trusting a match. An unknown version is a
+// *digest.VersionError.
+func (p Partition) DigestAt(version byte) (digest.Digest, error) {
+	v, err := digest.Resolve(version)
+	if err != nil {
+		return digest.Digest{}, err
+	}
+	e := encoders.Get().(*digest.Encoder)
+	p.encode(e, v)
+	d := e.Sum()
+	encoders.Put(e)
+	return d, nil
 }
 
 // encoders recycles Encoders: their buffer need not be zeroed again, and a
@@ -32,39 +53,43 @@ var encoders = sync.Pool{New: func() any { return new(digest.Encoder) }}
 // collision of their xxh3-128 digests).
 func (p Partition) AppendCanonical(dst []byte) []byte {
 	var e digest.Encoder
-	e.ResetAppending(digest.V1, dst)
-	p.encode(&e)
+	e.ResetAppending(digest.Latest, dst)
+	p.encodeFields(&e, digest.Latest)
 	return e.Appended()
 }
 
-func (p *Partition) encode(e *digest.Encoder) {
-	encodeHead(e, p.Key, p.Deletion, len(p.Rows))
-	for i := range p.Rows {
-		p.Rows[i].encode(e)
+// AppendCanonicalAt appends to dst the bytes DigestAt(version) hashes.
+func (p Partition) AppendCanonicalAt(dst []byte, version byte) ([]byte, error) {
+	v, err := digest.Resolve(version)
+	if err != nil {
+		return dst, err
 	}
+	v = p.encodingVersion(v)
+	var e digest.Encoder
+	e.ResetAppending(v, dst)
+	p.encodeFields(&e, v)
+	return e.Appended(), nil
 }
 
-func (r *Row) encode(e *digest.Encoder) {
-	encodeHead(e, r.Clustering, r.Deletion, len(r.Cells))
-	for i := range r.Cells {
-		r.Cells[i].encode(e)
+// encode resets e and writes p at version v, or at version 2 if v is 1 and
+// version 1 cannot express p.
+func (p *Partition) encode(e *digest.Encoder, v byte) {
+	v = p.encodingVersion(v)
+	e.Reset(v)
+	p.encodeFields(e, v)
+}
+
+func (p *Partition) encodingVersion(v byte) byte {
+	if v == digest.V1 && !p.expressibleInV1() {
+		return digest.V2
 	}
+	return v
 }
 
-// encodeHead writes what a partition and a row begin with: their key, their
-// deletion and how many rows or cells follow.
-func encodeHead(e *digest.Encoder, key string, d Deletion, count int) {
-	e.String(key)
-	e.Int64(d.MarkedForDeleteAt)
-	e.Int64(d.LocalDeletionTime)
-	e.Count(count)
-}
-
-func (c *Cell) encode(e *digest.Encoder) {
-	e.String(c.Column)
-	e.Bool(c.Tombstone)
-	e.Bytes(c.Value)
-	e.Int64(c.Timestamp)
-	e.Int32(c.TTL)
-	e.Int64(c.LocalDeletionTime)
+func (p *Partition) encodeFields(e *digest.Encoder, v byte) {
+	if v == digest.V1 {
+		p.encodeV1(e)
+		return
+	}
+	p.encodeV2(e)
 }

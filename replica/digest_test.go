@@ -12,9 +12,25 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// sample has one of everything a digest covers: a partition deletion, a row
-// deletion, live, expiring and tombstone cells.
+// sample has one of everything a digest covers: a partition deletion, a
+// static row, a range tombstone, row liveness, a row deletion, a complex
+// deletion, live, expiring, tombstone and complex cells.
 func sample() replica.Partition {
+	return replica.NewPartition("user:42",
+		replica.NewRow("a",
+			replica.Live("email", "ada@example.com", 10),
+			replica.Expiring("name", "Ada", 11, 60, 1000),
+			replica.Tombstone("phone", 12, 500),
+			replica.Live("tags", "", 13).WithPath("red"),
+		).WithLiveness(replica.Inserted(9)).WithComplexDeletion("tags", replica.DeletedAt(12, 400)),
+		replica.NewRow("b", replica.Live("email", "bob@example.com", 13)).WithDeletion(replica.DeletedAt(5, 400)),
+	).WithDeletion(replica.DeletedAt(1, 100)).
+		WithStatic(replica.Live("plan", "free", 3)).
+		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("b"), replica.Top(), replica.DeletedAt(7, 300)))
+}
+
+// v1Sample is sample without what version 1 cannot express.
+func v1Sample() replica.Partition {
 	return replica.NewPartition("user:42",
 		replica.NewRow("a",
 			replica.Live("email", "ada@example.com", 10),
@@ -29,25 +45,100 @@ func TestDigestIsTheHashOfTheCanonicalEncoding(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := partitionGen().Draw(t, "p")
 		enc := p.AppendCanonical(nil)
+		assert.Equal(t, digest.V2, enc[0])
 		assert.Equal(t, digest.Hash(enc), p.Digest())
 		decoded, err := decodeCanonical(enc)
 		require.NoError(t, err)
-		assert.True(t, decoded.Equal(withLargeStandIns(p)), "decoded %+v", decoded)
+		assert.True(t, decoded.Equal(withLargeStandIns(p)), "decoded %v", decoded)
 	})
+}
+
+func TestDigestAtVersion1(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := v1PartitionGen().Draw(t, "p")
+		enc, err := p.AppendCanonicalAt(nil, digest.V1)
+		require.NoError(t, err)
+		assert.Equal(t, digest.V1, enc[0])
+		d, err := p.DigestAt(digest.V1)
+		require.NoError(t, err)
+		assert.Equal(t, digest.Hash(enc), d)
+		decoded, err := decodeCanonical(enc)
+		require.NoError(t, err)
+		assert.True(t, decoded.Equal(withLargeStandIns(p)), "decoded %v", decoded)
+	})
+}
+
+// A partition version 1 cannot express digests at version 1 as it does at
+// version 2, which no version-1 encoding can equal: an old replica's
+// version-1 digest of what it holds never matches it.
+func TestDigestAtVersion1OfWhatItCannotExpressIsVersion2(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := partitionGen().Draw(t, "p")
+		v1, err := p.AppendCanonicalAt(nil, digest.V1)
+		require.NoError(t, err)
+		d1, err := p.DigestAt(digest.V1)
+		require.NoError(t, err)
+		assert.Equal(t, digest.Hash(v1), d1)
+		if v1[0] == digest.V2 {
+			assert.Equal(t, p.Digest(), d1)
+			assert.Equal(t, p.AppendCanonical(nil), v1)
+		}
+	})
+	for name, p := range map[string]replica.Partition{
+		"static":           replica.NewPartition("k").WithStatic(replica.Live("s", "v", 1)),
+		"range tombstone":  replica.NewPartition("k").WithRangeTombstones(replica.NewRangeTombstone(replica.Bottom(), replica.Top(), replica.DeletedAt(1, 1))),
+		"liveness":         replica.NewPartition("k", replica.NewRow("r").WithLiveness(replica.Inserted(1))),
+		"path":             replica.NewPartition("k", replica.NewRow("r", replica.Live("m", "v", 1).WithPath("k"))),
+		"complex deletion": replica.NewPartition("k", replica.NewRow("r").WithComplexDeletion("m", replica.DeletedAt(1, 1))),
+	} {
+		enc, err := p.AppendCanonicalAt(nil, digest.V1)
+		require.NoError(t, err)
+		assert.Equal(t, digest.V2, enc[0], name)
+	}
+}
+
+func TestDigestAtVersionZeroIsTheNewest(t *testing.T) {
+	p := sample()
+	d, err := p.DigestAt(0)
+	require.NoError(t, err)
+	assert.Equal(t, p.Digest(), d)
+	d, err = p.DigestAt(digest.Latest)
+	require.NoError(t, err)
+	assert.Equal(t, p.Digest(), d)
+	enc, err := p.AppendCanonicalAt([]byte("x"), 0)
+	require.NoError(t, err)
+	assert.Equal(t, append([]byte("x"), p.AppendCanonical(nil)...), enc)
+}
+
+func TestDigestAtAnUnknownVersionFails(t *testing.T) {
+	p := sample()
+	d, err := p.DigestAt(digest.Latest + 1)
+	assert.ErrorIs(t, err, digest.ErrUnknownVersion)
+	assert.Equal(t, digest.Digest{}, d)
+	enc, err := p.AppendCanonicalAt([]byte("x"), 9)
+	var ve *digest.VersionError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, byte(9), ve.Version)
+	assert.Equal(t, []byte("x"), enc, "dst comes back unchanged")
 }
 
 // withLargeStandIns returns a copy of p in which every field that is
 // encoded as its digest is replaced by largeStandIn.
 func withLargeStandIns(p replica.Partition) replica.Partition {
 	p = p.Clone()
+	standIns(&p.Static)
 	for i := range p.Rows {
-		for j := range p.Rows[i].Cells {
-			if c := &p.Rows[i].Cells[j]; len(c.Value) >= digest.LargeField {
-				c.Value = largeStandIn(c.Value)
-			}
-		}
+		standIns(&p.Rows[i])
 	}
 	return p
+}
+
+func standIns(r *replica.Row) {
+	for j := range r.Cells {
+		if c := &r.Cells[j]; len(c.Value) >= digest.LargeField {
+			c.Value = largeStandIn(c.Value)
+		}
+	}
 }
 
 func TestDigestIgnoresAllocation(t *testing.T) {
@@ -56,24 +147,38 @@ func TestDigestIgnoresAllocation(t *testing.T) {
 		copies := map[string]replica.Partition{
 			"reallocated": reallocate(p, choices(t)),
 			"clone":       p.Clone(),
-			"rebuilt":     replica.NewPartition(p.Key, p.Rows...).WithDeletion(p.Deletion),
+			"rebuilt":     replica.NewPartition(p.Key, p.Rows...).WithDeletion(p.Deletion).WithRangeTombstones(p.RangeTombstones...),
 		}
+		copies["rebuilt"] = withStatic(copies["rebuilt"], p.Static)
 		for name, q := range copies {
 			require.True(t, q.Equal(p), name)
-			assert.Equal(t, p.Digest(), q.Digest(), name)
+			for _, v := range []byte{digest.V1, digest.V2} {
+				dp, _ := p.DigestAt(v)
+				dq, _ := q.DigestAt(v)
+				assert.Equal(t, dp, dq, "%s at version %d", name, v)
+			}
 			assert.Equal(t, p.AppendCanonical(nil), q.AppendCanonical(nil), name)
 		}
 	})
 }
 
+func withStatic(p replica.Partition, s replica.Row) replica.Partition {
+	p.Static = s
+	return p
+}
+
 func TestDigestIgnoresNilVersusEmpty(t *testing.T) {
 	withNils := replica.Partition{Key: "k", Rows: []replica.Row{{Clustering: "r", Cells: []replica.Cell{{Column: "c"}}}, {Clustering: "s"}}}
-	withEmpties := replica.Partition{Key: "k", Rows: []replica.Row{
-		{Clustering: "r", Cells: []replica.Cell{{Column: "c", Value: []byte{}}}},
+	withEmpties := replica.Partition{Key: "k", RangeTombstones: []replica.RangeTombstone{}, Rows: []replica.Row{
+		{Clustering: "r", Cells: []replica.Cell{{Column: "c", Value: []byte{}}}, ComplexDeletions: []replica.ComplexDeletion{}},
 		{Clustering: "s", Cells: []replica.Cell{}},
 	}}
-	assert.Equal(t, withNils.Digest(), withEmpties.Digest())
-	noRows, emptyRows := replica.Partition{Key: "k"}, replica.Partition{Key: "k", Rows: []replica.Row{}}
+	for _, v := range []byte{digest.V1, digest.V2} {
+		a, _ := withNils.DigestAt(v)
+		b, _ := withEmpties.DigestAt(v)
+		assert.Equal(t, a, b, "version %d", v)
+	}
+	noRows, emptyRows := replica.Partition{Key: "k"}, replica.Partition{Key: "k", Rows: []replica.Row{}, Static: replica.Row{Cells: []replica.Cell{}}}
 	assert.Equal(t, noRows.Digest(), emptyRows.Digest())
 }
 
@@ -81,38 +186,9 @@ func TestDigestIgnoresNilVersusEmpty(t *testing.T) {
 // sample; every result must digest differently from sample and from each
 // other.
 func TestDigestChangesWithAnySingleChange(t *testing.T) {
-	changes := map[string]func(p *replica.Partition){
-		"key":                         func(p *replica.Partition) { p.Key = "user:43" },
-		"key extended":                func(p *replica.Partition) { p.Key += "\x00" },
-		"partition deletion ts":       func(p *replica.Partition) { p.Deletion.MarkedForDeleteAt++ },
-		"partition deletion ldt":      func(p *replica.Partition) { p.Deletion.LocalDeletionTime++ },
-		"partition deletion removed":  func(p *replica.Partition) { p.Deletion = replica.Deletion{} },
-		"clustering":                  func(p *replica.Partition) { p.Rows[0].Clustering = "A" },
-		"row deletion ts":             func(p *replica.Partition) { p.Rows[1].Deletion.MarkedForDeleteAt++ },
-		"row deletion ldt":            func(p *replica.Partition) { p.Rows[1].Deletion.LocalDeletionTime++ },
-		"row deletion removed":        func(p *replica.Partition) { p.Rows[1].Deletion = replica.Deletion{} },
-		"row deletion added":          func(p *replica.Partition) { p.Rows[0].Deletion = replica.DeletedAt(5, 400) },
-		"row removed":                 func(p *replica.Partition) { p.Rows = p.Rows[:1] },
-		"empty row added":             func(p *replica.Partition) { p.Rows = append(p.Rows, replica.NewRow("c")) },
-		"rows swapped":                func(p *replica.Partition) { p.Rows[0], p.Rows[1] = p.Rows[1], p.Rows[0] },
-		"column name":                 func(p *replica.Partition) { p.Rows[0].Cells[0].Column = "emails" },
-		"value byte":                  func(p *replica.Partition) { p.Rows[0].Cells[0].Value[0] = 'A' },
-		"value emptied":               func(p *replica.Partition) { p.Rows[0].Cells[1].Value = nil },
-		"value extended":              func(p *replica.Partition) { p.Rows[0].Cells[1].Value = []byte("Ada\x00") },
-		"timestamp":                   func(p *replica.Partition) { p.Rows[0].Cells[0].Timestamp++ },
-		"ttl":                         func(p *replica.Partition) { p.Rows[0].Cells[1].TTL++ },
-		"expiring local deletion":     func(p *replica.Partition) { p.Rows[0].Cells[1].LocalDeletionTime++ },
-		"tombstone local deletion":    func(p *replica.Partition) { p.Rows[0].Cells[2].LocalDeletionTime++ },
-		"tombstone flag cleared":      func(p *replica.Partition) { p.Rows[0].Cells[2].Tombstone = false },
-		"tombstone flag set":          func(p *replica.Partition) { p.Rows[1].Cells[0].Tombstone = true },
-		"cell removed":                func(p *replica.Partition) { p.Rows[0].Cells = p.Rows[0].Cells[:2] },
-		"cell added":                  func(p *replica.Partition) { p.Rows[1].Cells = append(p.Rows[1].Cells, replica.Live("z", "", 0)) },
-		"cell moved to the next row":  func(p *replica.Partition) { moveLastCell(p, 0, 1) },
-		"cell moved to the first row": func(p *replica.Partition) { moveLastCell(p, 1, 0) },
-	}
 	base := sample()
 	seen := map[digest.Digest]string{base.Digest(): "sample"}
-	for name, change := range changes {
+	for name, change := range singleChanges() {
 		p := base.Clone()
 		change(&p)
 		require.False(t, p.Equal(base), name)
@@ -123,6 +199,92 @@ func TestDigestChangesWithAnySingleChange(t *testing.T) {
 		seen[d] = name
 	}
 	assert.True(t, base.Equal(sample()), "changes were made to clones")
+}
+
+// singleChanges are changes of one field of sample each.
+func singleChanges() map[string]func(p *replica.Partition) {
+	a := func(p *replica.Partition) *replica.Row { return &p.Rows[0] }
+	b := func(p *replica.Partition) *replica.Row { return &p.Rows[1] }
+	rt := func(p *replica.Partition) *replica.RangeTombstone { return &p.RangeTombstones[0] }
+	return map[string]func(p *replica.Partition){
+		"key":                        func(p *replica.Partition) { p.Key = "user:43" },
+		"key extended":               func(p *replica.Partition) { p.Key += "\x00" },
+		"partition deletion ts":      func(p *replica.Partition) { p.Deletion.MarkedForDeleteAt++ },
+		"partition deletion ldt":     func(p *replica.Partition) { p.Deletion.LocalDeletionTime++ },
+		"partition deletion removed": func(p *replica.Partition) { p.Deletion = replica.Deletion{} },
+		"static removed":             func(p *replica.Partition) { p.Static = replica.Row{} },
+		"static cell value":          func(p *replica.Partition) { p.Static.Cells[0].Value = []byte("paid") },
+		"static cell moved to a row": func(p *replica.Partition) {
+			b(p).Cells = append(b(p).Cells, p.Static.Cells[0])
+			p.Static = replica.Row{}
+		},
+		"range removed":               func(p *replica.Partition) { p.RangeTombstones = nil },
+		"range start inclusive":       func(p *replica.Partition) { rt(p).Start = replica.StartAt("b") },
+		"range start key":             func(p *replica.Partition) { rt(p).Start.Clustering = "c" },
+		"range end":                   func(p *replica.Partition) { rt(p).End = replica.EndAt("z") },
+		"range deletion ts":           func(p *replica.Partition) { rt(p).Deletion.MarkedForDeleteAt++ },
+		"range deletion ldt":          func(p *replica.Partition) { rt(p).Deletion.LocalDeletionTime++ },
+		"clustering":                  func(p *replica.Partition) { a(p).Clustering = "A" },
+		"liveness ts":                 func(p *replica.Partition) { a(p).Liveness.Timestamp++ },
+		"liveness ttl":                func(p *replica.Partition) { a(p).Liveness = replica.InsertedWithTTL(9, 5, 900) },
+		"liveness removed":            func(p *replica.Partition) { a(p).Liveness = replica.Liveness{} },
+		"liveness added":              func(p *replica.Partition) { b(p).Liveness = replica.Inserted(9) },
+		"row deletion ts":             func(p *replica.Partition) { b(p).Deletion.MarkedForDeleteAt++ },
+		"row deletion ldt":            func(p *replica.Partition) { b(p).Deletion.LocalDeletionTime++ },
+		"row deletion removed":        func(p *replica.Partition) { b(p).Deletion = replica.Deletion{} },
+		"row deletion added":          func(p *replica.Partition) { a(p).Deletion = replica.DeletedAt(5, 400) },
+		"complex deletion ts":         func(p *replica.Partition) { a(p).ComplexDeletions[0].Deletion.MarkedForDeleteAt++ },
+		"complex deletion column":     func(p *replica.Partition) { a(p).ComplexDeletions[0].Column = "tag" },
+		"complex deletion removed":    func(p *replica.Partition) { a(p).ComplexDeletions = nil },
+		"complex deletion moved":      func(p *replica.Partition) { *b(p) = b(p).WithComplexDeletion("tags", replica.DeletedAt(12, 400)) },
+		"row removed":                 func(p *replica.Partition) { p.Rows = p.Rows[:1] },
+		"empty row added":             func(p *replica.Partition) { p.Rows = append(p.Rows, replica.NewRow("c")) },
+		"rows swapped":                func(p *replica.Partition) { p.Rows[0], p.Rows[1] = p.Rows[1], p.Rows[0] },
+		"column name":                 func(p *replica.Partition) { a(p).Cells[0].Column = "emails" },
+		"path":                        func(p *replica.Partition) { a(p).Cells[3].Path = "blue" },
+		"path removed":                func(p *replica.Partition) { a(p).Cells[3].Path = "" },
+		"path added":                  func(p *replica.Partition) { a(p).Cells[0].Path = "x" },
+		"value byte":                  func(p *replica.Partition) { a(p).Cells[0].Value[0] = 'A' },
+		"value emptied":               func(p *replica.Partition) { a(p).Cells[1].Value = nil },
+		"value extended":              func(p *replica.Partition) { a(p).Cells[1].Value = []byte("Ada\x00") },
+		"timestamp":                   func(p *replica.Partition) { a(p).Cells[0].Timestamp++ },
+		"ttl":                         func(p *replica.Partition) { a(p).Cells[1].TTL++ },
+		"expiring local deletion":     func(p *replica.Partition) { a(p).Cells[1].LocalDeletionTime++ },
+		"tombstone local deletion":    func(p *replica.Partition) { a(p).Cells[2].LocalDeletionTime++ },
+		"tombstone flag cleared":      func(p *replica.Partition) { a(p).Cells[2].Tombstone = false },
+		"tombstone flag set":          func(p *replica.Partition) { b(p).Cells[0].Tombstone = true },
+		"cell removed":                func(p *replica.Partition) { a(p).Cells = a(p).Cells[:3] },
+		"cell added":                  func(p *replica.Partition) { b(p).Cells = append(b(p).Cells, replica.Live("z", "", 0)) },
+		"cell moved to the next row":  func(p *replica.Partition) { moveLastCell(p, 0, 1) },
+		"cell moved to the first row": func(p *replica.Partition) { moveLastCell(p, 1, 0) },
+	}
+}
+
+// TestDigestAtVersion1ChangesWithAnySingleChange does the same at version 1
+// for v1Sample.
+func TestDigestAtVersion1ChangesWithAnySingleChange(t *testing.T) {
+	base := v1Sample()
+	d0, _ := base.DigestAt(digest.V1)
+	seen := map[digest.Digest]string{d0: "sample"}
+	for name, change := range map[string]func(p *replica.Partition){
+		"key":                    func(p *replica.Partition) { p.Key = "user:43" },
+		"partition deletion ts":  func(p *replica.Partition) { p.Deletion.MarkedForDeleteAt++ },
+		"partition deletion ldt": func(p *replica.Partition) { p.Deletion.LocalDeletionTime++ },
+		"row deletion":           func(p *replica.Partition) { p.Rows[1].Deletion = replica.Deletion{} },
+		"value":                  func(p *replica.Partition) { p.Rows[0].Cells[0].Value = []byte("x") },
+		"ttl":                    func(p *replica.Partition) { p.Rows[0].Cells[1].TTL++ },
+		"tombstone":              func(p *replica.Partition) { p.Rows[0].Cells[2].Tombstone = false },
+		"cell moved":             func(p *replica.Partition) { moveLastCell(p, 0, 1) },
+	} {
+		p := base.Clone()
+		change(&p)
+		d, err := p.DigestAt(digest.V1)
+		require.NoError(t, err)
+		if other, dup := seen[d]; dup {
+			t.Errorf("%s digests like %s: %s", name, other, d)
+		}
+		seen[d] = name
+	}
 }
 
 func moveLastCell(p *replica.Partition, from, to int) {
@@ -138,22 +300,33 @@ func TestDigestSeesShiftedBoundaries(t *testing.T) {
 		return replica.NewRow(clustering, cells...)
 	}
 	c := replica.Live("c", "v", 1)
+	part := replica.NewPartition
 	pairs := []struct {
 		name string
 		a, b replica.Partition
 	}{
-		{"key into clustering", replica.NewPartition("ab", row("c", c)), replica.NewPartition("a", row("bc", c))},
-		{"clustering into column", replica.NewPartition("k", row("ab", replica.Live("c", "v", 1))), replica.NewPartition("k", row("a", replica.Live("bc", "v", 1)))},
-		{"column into value", replica.NewPartition("k", row("r", replica.Live("ab", "c", 1))), replica.NewPartition("k", row("r", replica.Live("a", "bc", 1)))},
-		{"key into empty row", replica.NewPartition("ab"), replica.NewPartition("a", row("b"))},
-		{"cells across rows", replica.NewPartition("k", row("r", c, replica.Live("d", "v", 1)), row("s")), replica.NewPartition("k", row("r", c), row("s", replica.Live("d", "v", 1)))},
-		{"empty value or tombstone", replica.NewPartition("k", row("r", replica.Live("c", "", 1))), replica.NewPartition("k", row("r", replica.Tombstone("c", 1, 0)))},
-		{"empty row or none", replica.NewPartition(""), replica.NewPartition("", row(""))},
-		{"empty cell or none", replica.NewPartition("", row("")), replica.NewPartition("", row("", replica.Live("", "", 0)))},
+		{"key into clustering", part("ab", row("c", c)), part("a", row("bc", c))},
+		{"clustering into column", part("k", row("ab", replica.Live("c", "v", 1))), part("k", row("a", replica.Live("bc", "v", 1)))},
+		{"column into value", part("k", row("r", replica.Live("ab", "c", 1))), part("k", row("r", replica.Live("a", "bc", 1)))},
+		{"column into path", part("k", row("r", replica.Live("ab", "v", 1))), part("k", row("r", replica.Live("a", "v", 1).WithPath("b")))},
+		{"path into value", part("k", row("r", replica.Live("m", "bc", 1).WithPath("a"))), part("k", row("r", replica.Live("m", "c", 1).WithPath("ab")))},
+		{"key into empty row", part("ab"), part("a", row("b"))},
+		{"cells across rows", part("k", row("r", c, replica.Live("d", "v", 1)), row("s")), part("k", row("r", c), row("s", replica.Live("d", "v", 1)))},
+		{"static cell or row cell", part("k", row("", c)), part("k").WithStatic(c)},
+		{"empty value or tombstone", part("k", row("r", replica.Live("c", "", 1))), part("k", row("r", replica.Tombstone("c", 1, 0)))},
+		{"empty row or none", part(""), part("", row(""))},
+		{"empty cell or none", part("", row("")), part("", row("", replica.Live("", "", 0)))},
+		{"bound key into the next", part("k").WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("ab"), replica.EndAt("c"), replica.DeletedAt(1, 1))),
+			part("k").WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("a"), replica.EndAt("bc"), replica.DeletedAt(1, 1)))},
+		{"row deletion or complex deletion", part("k", row("r").WithDeletion(replica.DeletedAt(1, 1))), part("k", row("r").WithComplexDeletion("", replica.DeletedAt(1, 1)))},
 	}
 	for _, tt := range pairs {
 		require.False(t, tt.a.Equal(tt.b), tt.name)
-		assert.NotEqual(t, tt.a.AppendCanonical(nil), tt.b.AppendCanonical(nil), tt.name)
+		for _, v := range []byte{digest.V1, digest.V2} {
+			ea, _ := tt.a.AppendCanonicalAt(nil, v)
+			eb, _ := tt.b.AppendCanonicalAt(nil, v)
+			assert.NotEqual(t, ea, eb, "%s at version %d", tt.name, v)
+		}
 		assert.NotEqual(t, tt.a.Digest(), tt.b.Digest(), tt.name)
 	}
 }
@@ -174,10 +347,15 @@ func TestDigestDoesNotAllocate(t *testing.T) {
 		"4KiB value":  rowsOfCells(1, 1, 4<<10),
 		"3x3":         rowsOfCells(3, 3, 8),
 		"large cells": rowsOfCells(2, 4, digest.LargeField),
+		"sample":      sample(),
 	} {
-		var d digest.Digest
-		assert.Zero(t, testing.AllocsPerRun(20, func() { d = p.Digest() }), name)
-		assert.Equal(t, digest.Hash(p.AppendCanonical(nil)), d, name)
+		for _, v := range []byte{digest.V1, digest.V2} {
+			var d digest.Digest
+			assert.Zero(t, testing.AllocsPerRun(20, func() { d, _ = p.DigestAt(v) }), "%s at version %d", name, v)
+			enc, _ := p.AppendCanonicalAt(nil, v)
+			assert.Equal(t, digest.Hash(enc), d, name)
+		}
+		assert.Zero(t, testing.AllocsPerRun(20, func() { _ = p.Digest() }), name)
 	}
 }
 

@@ -31,26 +31,60 @@ func deletionGen() *rapid.Generator[replica.Deletion] {
 	})
 }
 
-func cellGen(column string) *rapid.Generator[replica.Cell] {
+func livenessGen() *rapid.Generator[replica.Liveness] {
+	return rapid.Custom(func(t *rapid.T) replica.Liveness {
+		switch rapid.IntRange(0, 2).Draw(t, "liveness") {
+		case 0:
+			return replica.Liveness{}
+		case 1:
+			return replica.Inserted(positive.Draw(t, "ts"))
+		}
+		return replica.InsertedWithTTL(smallInt.Draw(t, "ts"), int32(rapid.IntRange(1, 3).Draw(t, "ttl")), positive.Draw(t, "expiresAt"))
+	})
+}
+
+func cellGen(column, path string) *rapid.Generator[replica.Cell] {
 	return rapid.Custom(func(t *rapid.T) replica.Cell {
 		ts := smallInt.Draw(t, "ts")
 		switch rapid.IntRange(0, 2).Draw(t, "kind") {
 		case 0:
-			return replica.Live(column, value.Draw(t, "value"), ts)
+			return replica.Live(column, value.Draw(t, "value"), ts).WithPath(path)
 		case 1:
 			ttl := int32(rapid.IntRange(1, 3).Draw(t, "ttl"))
-			return replica.Expiring(column, value.Draw(t, "value"), ts, ttl, positive.Draw(t, "expiresAt"))
+			return replica.Expiring(column, value.Draw(t, "value"), ts, ttl, int64(ttl)+smallInt.Draw(t, "written")).WithPath(path)
 		}
-		return replica.Tombstone(column, ts, smallInt.Draw(t, "ldt"))
+		return replica.Tombstone(column, ts, smallInt.Draw(t, "ldt")).WithPath(path)
 	})
+}
+
+// contentsGen draws complex deletions and cells, some with paths.
+func contentsGen(r *replica.Row, t *rapid.T) {
+	for _, column := range sortedDistinct(t, "complex deleted") {
+		if d := deletionGen().Draw(t, "cd"); !d.IsLive() {
+			*r = r.WithComplexDeletion(column, d)
+		}
+	}
+	for _, column := range sortedDistinct(t, "columns") {
+		for _, path := range pathsGen(t) {
+			r.Cells = append(r.Cells, cellGen(column, path).Draw(t, "cell"))
+		}
+	}
+}
+
+// pathsGen draws the paths of a column's cells: most often none, a simple
+// column's one cell.
+func pathsGen(t *rapid.T) []string {
+	if rapid.IntRange(0, 3).Draw(t, "complex") > 0 {
+		return []string{""}
+	}
+	return sortedDistinct(t, "paths")
 }
 
 func rowGen(clustering string) *rapid.Generator[replica.Row] {
 	return rapid.Custom(func(t *rapid.T) replica.Row {
-		r := replica.Row{Clustering: clustering, Deletion: deletionGen().Draw(t, "deletion")}
-		for _, column := range sortedDistinct(t, "columns") {
-			r.Cells = append(r.Cells, cellGen(column).Draw(t, "cell"))
-		}
+		r := replica.Row{Clustering: clustering, Deletion: deletionGen().Draw(t, "deletion"),
+			Liveness: livenessGen().Draw(t, "liveness")}
+		contentsGen(&r, t)
 		if r.IsEmpty() { // Validate rejects empty rows
 			r.Deletion = replica.DeletedAt(smallInt.Draw(t, "ts"), positive.Draw(t, "ldt"))
 		}
@@ -58,11 +92,92 @@ func rowGen(clustering string) *rapid.Generator[replica.Row] {
 	})
 }
 
+func staticGen() *rapid.Generator[replica.Row] {
+	return rapid.Custom(func(t *rapid.T) replica.Row {
+		var r replica.Row
+		if rapid.Bool().Draw(t, "static") {
+			contentsGen(&r, t)
+		}
+		return r
+	})
+}
+
+// positions are the places a bound can stand, in order: before and after
+// each of a few keys, and after every key.
+var positions = []struct {
+	key   string
+	after bool
+	top   bool
+}{{"", false, false}, {"", true, false}, {"a", false, false}, {"a", true, false},
+	{"b", false, false}, {"b", true, false}, {"c", false, false}, {"c", true, false}, {"", false, true}}
+
+// rangesGen draws a valid list of range tombstones: ordered, not
+// overlapping though possibly touching, with bounds in every form.
+func rangesGen() *rapid.Generator[[]replica.RangeTombstone] {
+	return rapid.Custom(func(t *rapid.T) []replica.RangeTombstone {
+		var rts []replica.RangeTombstone
+		at := 0
+		for range rapid.IntRange(0, 3).Draw(t, "ranges") {
+			start := rapid.IntRange(at, len(positions)-1).Draw(t, "start")
+			if start >= len(positions)-1 {
+				break
+			}
+			end := rapid.IntRange(start+1, len(positions)-1).Draw(t, "end")
+			rts = append(rts, replica.NewRangeTombstone(startBound(t, start), endBound(end),
+				replica.DeletedAt(smallInt.Draw(t, "ts"), positive.Draw(t, "ldt"))))
+			at = end
+		}
+		return rts
+	})
+}
+
+func startBound(t *rapid.T, i int) replica.Bound {
+	p := positions[i]
+	switch {
+	case p.after:
+		return replica.StartAfter(p.key)
+	case p.key == "" && rapid.Bool().Draw(t, "bottom"):
+		return replica.Bottom()
+	}
+	return replica.StartAt(p.key)
+}
+
+func endBound(i int) replica.Bound {
+	switch p := positions[i]; {
+	case p.top:
+		return replica.Top()
+	case p.after:
+		return replica.EndAt(p.key)
+	default:
+		return replica.EndBefore(p.key)
+	}
+}
+
 func partitionGen() *rapid.Generator[replica.Partition] {
+	return rapid.Custom(func(t *rapid.T) replica.Partition {
+		p := replica.Partition{Key: smallString.Draw(t, "key"), Deletion: deletionGen().Draw(t, "deletion"),
+			Static: staticGen().Draw(t, "static"), RangeTombstones: rangesGen().Draw(t, "ranges")}
+		for _, clustering := range sortedDistinct(t, "clusterings") {
+			p.Rows = append(p.Rows, rowGen(clustering).Draw(t, "row"))
+		}
+		return p
+	})
+}
+
+// v1PartitionGen draws partitions that digest version 1 can express: no
+// static row, range tombstone, liveness, path or complex deletion.
+func v1PartitionGen() *rapid.Generator[replica.Partition] {
 	return rapid.Custom(func(t *rapid.T) replica.Partition {
 		p := replica.Partition{Key: smallString.Draw(t, "key"), Deletion: deletionGen().Draw(t, "deletion")}
 		for _, clustering := range sortedDistinct(t, "clusterings") {
-			p.Rows = append(p.Rows, rowGen(clustering).Draw(t, "row"))
+			r := replica.Row{Clustering: clustering, Deletion: deletionGen().Draw(t, "deletion")}
+			for _, column := range sortedDistinct(t, "columns") {
+				r.Cells = append(r.Cells, cellGen(column, "").Draw(t, "cell"))
+			}
+			if r.IsEmpty() {
+				r.Deletion = replica.DeletedAt(smallInt.Draw(t, "ts"), positive.Draw(t, "ldt"))
+			}
+			p.Rows = append(p.Rows, r)
 		}
 		return p
 	})
@@ -78,14 +193,22 @@ func sortedDistinct(t *rapid.T, label string) []string {
 // capacity, backing memory and nil-versus-empty, as decided by choose.
 func reallocate(p replica.Partition, choose func() bool) replica.Partition {
 	q := p
+	q.Static = reallocateRow(p.Static, choose)
+	q.RangeTombstones = resliced(p.RangeTombstones, choose)
 	q.Rows = resliced(p.Rows, choose)
 	for i := range q.Rows {
-		q.Rows[i].Cells = resliced(q.Rows[i].Cells, choose)
-		for j := range q.Rows[i].Cells {
-			q.Rows[i].Cells[j].Value = resliced(q.Rows[i].Cells[j].Value, choose)
-		}
+		q.Rows[i] = reallocateRow(q.Rows[i], choose)
 	}
 	return q
+}
+
+func reallocateRow(r replica.Row, choose func() bool) replica.Row {
+	r.ComplexDeletions = resliced(r.ComplexDeletions, choose)
+	r.Cells = resliced(r.Cells, choose)
+	for j := range r.Cells {
+		r.Cells[j].Value = resliced(r.Cells[j].Value, choose)
+	}
+	return r
 }
 
 // resliced copies s into new memory: nil or empty when s is empty, with

@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// Partition is the unit a read returns: every row under one partition key,
-// ordered by clustering key, with an optional partition deletion.
+// Partition is the unit a read returns: everything stored under one
+// partition key. That is an optional partition deletion, the static row
+// (cells shared by every row of the partition), range tombstones ordered by
+// start and not overlapping, and rows ordered by clustering key.
 //
 // A Partition is a plain value; sharing one between goroutines is safe as
 // long as nobody modifies it. Use Clone before changing a partition you did
@@ -14,7 +16,10 @@ import (
 type Partition struct {
 	Key      string
 	Deletion Deletion
-	Rows     []Row
+	// Static is the static row; the zero Row when there is none.
+	Static          Row
+	RangeTombstones []RangeTombstone
+	Rows            []Row
 }
 
 // NewPartition returns a partition of the given rows, sorted by clustering
@@ -31,18 +36,34 @@ func (p Partition) WithDeletion(d Deletion) Partition {
 	return p
 }
 
-// IsEmpty reports whether p has no rows and no deletion, as a partition a
-// replica does not hold reads.
-func (p Partition) IsEmpty() bool { return len(p.Rows) == 0 && p.Deletion.IsLive() }
+// WithStatic returns p with a static row of the given cells, sorted by
+// column name and path.
+func (p Partition) WithStatic(cells ...Cell) Partition {
+	p.Static = NewRow("", cells...)
+	return p
+}
+
+// IsEmpty reports whether p holds nothing at all, as a partition a replica
+// does not hold reads.
+func (p Partition) IsEmpty() bool {
+	return len(p.Rows) == 0 && len(p.RangeTombstones) == 0 && p.Deletion.IsLive() && p.Static.IsEmpty()
+}
 
 // Equal reports whether p and o hold the same data; slice capacity and nil
 // versus empty slices do not matter.
 func (p Partition) Equal(o Partition) bool {
-	return p.Key == o.Key && p.Deletion == o.Deletion && slices.EqualFunc(p.Rows, o.Rows, Row.Equal)
+	return p.Key == o.Key && p.Deletion == o.Deletion && p.Static.Equal(o.Static) &&
+		slices.Equal(p.RangeTombstones, o.RangeTombstones) && slices.EqualFunc(p.Rows, o.Rows, Row.Equal)
 }
 
 // Clone returns a deep copy of p that shares no memory with it.
 func (p Partition) Clone() Partition {
+	if p.hasStatic() {
+		p.Static = p.Static.Clone()
+	}
+	if p.RangeTombstones != nil {
+		p.RangeTombstones = slices.Clone(p.RangeTombstones)
+	}
 	rs := make([]Row, len(p.Rows))
 	for i, r := range p.Rows {
 		rs[i] = r.Clone()
@@ -51,19 +72,5 @@ func (p Partition) Clone() Partition {
 	return p
 }
 
-// Project returns p with only the named columns in each row; rows left
-// with no cells and no deletion are dropped. A nil columns keeps every
-// column. The result shares cell values with p.
-func (p Partition) Project(columns []string) Partition {
-	if columns == nil {
-		return p
-	}
-	out := Partition{Key: p.Key, Deletion: p.Deletion}
-	for _, r := range p.Rows {
-		cells := slices.DeleteFunc(slices.Clone(r.Cells), func(c Cell) bool { return !slices.Contains(columns, c.Column) })
-		if nr := (Row{Clustering: r.Clustering, Deletion: r.Deletion, Cells: cells}); !nr.IsEmpty() {
-			out.Rows = append(out.Rows, nr)
-		}
-	}
-	return out
-}
+// hasStatic reports whether p.Static is anything but the zero Row.
+func (p *Partition) hasStatic() bool { return p.Static.Clustering != "" || !p.Static.IsEmpty() }

@@ -29,6 +29,36 @@ func TestNewRowSortsCellsStably(t *testing.T) {
 	assert.True(t, r.Deletion.IsLive())
 }
 
+func TestNewRowSortsCellsByColumnThenPath(t *testing.T) {
+	r := replica.NewRow("r", replica.Live("m", "", 1).WithPath("b"), replica.Live("a", "", 1), replica.Live("m", "", 1).WithPath("a"), replica.Live("m", "", 1))
+	var keys []string
+	for _, c := range r.Cells {
+		keys = append(keys, c.Column+"/"+c.Path)
+	}
+	assert.Equal(t, []string{"a/", "m/", "m/a", "m/b"}, keys)
+}
+
+func TestWithComplexDeletionKeepsColumnOrder(t *testing.T) {
+	d1, d2 := replica.DeletedAt(1, 1), replica.DeletedAt(2, 2)
+	base := replica.NewRow("r").WithComplexDeletion("m", d1)
+	r := base.WithComplexDeletion("a", d1).WithComplexDeletion("z", d1).WithComplexDeletion("m", d2)
+	assert.Equal(t, []replica.ComplexDeletion{{Column: "a", Deletion: d1}, {Column: "m", Deletion: d2}, {Column: "z", Deletion: d1}}, r.ComplexDeletions)
+	assert.Equal(t, []replica.ComplexDeletion{{Column: "m", Deletion: d1}}, base.ComplexDeletions, "the original row is not changed")
+}
+
+func TestWithStaticAndRangeTombstones(t *testing.T) {
+	p := replica.NewPartition("k").WithStatic(replica.Live("t", "", 1), replica.Live("s", "", 1))
+	assert.Equal(t, replica.NewRow("", replica.Live("s", "", 1), replica.Live("t", "", 1)), p.Static)
+	d := replica.DeletedAt(1, 1)
+	late := replica.NewRangeTombstone(replica.StartAt("c"), replica.Top(), d)
+	early := replica.NewRangeTombstone(replica.Bottom(), replica.EndBefore("b"), d)
+	rts := []replica.RangeTombstone{late, early}
+	p = p.WithRangeTombstones(rts...)
+	assert.Equal(t, []replica.RangeTombstone{early, late}, p.RangeTombstones)
+	assert.Equal(t, late, rts[0], "the caller's slice is not reordered")
+	assert.NoError(t, p.Validate())
+}
+
 func TestWithDeletionAndIsEmpty(t *testing.T) {
 	d := replica.DeletedAt(5, 6)
 	assert.True(t, replica.NewPartition("k").IsEmpty())
@@ -36,7 +66,12 @@ func TestWithDeletionAndIsEmpty(t *testing.T) {
 	assert.False(t, replica.NewPartition("k", replica.NewRow("r")).IsEmpty())
 	assert.Equal(t, d, replica.NewPartition("k").WithDeletion(d).Deletion)
 
+	assert.False(t, replica.NewPartition("k").WithStatic(replica.Live("s", "", 1)).IsEmpty())
+	assert.False(t, replica.NewPartition("k").WithRangeTombstones(replica.NewRangeTombstone(replica.Bottom(), replica.Top(), d)).IsEmpty())
+
 	assert.True(t, replica.NewRow("r").IsEmpty())
+	assert.False(t, replica.NewRow("r").WithLiveness(replica.Inserted(1)).IsEmpty())
+	assert.False(t, replica.NewRow("r").WithComplexDeletion("m", d).IsEmpty())
 	assert.False(t, replica.NewRow("r").WithDeletion(d).IsEmpty())
 	assert.False(t, replica.NewRow("r", replica.Tombstone("c", 1, 1)).IsEmpty())
 	assert.Equal(t, d, replica.NewRow("r").WithDeletion(d).Deletion)
@@ -69,6 +104,11 @@ func TestEqualSeesEveryField(t *testing.T) {
 		"ttl":          func(p *replica.Partition) { p.Rows[0].Cells[1].TTL++ },
 		"cell ldt":     func(p *replica.Partition) { p.Rows[0].Cells[2].LocalDeletionTime++ },
 		"tombstone":    func(p *replica.Partition) { p.Rows[0].Cells[2].Tombstone = false },
+		"path":         func(p *replica.Partition) { p.Rows[0].Cells[3].Path = "blue" },
+		"liveness":     func(p *replica.Partition) { p.Rows[0].Liveness.Timestamp++ },
+		"complex":      func(p *replica.Partition) { p.Rows[0].ComplexDeletions[0].Column = "x" },
+		"static":       func(p *replica.Partition) { p.Static.Cells[0].Timestamp++ },
+		"range":        func(p *replica.Partition) { p.RangeTombstones[0].End = replica.EndAt("z") },
 	} {
 		p := base.Clone()
 		change(&p)
@@ -90,15 +130,26 @@ func TestCloneSharesNoMemory(t *testing.T) {
 
 // scribble overwrites every byte and field reachable from p in place.
 func scribble(p *replica.Partition) {
+	scribbleRow(&p.Static)
+	for i := range p.RangeTombstones {
+		p.RangeTombstones[i].Deletion.MarkedForDeleteAt++
+	}
 	for i := range p.Rows {
-		p.Rows[i].Clustering += "!"
-		p.Rows[i].Deletion.MarkedForDeleteAt++
-		for j := range p.Rows[i].Cells {
-			c := &p.Rows[i].Cells[j]
-			c.Column, c.Timestamp, c.Tombstone = c.Column+"!", c.Timestamp+1, !c.Tombstone
-			for k := range c.Value {
-				c.Value[k] ^= 0xff
-			}
+		scribbleRow(&p.Rows[i])
+	}
+}
+
+func scribbleRow(r *replica.Row) {
+	r.Clustering += "!"
+	r.Deletion.MarkedForDeleteAt++
+	for i := range r.ComplexDeletions {
+		r.ComplexDeletions[i].Column += "!"
+	}
+	for j := range r.Cells {
+		c := &r.Cells[j]
+		c.Column, c.Path, c.Timestamp, c.Tombstone = c.Column+"!", c.Path+"!", c.Timestamp+1, !c.Tombstone
+		for k := range c.Value {
+			c.Value[k] ^= 0xff
 		}
 	}
 }
@@ -121,6 +172,25 @@ func TestProject(t *testing.T) {
 	assert.True(t, p.Project(nil).Equal(p), "nil keeps every column")
 	none := p.Project([]string{})
 	assert.True(t, none.Equal(replica.NewPartition("k", replica.NewRow("c").WithDeletion(replica.DeletedAt(1, 1))).WithDeletion(replica.DeletedAt(0, 7))))
+}
+
+// Project keeps the selected columns' cells and complex deletions in the
+// static row and every row, and what belongs to no column.
+func TestProjectNewElements(t *testing.T) {
+	d := replica.DeletedAt(1, 1)
+	rt := replica.NewRangeTombstone(replica.Bottom(), replica.EndAt("a"), d)
+	p := replica.NewPartition("k",
+		replica.NewRow("a", replica.Live("m", "", 2).WithPath("x"), replica.Live("z", "", 2)).WithComplexDeletion("m", d).WithComplexDeletion("n", d),
+		replica.NewRow("b", replica.Live("z", "", 2)).WithLiveness(replica.Inserted(2)),
+		replica.NewRow("c", replica.Live("z", "", 2)).WithComplexDeletion("n", d),
+	).WithStatic(replica.Live("m", "", 2).WithPath("y"), replica.Live("s", "", 2)).WithRangeTombstones(rt)
+	want := replica.NewPartition("k",
+		replica.NewRow("a", replica.Live("m", "", 2).WithPath("x")).WithComplexDeletion("m", d),
+		replica.NewRow("b").WithLiveness(replica.Inserted(2)),
+	).WithStatic(replica.Live("m", "", 2).WithPath("y")).WithRangeTombstones(rt)
+	got := p.Project([]string{"m"})
+	assert.True(t, got.Equal(want), "got %v", got)
+	assert.NoError(t, got.Validate())
 }
 
 func clusterings(p replica.Partition) []string {

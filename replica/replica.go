@@ -31,12 +31,13 @@ type Replica interface {
 	// Endpoint returns the replica's identity. It must not change.
 	Endpoint() Endpoint
 
-	// Read returns the replica's version of the partition cmd.Key of
-	// cmd.Table. A partition the replica does not hold is not an error: it is
-	// read as an empty partition, Partition{Key: cmd.Key}. For a data command
-	// the Response carries the partition, whose Key must be cmd.Key; for a
-	// digest-only command it carries only Digest, which must equal
-	// Partition.Digest() of the partition a data command would have returned.
+	// Read answers cmd from the replica's version of the partition cmd.Key
+	// of cmd.Table, exactly as cmd.Respond does: purged at the command's read
+	// time, projected to its columns, and for a digest-only command
+	// digested at its digest version. Call Respond on the stored partition
+	// rather than reimplementing it. A partition the replica does not hold
+	// is not an error: it is read as an empty partition, Partition{Key:
+	// cmd.Key}.
 	Read(ctx context.Context, cmd Command) (Response, error)
 
 	// Apply merges a mutation into the replica's copy by the reconciliation
@@ -46,7 +47,9 @@ type Replica interface {
 	Apply(ctx context.Context, m Mutation) error
 }
 
-// Command is a read request for one partition.
+// Command is a read request for one partition. Respond computes the answer.
+// A Command is a plain value; sharing one between goroutines is safe as
+// long as nobody modifies its Columns.
 type Command struct {
 	Table string
 	Key   string
@@ -55,6 +58,17 @@ type Command struct {
 	// Columns, if not nil, selects the columns to read (see
 	// Partition.Project); nil reads every column.
 	Columns []string
+	// NowInSec is the read's time, in seconds since the Unix epoch: every
+	// replica of one read judges expiry at it, so that their answers agree
+	// (see Partition.Purge). Zero purges nothing.
+	NowInSec int64
+	// GCBefore is the time, in seconds since the Unix epoch, before which
+	// tombstones are purged: NowInSec − the table's gc_grace_seconds. Zero
+	// or less purges no tombstone.
+	GCBefore int64
+	// DigestVersion is the digest encoding the replica must answer (and the
+	// coordinator computes) with; 0 means the newest, digest.Latest.
+	DigestVersion byte
 }
 
 // Response is a replica's answer to a Command.
@@ -62,8 +76,9 @@ type Response struct {
 	// Partition is the data, for a data command. It is empty (no rows, not
 	// deleted) when the replica does not hold the partition.
 	Partition Partition
-	// Digest is the partition's digest, for a digest-only command. The
-	// coordinator ignores it on data responses and digests the data itself.
+	// Digest is the partition's digest at the command's DigestVersion, for a
+	// digest-only command. The coordinator ignores it on data responses and
+	// digests the data itself.
 	Digest digest.Digest
 }
 

@@ -3,27 +3,42 @@ package replica
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strings"
 )
 
 // ErrInvalidPartition is matched by every *ValidationError.
 var ErrInvalidPartition = errors.New("replica: invalid partition")
 
-// ValidationError says what is wrong with a partition and where.
+// ValidationError says what is wrong with a partition and where. It is not
+// modified after it is returned, so it may be shared between goroutines.
 type ValidationError struct {
 	Key        string
+	Static     bool   // the static row is at fault
 	Row        bool   // a row is at fault: the one at Clustering
 	Clustering string // the row at fault, if Row
-	Column     string // the cell at fault, if any
+	Column     string // the cell or complex deletion at fault, if any
+	Path       string // the cell at fault's path, if any
+	Range      bool   // a range tombstone is at fault: the one at RangeIndex
+	RangeIndex int
 	Reason     string
 }
 
 func (e *ValidationError) Error() string {
 	where := fmt.Sprintf("partition %q", e.Key)
-	if e.Row {
+	switch {
+	case e.Static:
+		where += " static row"
+	case e.Row:
 		where += fmt.Sprintf(" row %q", e.Clustering)
+	case e.Range:
+		where += fmt.Sprintf(" range tombstone %d", e.RangeIndex)
 	}
 	if e.Column != "" {
 		where += fmt.Sprintf(" column %q", e.Column)
+	}
+	if e.Path != "" {
+		where += fmt.Sprintf(" path %q", e.Path)
 	}
 	return "replica: invalid " + where + ": " + e.Reason
 }
@@ -31,15 +46,33 @@ func (e *ValidationError) Error() string {
 // Is makes errors.Is(err, ErrInvalidPartition) hold.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPartition }
 
-// Validate checks the invariants the rest of readpath relies on: rows
-// strictly ordered by clustering key, cells strictly ordered by column name
-// (so no key repeats), no empty row (one with neither cells nor a deletion,
-// which a merge would drop), no negative TTL, no tombstone with a TTL or a
-// value, a local deletion time on exactly the tombstones and expiring
-// cells, and no negative deletion time. It returns a *ValidationError.
+// Validate checks the invariants the rest of readpath relies on and returns
+// a *ValidationError for the first it finds broken:
+//
+//   - rows strictly ordered by clustering key; in each row, cells strictly
+//     ordered by column name and path, complex deletions strictly by column
+//     name; so no key repeats;
+//   - no empty row (one holding nothing, which a merge would drop);
+//   - a static row without clustering key, liveness or row deletion;
+//   - range tombstones that start with a start bound, end with an end bound,
+//     cover at least one clustering key, are ordered by start and do not
+//     overlap (they may touch), and delete something;
+//   - no negative TTL or deletion time; a tombstone has no TTL and no value;
+//     a local deletion time on exactly the tombstones and expiring cells, an
+//     expiring cell's no less than its TTL (it was written after the epoch,
+//     so that expiring it yields a valid tombstone); an expiry on exactly
+//     the expiring liveness; and no liveness with the TTL
+//     2147483647 that Cassandra's materialized views use for expired
+//     liveness, which readpath does not model.
 func (p Partition) Validate() error {
 	if p.Deletion.LocalDeletionTime < 0 {
 		return &ValidationError{Key: p.Key, Reason: "negative partition local deletion time"}
+	}
+	if err := validateStatic(p.Key, &p.Static); err != nil {
+		return err
+	}
+	if err := validateRanges(p.Key, p.RangeTombstones); err != nil {
+		return err
 	}
 	for i := range p.Rows {
 		r := &p.Rows[i]
@@ -53,21 +86,64 @@ func (p Partition) Validate() error {
 	return nil
 }
 
+func validateStatic(key string, s *Row) error {
+	reason := ""
+	switch {
+	case s.Clustering != "":
+		reason = fmt.Sprintf("static row with clustering key %q", s.Clustering)
+	case !s.Liveness.IsEmpty():
+		reason = "static row with liveness: static cells have no primary-key liveness"
+	case !s.Deletion.IsLive():
+		reason = "static row with a row deletion: static cells are deleted by cell tombstones, complex deletions and the partition deletion"
+	}
+	if reason != "" {
+		return &ValidationError{Key: key, Static: true, Reason: reason}
+	}
+	return validateContents(s, func(column, path, reason string) error {
+		return &ValidationError{Key: key, Static: true, Column: column, Path: path, Reason: reason}
+	})
+}
+
 func validateRow(key string, r *Row) error {
+	reason := ""
 	switch {
 	case r.Deletion.LocalDeletionTime < 0:
-		return rowError(key, r, "negative row local deletion time")
+		reason = "negative row local deletion time"
 	case r.IsEmpty():
-		return rowError(key, r, "empty row: no cells and no deletion")
+		reason = "empty row: no cells, liveness or deletions"
+	default:
+		reason = livenessProblem(r.Liveness)
+	}
+	if reason != "" {
+		return rowError(key, r, reason)
+	}
+	return validateContents(r, func(column, path, reason string) error {
+		return &ValidationError{Key: key, Row: true, Clustering: r.Clustering, Column: column, Path: path, Reason: reason}
+	})
+}
+
+// validateContents checks a row's complex deletions and cells, reporting
+// the first problem through fail.
+func validateContents(r *Row, fail func(column, path, reason string) error) error {
+	for i, cd := range r.ComplexDeletions {
+		if reason := complexDeletionProblem(r.ComplexDeletions, i); reason != "" {
+			return fail(cd.Column, "", reason)
+		}
 	}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		reason := cellProblem(c)
-		if i > 0 && r.Cells[i-1].Column >= c.Column {
-			reason = "cells out of order or duplicated"
+		reason := ""
+		if c.Tombstone || c.TTL != 0 || c.LocalDeletionTime != 0 { // a plain live cell is valid: spare it the call
+			reason = cellProblem(c)
+		}
+		if i > 0 { // compareCellKeys, inlined by hand: Validate runs on every merge
+			prev := &r.Cells[i-1]
+			if o := strings.Compare(prev.Column, c.Column); o > 0 || o == 0 && prev.Path >= c.Path {
+				reason = "cells out of order or duplicated"
+			}
 		}
 		if reason != "" {
-			return &ValidationError{Key: key, Row: true, Clustering: r.Clustering, Column: c.Column, Reason: reason}
+			return fail(c.Column, c.Path, reason)
 		}
 	}
 	return nil
@@ -75,6 +151,34 @@ func validateRow(key string, r *Row) error {
 
 func rowError(key string, r *Row, reason string) error {
 	return &ValidationError{Key: key, Row: true, Clustering: r.Clustering, Reason: reason}
+}
+
+func livenessProblem(l Liveness) string {
+	switch {
+	case l.TTL < 0:
+		return fmt.Sprintf("liveness with negative TTL %d", l.TTL)
+	case l.TTL == math.MaxInt32:
+		return "liveness with TTL 2147483647, a materialized view's expired liveness: not supported"
+	case l.ExpiresAt < 0:
+		return "liveness with a negative expiry"
+	case l.TTL > 0 && l.ExpiresAt == 0:
+		return "expiring liveness without an expiry time"
+	case l.TTL == 0 && l.ExpiresAt != 0:
+		return "liveness with an expiry time but no TTL"
+	}
+	return ""
+}
+
+func complexDeletionProblem(cds []ComplexDeletion, i int) string {
+	switch cd := cds[i]; {
+	case i > 0 && cds[i-1].Column >= cd.Column:
+		return "complex deletions out of order or duplicated"
+	case cd.Deletion.IsLive():
+		return "complex deletion that deletes nothing"
+	case cd.Deletion.LocalDeletionTime < 0:
+		return "negative complex deletion local deletion time"
+	}
+	return ""
 }
 
 func cellProblem(c *Cell) string {
@@ -89,8 +193,41 @@ func cellProblem(c *Cell) string {
 		return "tombstone with a value"
 	case c.TTL > 0 && c.LocalDeletionTime == 0:
 		return "expiring cell without an expiry time"
+	case !c.Tombstone && c.TTL > 0 && c.LocalDeletionTime < int64(c.TTL):
+		return fmt.Sprintf("expiring cell with expiry %d less than its TTL %d: written before the epoch", c.LocalDeletionTime, c.TTL)
 	case !c.Tombstone && c.TTL == 0 && c.LocalDeletionTime != 0:
 		return "live cell with a local deletion time"
+	}
+	return ""
+}
+
+func validateRanges(key string, rts []RangeTombstone) error {
+	for i := range rts {
+		reason := rangeProblem(&rts[i])
+		if reason == "" && i > 0 && rts[i].Start.Compare(rts[i-1].End) < 0 {
+			reason = "range tombstones out of order or overlapping"
+		}
+		if reason != "" {
+			return &ValidationError{Key: key, Range: true, RangeIndex: i, Reason: reason}
+		}
+	}
+	return nil
+}
+
+func rangeProblem(rt *RangeTombstone) string {
+	switch {
+	case !rt.Start.IsStart():
+		return fmt.Sprintf("range tombstone starting with %v, not a start bound", rt.Start)
+	case !rt.End.IsEnd():
+		return fmt.Sprintf("range tombstone ending with %v, not an end bound", rt.End)
+	case (rt.Start.Kind == BoundBottom && rt.Start.Clustering != "") || (rt.End.Kind == BoundTop && rt.End.Clustering != ""):
+		return "open bound with a clustering key"
+	case rt.isEmpty():
+		return fmt.Sprintf("range tombstone %v, %v covers no clustering key", rt.Start, rt.End)
+	case rt.Deletion.IsLive():
+		return "range tombstone that deletes nothing"
+	case rt.Deletion.LocalDeletionTime < 0:
+		return "negative range tombstone local deletion time"
 	}
 	return ""
 }

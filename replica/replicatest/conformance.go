@@ -44,9 +44,14 @@ type check struct {
 // partition a data read returns (with and without a column selection);
 // Apply merges (two versions applied in both orders read as repair.Merge of
 // them, and applying twice changes nothing); a column selection projects;
-// tables are separate; and concurrent Reads and Applies are safe (run the
-// test with -race) and lose no write. Every call is bounded by a 10 s
-// timeout.
+// tables are separate; concurrent Reads and Applies are safe (run the test
+// with -race) and lose no write; every answer, at several read times (which
+// expire cells and purge tombstones), column selections and digest
+// versions, is what Command.Respond gives for the data written, which holds
+// a static row, range tombstones, row liveness, complex cells and
+// deletions; and a digest read at every version up to the replica's
+// MaxDigestVersion (replica.DigestVersioner) is Respond's. Every call is
+// bounded by a 10 s timeout.
 func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 	t.Helper()
 	for _, c := range checks() {
@@ -72,6 +77,8 @@ func checks() []check {
 		{"columns", checkColumns},
 		{"tables are separate", checkTables},
 		{"concurrent use", checkConcurrent},
+		{"read time", checkReadTime},
+		{"digest versions", checkDigestVersions},
 	}
 }
 

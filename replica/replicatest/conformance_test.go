@@ -42,6 +42,8 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"ignores columns":      "columns",
 	"ignores the table":    "tables_are_separate",
 	"empty endpoint":       "endpoint",
+	"ignores read time":    "read_time",
+	"one digest version":   "digest_versions",
 }
 
 func (b *brokenReplica) Endpoint() replica.Endpoint {
@@ -94,6 +96,10 @@ func (b *brokenReplica) bend(ctx context.Context, cmd replica.Command) (context.
 		cmd.Columns = nil
 	case "ignores the table":
 		cmd.Table = ""
+	case "ignores read time":
+		cmd.NowInSec, cmd.GCBefore = 0, 0
+	case "one digest version":
+		cmd.DigestVersion = 0
 	}
 	return ctx, cmd
 }

@@ -3,8 +3,11 @@
 // that misbehave the way real ones do, a cluster that places keys on them,
 // and TestReplica, a conformance check for any replica.Replica adapter.
 //
-// A Replica holds partitions in memory, answers data and digest reads, and
-// merges mutations with repair.Merge. How it answers is its Behavior,
+// A Replica holds partitions in memory, answers data and digest reads with
+// replica.Command.Respond (purged at the command's read time, digested at
+// its digest version), and merges mutations with repair.Merge;
+// WithMaxDigestVersion makes it a node of an older build, to test a rolling
+// upgrade. How it answers is its Behavior,
 // changeable while a test runs: a Latency model (Constant, Uniform,
 // LogNormal, Empirical), a Slowdown factor, random pauses (PauseChance of a
 // PauseLength) and scheduled pause Windows, and a Fault (Down, Unreachable,

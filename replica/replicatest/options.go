@@ -3,6 +3,8 @@ package replicatest
 import (
 	"hash/fnv"
 	"time"
+
+	"github.com/readpath/readpath/digest"
 )
 
 // Option configures a replica made by NewReplica or New. Options are
@@ -20,6 +22,7 @@ type options struct {
 	cluster    *factor // the cluster-wide slowdown, nil outside a cluster
 
 	timerCorrection bool
+	maxDigest       byte
 }
 
 // WithSeed seeds the replica's random source. Without it the seed is a hash
@@ -42,6 +45,16 @@ func WithWorkers(workers, queueLimit int) Option {
 	return func(o *options) { o.workers, o.queueLimit = workers, queueLimit }
 }
 
+// WithMaxDigestVersion makes the replica act as a node of an older build
+// during a rolling upgrade, one that knows digest versions up to v only: it
+// reports v through MaxDigestVersion, and answers a digest-only read at the
+// version the command asks for, or at v if the command asks for the newest
+// (0) or for one above v, as a build that predates those versions would. v
+// must be from digest.V1 to digest.Latest, the default.
+func WithMaxDigestVersion(v byte) Option {
+	return func(o *options) { o.maxDigest = v }
+}
+
 // withStart sets the instant pause windows are measured from.
 func withStart(t time.Time) Option {
 	return func(o *options) { o.start = t }
@@ -61,6 +74,9 @@ func (o *options) validate() error {
 	}
 	if o.workers == 0 && o.queueLimit != 0 {
 		return invalid("queue limit", "%d set without workers", o.queueLimit)
+	}
+	if o.maxDigest < digest.V1 || o.maxDigest > digest.Latest {
+		return invalid("max digest version", "%d is not from %d to %d", o.maxDigest, digest.V1, digest.Latest)
 	}
 	return o.behavior.Validate()
 }

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -25,6 +26,8 @@ type Replica struct {
 	workers *workers
 	cluster *factor
 	late    *lateness // nil without WithTimerCorrection
+	// maxDigest is the newest digest version the replica answers.
+	maxDigest byte
 
 	behavior atomic.Pointer[Behavior]
 	setMu    sync.Mutex // serialises read-modify-write updates of behavior
@@ -36,7 +39,7 @@ type Replica struct {
 // New returns an empty replica answering as ep, configured by opts, or a
 // *ConfigError if an option is invalid.
 func New(ep replica.Endpoint, opts ...Option) (*Replica, error) {
-	o := options{seed: idSeed(ep.ID), start: time.Now()}
+	o := options{seed: idSeed(ep.ID), start: time.Now(), maxDigest: digest.Latest}
 	for _, opt := range opts {
 		if opt == nil {
 			return nil, invalid("option", "nil")
@@ -48,7 +51,7 @@ func New(ep replica.Endpoint, opts ...Option) (*Replica, error) {
 	}
 	r := &Replica{
 		ep: ep, start: o.start, workers: newWorkers(o.workers, o.queueLimit), cluster: o.cluster,
-		rng: rand.New(rand.NewPCG(o.seed, pcgStream)),
+		rng: rand.New(rand.NewPCG(o.seed, pcgStream)), maxDigest: o.maxDigest,
 	}
 	if o.timerCorrection {
 		r.late = new(lateness)
@@ -78,6 +81,11 @@ func (r *Replica) Err() error { return r.err }
 
 // Endpoint returns the replica's identity.
 func (r *Replica) Endpoint() replica.Endpoint { return r.ep }
+
+// MaxDigestVersion implements replica.DigestVersioner: the newest digest
+// version the replica answers, digest.Latest unless WithMaxDigestVersion set
+// another.
+func (r *Replica) MaxDigestVersion() byte { return r.maxDigest }
 
 // Start returns the instant pause windows are measured from: the replica's
 // creation, or its cluster's.

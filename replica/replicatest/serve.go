@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 )
 
-// Read answers cmd as the replica's Behavior dictates: its data, or for a
-// digest-only command its digest, read when the request's service ends. A
-// partition it does not hold reads as Partition{Key: cmd.Key}. Failures are
-// *RequestError values.
+// Read answers cmd as the replica's Behavior dictates, when the request's
+// service ends: cmd.Respond of the partition it holds then (a partition it
+// does not hold reads as Partition{Key: cmd.Key}). A replica made with
+// WithMaxDigestVersion answers digests as an older build would. Failures,
+// an invalid command's included, are *RequestError values.
 func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
 	if cmd.DigestOnly {
 		r.stats.digestReads.Add(1)
@@ -22,7 +24,14 @@ func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 	if err := r.serve(ctx, "read"); err != nil {
 		return replica.Response{}, err
 	}
-	return r.data.read(cmd), nil
+	if cmd.DigestOnly && r.maxDigest < digest.Latest && (cmd.DigestVersion == 0 || cmd.DigestVersion > r.maxDigest) {
+		cmd.DigestVersion = r.maxDigest // an older build knows no newer version
+	}
+	resp, err := r.data.read(cmd)
+	if err != nil {
+		return replica.Response{}, r.fail("read", err)
+	}
+	return resp, nil
 }
 
 // Apply merges m into the replica's copy with repair.Merge once the

@@ -1,6 +1,7 @@
 package replicatest
 
 import (
+	"math"
 	"sync"
 
 	"github.com/readpath/readpath/digest"
@@ -18,16 +19,59 @@ type store struct {
 	tables map[string]map[string]entry
 }
 
-// entry is a stored partition and its digest, computed once per write.
+// entry is a stored partition, its newest digest, computed once per write,
+// and the read times at which that digest is still what Respond answers.
 type entry struct {
 	p replica.Partition
 	d digest.Digest
+	// Purge changes nothing while nowInSec < expiry and gcBefore <=
+	// deletion: no cell has expired and no tombstone is old enough.
+	expiry, deletion int64
 }
 
 func newEntry(p replica.Partition) entry {
-	e := entry{p: p}
+	e := entry{p: p, expiry: math.MaxInt64, deletion: math.MaxInt64}
 	e.d = e.p.Digest()
+	e.horizon()
 	return e
+}
+
+// horizon sets e.expiry to the earliest expiry of a cell, and e.deletion
+// to the earliest local deletion time of a tombstone or expiry of a row
+// liveness.
+func (e *entry) horizon() {
+	e.deleted(e.p.Deletion)
+	e.row(&e.p.Static)
+	for _, rt := range e.p.RangeTombstones {
+		e.deleted(rt.Deletion)
+	}
+	for i := range e.p.Rows {
+		e.row(&e.p.Rows[i])
+	}
+}
+
+func (e *entry) deleted(d replica.Deletion) {
+	if !d.IsLive() {
+		e.deletion = min(e.deletion, d.LocalDeletionTime)
+	}
+}
+
+func (e *entry) row(r *replica.Row) {
+	e.deleted(r.Deletion)
+	if r.Liveness.IsExpiring() {
+		e.deletion = min(e.deletion, r.Liveness.ExpiresAt)
+	}
+	for _, cd := range r.ComplexDeletions {
+		e.deleted(cd.Deletion)
+	}
+	for _, c := range r.Cells {
+		switch {
+		case c.Tombstone:
+			e.deletion = min(e.deletion, c.LocalDeletionTime)
+		case c.IsExpiring():
+			e.expiry = min(e.expiry, c.LocalDeletionTime)
+		}
+	}
 }
 
 // get returns the entry of (table, key), or an empty partition's.
@@ -75,18 +119,14 @@ func (s *store) tableLocked(table string) map[string]entry {
 	return t
 }
 
-// read answers cmd from what is stored now.
-func (s *store) read(cmd replica.Command) replica.Response {
+// read answers cmd from what is stored now, by cmd.Respond. A digest-only
+// read of a whole partition at the newest version that the read time does
+// not purge is the stored digest: no need to compute it again.
+func (s *store) read(cmd replica.Command) (replica.Response, error) {
 	e, ok := s.get(cmd.Table, cmd.Key)
-	if !ok {
-		e.p = replica.Partition{Key: cmd.Key}
+	if ok && cmd.DigestOnly && cmd.Columns == nil && (cmd.DigestVersion == 0 || cmd.DigestVersion == digest.Latest) &&
+		cmd.NowInSec < e.expiry && cmd.GCBefore <= e.deletion && cmd.Validate() == nil {
+		return replica.Response{Digest: e.d}, nil
 	}
-	if !cmd.DigestOnly {
-		return replica.Response{Partition: e.p.Project(cmd.Columns)}
-	}
-	if ok && cmd.Columns == nil {
-		return replica.Response{Digest: e.d}
-	}
-	p := e.p.Project(cmd.Columns)
-	return replica.Response{Digest: p.Digest()}
+	return cmd.Respond(e.p)
 }

@@ -1,0 +1,39 @@
+package replica
+
+import "slices"
+
+// Project returns p with only the named columns, in the static row and in
+// each row: their cells and complex deletions. Rows left with nothing (no
+// cell, liveness, row or complex deletion) are dropped; the partition
+// deletion and range tombstones, which belong to no column, stay. A nil
+// columns keeps every column and returns p itself. The result shares cell
+// values with p.
+func (p Partition) Project(columns []string) Partition {
+	if columns == nil {
+		return p
+	}
+	out := Partition{Key: p.Key, Deletion: p.Deletion, RangeTombstones: p.RangeTombstones}
+	out.Static = p.Static.project(columns)
+	for i := range p.Rows {
+		if r := p.Rows[i].project(columns); !r.IsEmpty() {
+			out.Rows = append(out.Rows, r)
+		}
+	}
+	return out
+}
+
+// project returns r with only the named columns.
+func (r *Row) project(columns []string) Row {
+	out := Row{Clustering: r.Clustering, Liveness: r.Liveness, Deletion: r.Deletion}
+	for _, cd := range r.ComplexDeletions {
+		if slices.Contains(columns, cd.Column) {
+			out.ComplexDeletions = append(out.ComplexDeletions, cd)
+		}
+	}
+	for _, c := range r.Cells {
+		if slices.Contains(columns, c.Column) {
+			out.Cells = append(out.Cells, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package replica
+
+// Purge returns p as a replica answers a read at nowInSec (seconds since
+// the epoch) whose tombstones older than gcBefore may go: Cassandra 5.0's
+// read-time purge (ReadCommand.withoutPurgeableTombstones, with
+// AbstractCell.purge and DeletionPurger):
+//
+//   - an expiring cell has expired once nowInSec ≥ its expiry; it becomes a
+//     tombstone with the same timestamp and the local deletion time expiry −
+//     TTL (when it was written), which the next rule may drop at once;
+//   - a tombstone of any kind (cell, row, range, complex, partition) whose
+//     local deletion time is before gcBefore is dropped, whatever its
+//     timestamp, and with it whatever it deleted;
+//   - an expired row liveness is not a tombstone and is not converted: it
+//     is dropped once its expiry is before gcBefore;
+//   - a row left holding nothing is dropped.
+//
+// gcBefore is nowInSec − gc_grace_seconds: tombstones that every replica
+// has had gc_grace_seconds to receive through repair. Zero nowInSec and
+// gcBefore purge nothing. Purge is pure: it does not modify p, returns p
+// itself when there is nothing to purge, and otherwise shares cell values
+// with p. p must be valid (Validate); on an invalid partition Purge
+// returns some partition rather than panicking.
+func (p Partition) Purge(nowInSec, gcBefore int64) Partition {
+	pg := purger{now: nowInSec, gc: gcBefore}
+	if !pg.needed(&p) {
+		return p
+	}
+	return pg.partition(&p)
+}
+
+// purger purges at one read time.
+type purger struct{ now, gc int64 }
+
+func (pg purger) purgeable(d Deletion) bool { return !d.IsLive() && d.LocalDeletionTime < pg.gc }
+
+// expiredGone reports whether l has expired and may be dropped.
+func (pg purger) expiredGone(l Liveness) bool {
+	return l.IsExpiring() && !l.IsLive(pg.now) && l.ExpiresAt < pg.gc
+}
+
+// needed reports whether purging p changes anything.
+func (pg purger) needed(p *Partition) bool {
+	if pg.purgeable(p.Deletion) || pg.rowNeeded(&p.Static) {
+		return true
+	}
+	for i := range p.RangeTombstones {
+		if pg.purgeable(p.RangeTombstones[i].Deletion) {
+			return true
+		}
+	}
+	for i := range p.Rows {
+		if pg.rowNeeded(&p.Rows[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (pg purger) rowNeeded(r *Row) bool {
+	if pg.purgeable(r.Deletion) || pg.expiredGone(r.Liveness) {
+		return true
+	}
+	for _, cd := range r.ComplexDeletions {
+		if pg.purgeable(cd.Deletion) {
+			return true
+		}
+	}
+	for i := range r.Cells {
+		if c := &r.Cells[i]; !c.IsLive(pg.now) && (!c.Tombstone || c.LocalDeletionTime < pg.gc) {
+			return true
+		}
+	}
+	return false
+}
+
+// partition purges p. gone is the strongest purged deletion over what is
+// being walked: what it deleted goes with it.
+func (pg purger) partition(p *Partition) Partition {
+	out := Partition{Key: p.Key}
+	var gone Deletion
+	if pg.purgeable(p.Deletion) {
+		gone = p.Deletion
+	} else {
+		out.Deletion = p.Deletion
+	}
+	out.Static = pg.row(&p.Static, gone)
+	for _, rt := range p.RangeTombstones {
+		if !pg.purgeable(rt.Deletion) && !gone.shadows(rt.Deletion) {
+			out.RangeTombstones = append(out.RangeTombstones, rt)
+		}
+	}
+	ranges := rangeCursor{rts: p.RangeTombstones}
+	for i := range p.Rows {
+		r := &p.Rows[i]
+		rowGone := gone
+		if d := ranges.covering(r.Clustering); pg.purgeable(d) {
+			rowGone = rowGone.max(d)
+		}
+		if pr := pg.row(r, rowGone); !pr.IsEmpty() {
+			out.Rows = append(out.Rows, pr)
+		}
+	}
+	return out
+}
+
+// row purges r, under the purged deletion gone.
+func (pg purger) row(r *Row, gone Deletion) Row {
+	out := Row{Clustering: r.Clustering}
+	switch {
+	case gone.shadows(r.Deletion):
+	case pg.purgeable(r.Deletion):
+		gone = r.Deletion
+	default:
+		out.Deletion = r.Deletion
+	}
+	if !gone.Deletes(r.Liveness.Timestamp) && !pg.expiredGone(r.Liveness) {
+		out.Liveness = r.Liveness
+	}
+	for _, cd := range r.ComplexDeletions {
+		if !gone.shadows(cd.Deletion) && !pg.purgeable(cd.Deletion) {
+			out.ComplexDeletions = append(out.ComplexDeletions, cd)
+		}
+	}
+	out.Cells = pg.cells(r, gone)
+	return out
+}
+
+// cells purges r's cells under the purged deletion gone, and the purged
+// complex deletions of r.
+func (pg purger) cells(r *Row, gone Deletion) []Cell {
+	var out []Cell
+	cds := r.ComplexDeletions
+	for _, c := range r.Cells {
+		columnGone := gone
+		if cd := complexDeletion(&cds, c.Column); pg.purgeable(cd) {
+			columnGone = columnGone.max(cd)
+		}
+		if columnGone.Deletes(c.Timestamp) {
+			continue
+		}
+		if pc, keep := pg.cell(c); keep {
+			out = append(out, pc)
+		}
+	}
+	return out
+}
+
+// cell purges c: an expired cell becomes the tombstone of its write, and a
+// tombstone older than gcBefore goes.
+func (pg purger) cell(c Cell) (Cell, bool) {
+	if c.IsLive(pg.now) {
+		return c, true
+	}
+	if !c.Tombstone {
+		c = Cell{Column: c.Column, Path: c.Path, Timestamp: c.Timestamp,
+			LocalDeletionTime: c.LocalDeletionTime - int64(c.TTL), Tombstone: true}
+	}
+	return c, c.LocalDeletionTime >= pg.gc
+}

@@ -1,0 +1,38 @@
+package replicatest
+
+import (
+	"testing"
+
+	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// The read-time check is only as strong as its data: at each of readTimes
+// rich's merge must answer differently, so that an adapter that purges at
+// the wrong time, or not at all, gives itself away; and version 1 cannot
+// express it, so that the digest-version check sees both rules.
+func TestReadTimesPurgeRichDataDifferently(t *testing.T) {
+	older, newer := rich("k")
+	stored, err := repair.Merge(older, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []replica.Partition
+	for _, at := range readTimes {
+		resp, err := replica.Command{Key: "k", NowInSec: at[0], GCBefore: at[1]}.Respond(stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, prev := range answers {
+			if prev.Equal(resp.Partition) {
+				t.Errorf("read time %v answers as read time %v: %v", at, readTimes[i], prev)
+			}
+		}
+		answers = append(answers, resp.Partition)
+	}
+	enc, _ := stored.AppendCanonicalAt(nil, digest.V1)
+	if enc[0] != digest.V2 {
+		t.Errorf("version 1 can express rich data")
+	}
+}

@@ -1,0 +1,82 @@
+package replicatest
+
+import (
+	"testing"
+
+	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// rich returns two versions of partition key holding every element of the
+// model: a static row, range tombstones, row liveness (one expiring), a
+// complex column with a complex deletion, expiring cells and tombstones,
+// timed so that the read times of readTimes purge different parts of them.
+func rich(key string) (older, newer replica.Partition) {
+	older = replica.NewPartition(key,
+		replica.NewRow("a", replica.Live("x", "1", 10), replica.Expiring("y", "soon", 10, 100, 300)).WithLiveness(replica.Inserted(10)),
+		replica.NewRow("c", replica.Live("x", "2", 10)),
+		replica.NewRow("e").WithLiveness(replica.InsertedWithTTL(10, 50, 250)),
+	).WithStatic(replica.Live("plan", "free", 10), replica.Live("tags", "", 10).WithPath("a")).
+		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("b"), replica.EndBefore("d"), replica.DeletedAt(12, 200)))
+	newer = replica.NewPartition(key,
+		replica.NewRow("a", replica.Live("m", "v", 20).WithPath("k1"), replica.Tombstone("z", 20, 400)).
+			WithComplexDeletion("m", replica.DeletedAt(19, 180)),
+		replica.NewRow("d", replica.Live("x", "3", 20), replica.Expiring("m", "w", 20, 10, 170).WithPath("k2")),
+	).WithStatic(replica.Tombstone("plan", 20, 150)).
+		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("d"), replica.Top(), replica.DeletedAt(5, 100)))
+	return older, newer
+}
+
+// readTimes are the (nowInSec, gcBefore) pairs the read-time checks read
+// at: none, then later and later, each purging more of rich's data.
+var readTimes = [][2]int64{{0, 0}, {170, 101}, {260, 160}, {310, 190}, {500, 450}}
+
+// checkReadTime writes rich data and reads it at several read times, column
+// selections and digest versions: every answer must be what Respond gives
+// for the merge of what was written.
+func checkReadTime(t *testing.T, r replica.Replica) {
+	older, newer := rich("k")
+	apply(t, r, older)
+	apply(t, r, newer)
+	stored, _ := repair.Merge(older, newer)
+	for _, at := range readTimes {
+		for _, cols := range [][]string{nil, {"x", "m"}} {
+			cmd := replica.Command{Table: conformanceTable, Key: "k", NowInSec: at[0], GCBefore: at[1], Columns: cols}
+			want, _ := cmd.Respond(stored)
+			expectData(t, r, cmd, want.Partition)
+			expectDigest(t, r, cmd, stored)
+		}
+	}
+}
+
+// checkDigestVersions reads digests at every version the replica supports,
+// of a partition version 1 can express and of one it cannot.
+func checkDigestVersions(t *testing.T, r replica.Replica) {
+	plain, _ := versions("plain")
+	older, newer := rich("rich")
+	apply(t, r, plain)
+	apply(t, r, older)
+	apply(t, r, newer)
+	merged, _ := repair.Merge(older, newer)
+	for _, p := range []replica.Partition{plain, merged} {
+		for v := digest.V1; v <= replica.DigestVersionFor(r); v++ {
+			cmd := replica.Command{Table: conformanceTable, Key: p.Key, DigestVersion: v, NowInSec: 260, GCBefore: 160}
+			expectDigest(t, r, cmd, p)
+		}
+	}
+}
+
+// expectDigest reads cmd's digest and checks it against Respond's for the
+// stored partition.
+func expectDigest(t *testing.T, r replica.Replica, cmd replica.Command, stored replica.Partition) {
+	cmd.DigestOnly = true
+	want, err := cmd.Respond(stored)
+	if err != nil {
+		t.Fatalf("Respond: %v", err)
+	}
+	if got, ok := readDigest(t, r, cmd); ok && got != want.Digest {
+		t.Errorf("digest read of %q (columns %q, version %d, read at %d, gcBefore %d) = %v, want %v",
+			cmd.Key, cmd.Columns, cmd.DigestVersion, cmd.NowInSec, cmd.GCBefore, got, want.Digest)
+	}
+}

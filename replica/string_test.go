@@ -1,0 +1,42 @@
+package replica_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/readpath/readpath/replica"
+)
+
+func TestPartitionString(t *testing.T) {
+	assert.Equal(t, `partition "user:42": deleted@1/100; static {plan="free"@3}; range ("b", max) deleted@7/300; `+
+		`row "a" {inserted@9, tags[*] deleted@12/400, email="ada@example.com"@10, name="Ada"@11 ttl 60 until 1000, phone deleted@12/500, tags["red"]=""@13}; `+
+		`row "b" {deleted@5/400, email="bob@example.com"@13}`, sample().String())
+	assert.Equal(t, `partition "k": empty`, replica.Partition{Key: "k"}.String())
+	assert.Equal(t, `partition "k": row "r" {inserted@3 ttl 60 until 1700}`,
+		replica.NewPartition("k", replica.NewRow("r").WithLiveness(replica.InsertedWithTTL(3, 60, 1700))).String())
+	assert.Equal(t, sample().String(), fmt.Sprint(sample()), "fmt uses String")
+}
+
+func TestElementStrings(t *testing.T) {
+	assert.Equal(t, "not deleted", replica.Deletion{}.String())
+	assert.Equal(t, "deleted@-1/7", replica.DeletedAt(-1, 7).String())
+	assert.Equal(t, "no liveness", replica.Liveness{}.String())
+	assert.Equal(t, "inserted@5", replica.Inserted(5).String())
+	assert.Equal(t, `m["k\x00"] deleted@2/3`, replica.Tombstone("m", 2, 3).WithPath("k\x00").String())
+	assert.Equal(t, `c="\xff"@1`, replica.LiveBytes("c", []byte{0xff}, 1).String())
+	assert.Equal(t, `row "r" {x="v"@1}`, replica.NewRow("r", replica.Live("x", "v", 1)).String())
+	assert.Equal(t, `["a", "c"] deleted@1/2`, replica.NewRangeTombstone(replica.StartAt("a"), replica.EndAt("c"), replica.DeletedAt(1, 2)).String())
+	long := strings.Repeat("x", 100)
+	assert.Equal(t, `c="`+long[:64]+`"...(100 bytes)@1`, replica.Live("c", long, 1).String())
+}
+
+func TestViewString(t *testing.T) {
+	p := replica.NewPartition("k", replica.NewRow("a", replica.Live("x", "v", 3)), replica.NewRow("b").WithLiveness(replica.Inserted(1))).
+		WithStatic(replica.Live("s", "x", 1))
+	assert.Equal(t, `view "k": static {s="x"@1}; row "a" {x="v"@3}; row "b" {}`, p.Visible(0).String())
+	assert.Equal(t, `view "k": static {s="x"@1}; static row`, replica.NewPartition("k").WithStatic(replica.Live("s", "x", 1)).Visible(0).String())
+	assert.Equal(t, `view "k": empty`, replica.Partition{Key: "k"}.Visible(0).String())
+}
