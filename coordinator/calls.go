@@ -77,7 +77,7 @@ func (k *call) read() {
 	if k.err == nil && !k.cmd.DigestOnly {
 		k.err = checkData(&k.cmd, &k.part)
 		if k.err == nil && k.digestData {
-			k.digest = k.part.Digest()
+			k.digest, k.err = k.part.DigestAt(k.cmd.DigestVersion)
 		}
 	}
 	k.ch <- k.idx

@@ -13,10 +13,10 @@ import (
 // TableOptions are the per-table settings of the read path, like a
 // Cassandra table's options. The zero value is Cassandra's default.
 //
-// In JSON (and any text encoding) it reads and writes Cassandra's option
-// names and values: {"speculative_retry": "99p", "read_repair":
-// "BLOCKING", "strategy": "DATA_AND_DIGESTS", "additional_write_policy":
-// "99p"}; an absent field takes its default.
+// In JSON it reads and writes Cassandra's option names and values:
+// {"speculative_retry": "99p", "read_repair": "BLOCKING", "strategy":
+// "DATA_AND_DIGESTS", "additional_write_policy": "99p",
+// "gc_grace_seconds": 864000}; an absent field takes its default.
 type TableOptions struct {
 	// SpeculativeRetry decides when a slow read is hedged. The zero value
 	// is the default, 99p.
@@ -32,6 +32,26 @@ type TableOptions struct {
 	// speculative-retry grammar, over the table's repair-write latency.
 	// The zero value is the default, 99p; NEVER turns it off.
 	AdditionalWritePolicy latency.SpeculativeRetry `json:"additional_write_policy"`
+	// GCGraceSeconds is how long, in seconds, a tombstone must be kept
+	// before a read may purge it (Cassandra's gc_grace_seconds): replicas
+	// drop tombstones older than the read's time minus it. 0 takes the
+	// default, 864000 (ten days); a negative value means none, as
+	// gc_grace_seconds = 0 does: tombstones may go as soon as written.
+	GCGraceSeconds int64 `json:"gc_grace_seconds"`
+}
+
+// defaultGCGrace is Cassandra's gc_grace_seconds default: ten days.
+const defaultGCGrace = 864000
+
+// gcGrace is the table's grace in seconds, defaults applied.
+func (o TableOptions) gcGrace() int64 {
+	switch {
+	case o.GCGraceSeconds == 0:
+		return defaultGCGrace
+	case o.GCGraceSeconds < 0:
+		return 0
+	}
+	return o.GCGraceSeconds
 }
 
 func (o TableOptions) validate() error {

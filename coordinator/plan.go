@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -27,6 +28,9 @@ type plan struct {
 	// dcs is EACH_QUORUM's requirement per datacenter, which every phase
 	// of the read counts answers against; nil for other levels.
 	dcs []dcNeed
+	// digestVersion is the newest digest encoding every candidate supports:
+	// during a rolling upgrade, old and new replicas digest alike.
+	digestVersion byte
 	// order holds the live candidates: the first contacts are the initial
 	// contacts, the rest are hedge candidates, closest first.
 	order    []candidate
@@ -63,11 +67,21 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	in.snitch.rank(buf[local:], in.now)
 	p.order = buf
 	p.contacts = p.blockFor
+	p.digestVersion = digestVersion(buf)
 	if in.level == consistency.EachQuorum && !in.repl.IsSimple() {
 		p.dcs = eachQuorumNeeds(in.repl, buf)
 		p.contacts = eachQuorumContacts(buf, p.dcs)
 	}
 	return p, nil
+}
+
+// digestVersion is the newest digest version every candidate supports.
+func digestVersion(cs []candidate) byte {
+	v := digest.Latest
+	for i := range cs {
+		v = min(v, replica.DigestVersionFor(cs[i].r))
+	}
+	return v
 }
 
 // dcNeed is how many answers one datacenter must give at EACH_QUORUM.

@@ -39,7 +39,7 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	r.hot.reads[req.Level].Add(1)
 	p, err := r.run(ctx)
 	r.finish(err)
-	return Result{Partition: p, Trace: r.trace.detach()}, err
+	return Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach()}, err
 }
 
 // run plans the read and executes it with the table's strategy.

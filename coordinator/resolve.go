@@ -22,7 +22,7 @@ func (r *read) resolve() (replica.Partition, error) {
 	}
 	for _, a := range r.answers {
 		if !a.cmd.DigestOnly && !a.digestData {
-			a.digest = a.part.Digest()
+			a.digest, _ = a.part.DigestAt(a.cmd.DigestVersion) // the version the plan chose: known
 		}
 	}
 	for _, a := range r.answers {

@@ -14,16 +14,19 @@ const inline = 4
 // read is the state of one read. Only the goroutine running Read touches
 // it; request goroutines talk to it through the running round's channel.
 type read struct {
-	c      *Coordinator
-	t      *table
-	hot    *hotCounters // the table's, on this read's stripe
-	req    Request
-	opts   TableOptions
-	start  time.Time
-	parent context.Context
-	ctx    *readContext
-	plan   plan
-	trace  Trace
+	c     *Coordinator
+	t     *table
+	hot   *hotCounters // the table's, on this read's stripe
+	req   Request
+	opts  TableOptions
+	start time.Time
+	// The read's time, at which every replica purges, and the time before
+	// which tombstones go: the same in every command of the read.
+	nowInSec, gcBefore int64
+	parent             context.Context
+	ctx                *readContext
+	plan               plan
+	trace              Trace
 
 	hedging   bool          // the first round may speculate
 	always    bool          // ALWAYS: its speculative request goes up front
@@ -57,6 +60,11 @@ func newRead(c *Coordinator, t *table, req Request) *read {
 	r := c.reads.Get().(*read)
 	r.c, r.t, r.req, r.start = c, t, req, now()
 	r.opts = *t.opts.Load()
+	r.nowInSec = req.NowInSec
+	if r.nowInSec == 0 {
+		r.nowInSec = r.start.Unix()
+	}
+	r.gcBefore = r.nowInSec - r.opts.gcGrace()
 	return r
 }
 
@@ -109,7 +117,10 @@ func (r *read) send(cand candidate, kind RequestKind, speculative bool, at time.
 	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, cand, at, r.plan.blockFor > 1
 	k.out = r.c.cfg.Outcomes
-	k.cmd = replica.Command{Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns}
+	k.cmd = replica.Command{
+		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns,
+		NowInSec: r.nowInSec, GCBefore: r.gcBefore, DigestVersion: r.plan.digestVersion,
+	}
 	r.book(k, kind, speculative)
 	cand.score.sent()
 	r.c.workers.run(k)
