@@ -37,12 +37,12 @@ func ExampleCoordinator_Read() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("email:", string(res.Partition.Rows[0].Cells[0].Value))
+	fmt.Println(res.Visible()) // what a client sees at the read's time
 	fmt.Println("digest mismatch:", res.Trace.DigestMismatch, "repaired:", res.Trace.Repaired)
 	p, _ := cluster.Replica("dc1-r2-n2").Partition("users", "user:42")
 	fmt.Println("dc1-r2-n2 now holds:", string(p.Rows[0].Cells[0].Value))
 	// Output:
-	// email: ada@new.example
+	// view "user:42": row "" {email="ada@new.example"@2000}
 	// digest mismatch: true repaired: [dc1-r2-n2]
 	// dc1-r2-n2 now holds: ada@new.example
 }
