@@ -17,7 +17,7 @@ import (
 // tombstones.
 func queryPartitionGen() *rapid.Generator[replica.Partition] {
 	return rapid.Custom(func(t *rapid.T) replica.Partition {
-		p := queryPartitionGen().Draw(t, "p")
+		p := partitionGen().Draw(t, "p")
 		for i := range p.Rows {
 			if rapid.Bool().Draw(t, "inserted last") {
 				p.Rows[i].Liveness = replica.Inserted(5)

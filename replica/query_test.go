@@ -190,7 +190,9 @@ func keyUniverseCovered(in []replica.Slice) bool {
 // big-endian with the sign bit flipped so that they order as bytes: s(a, b)
 // is [a, b].
 func TestNormalizeSlicesCassandraVectors(t *testing.T) {
-	s := func(start, end int32) replica.Slice { return slice(replica.StartAt(int32Key(start)), replica.EndAt(int32Key(end))) }
+	s := func(start, end int32) replica.Slice {
+		return slice(replica.StartAt(int32Key(start)), replica.EndAt(int32Key(end)))
+	}
 	tests := []struct{ in, want []replica.Slice }{
 		{[]replica.Slice{s(0, 2), s(2, 4)}, []replica.Slice{s(0, 4)}},
 		{[]replica.Slice{s(0, 2), s(1, 4)}, []replica.Slice{s(0, 4)}},
@@ -405,4 +407,3 @@ func dropEmpty(in []replica.Slice) []replica.Slice {
 	}
 	return out
 }
-
