@@ -15,7 +15,7 @@ import "sort"
 // (Partition.Project), so it does not count, where Cassandra, which reads
 // every column to decide whether a row exists, would count it.
 func (p Partition) LiveRows(q Query, nowInSec int64) int {
-	s := scan{now: nowInSec}
+	s := scan{now: nowInSec, counting: true}
 	s.run(&p, q)
 	return s.live
 }

@@ -18,6 +18,9 @@ type markers struct {
 // covering that row, or the zero Deletion. It stops early once s is
 // overwhelmed.
 func (m *markers) advance(clustering string, s *scan) Deletion {
+	if m.next == len(m.rts) {
+		return Deletion{}
+	}
 	at := before(clustering)
 	if m.reversed {
 		at = after(clustering)
@@ -54,9 +57,13 @@ func (m *markers) rest(s *scan) {
 
 // meetOpening opens the next range tombstone, counting its opening marker
 // unless it is the boundary where the last one closed; it reports whether
-// the scan may go on.
+// the scan may go on: not if the range tombstone needs purging, when the
+// scan checks for that.
 func (m *markers) meetOpening(opening position, s *scan) bool {
 	m.open = true
+	if s.purgeable(m.current().Deletion) {
+		return false
+	}
 	if m.next > 0 && m.closed.compare(opening) == 0 {
 		return true
 	}

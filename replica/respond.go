@@ -100,18 +100,49 @@ func (cmd Command) Respond(stored Partition) (Response, error) {
 	if stored.Key != cmd.Key {
 		return Response{}, &ValidationError{Key: stored.Key, Reason: fmt.Sprintf("not the partition of key %q that the command reads", cmd.Key)}
 	}
-	p := stored.Restrict(cmd.Query).Project(cmd.Columns).Purge(cmd.NowInSec, cmd.GCBefore)
-	s := scan{now: cmd.NowInSec, limit: cmd.Query.Limit, threshold: cmd.TombstoneFailureThreshold}
-	s.run(&p, cmd.Query)
+	p, s := cmd.answer(stored)
 	if s.overwhelmed {
 		return Response{}, &TombstoneOverwhelmingError{Table: cmd.Table, Key: cmd.Key, Tombstones: s.tombstones, Threshold: s.threshold}
-	}
-	if s.reached {
-		p = p.cutAt(s.stop, cmd.Query.Reversed)
 	}
 	if !cmd.DigestOnly {
 		return Response{Partition: p, Tombstones: s.tombstones}, nil
 	}
 	d, err := p.DigestAt(cmd.DigestVersion)
 	return Response{Digest: d, Tombstones: s.tombstones}, err
+}
+
+// answer returns stored restricted, projected, limited and purged for cmd,
+// and the scan of the result that counted its tombstones.
+//
+// A read that purges nothing of what it returns, the common case, costs one
+// scan: it counts, finds the limit and checks for purges in one pass over
+// what the answer holds. Otherwise answer limits first, then purges what is
+// left and scans that: the purge changes no row's liveness (it changes
+// nothing a client sees), so the limit-th live row is the same either way,
+// and the purge visits only what the answer holds. Either way a limit of
+// 100 rows costs about the same in a partition of 100 rows or of 10,000.
+func (cmd Command) answer(stored Partition) (Partition, scan) {
+	q := cmd.Query
+	p := stored.Restrict(q).Project(cmd.Columns)
+	s := cmd.scan()
+	s.checkPurge, s.gc = true, cmd.GCBefore
+	s.run(&p, q)
+	if !s.needsPurge {
+		if s.reached {
+			p = p.cutAt(s.stop, q.Reversed)
+		}
+		return p, s
+	}
+	if q.Limit > 0 {
+		p, _ = p.Limit(q, cmd.NowInSec)
+	}
+	p = p.Purge(cmd.NowInSec, cmd.GCBefore)
+	s = cmd.scan()
+	s.run(&p, q) // stops at p's last row in q's order if the limit cut p
+	return p, s
+}
+
+// scan returns the scan of cmd's answer: its limit and threshold.
+func (cmd Command) scan() scan {
+	return scan{now: cmd.NowInSec, limit: cmd.Query.Limit, threshold: cmd.TombstoneFailureThreshold}
 }

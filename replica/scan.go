@@ -6,23 +6,41 @@ package replica
 // the limit-th live row, or at the tombstone that exceeds the threshold.
 // The whole definition of both counts is here, shared by Respond, LiveRows
 // and Limit.
+//
+// A scan may also check, as it goes, that what it meets needs no purge at
+// gcBefore (purger.needed): then a replica answers in one pass over what
+// its answer holds. It stops at the first element that does, before
+// counting anything that the purge of that element would change.
 type scan struct {
 	now       int64
 	limit     int // the most live rows; 0: no limit
 	threshold int // the most tombstones; 0: no threshold
+	// gc is the purge's gcBefore, when checkPurge asks the scan to stop at
+	// the first element that needs purging.
+	gc         int64
+	checkPurge bool
+	// counting asks for the count of live rows even without a limit.
+	counting bool
+	// partitionDeletion is the deletion of the partition being scanned.
+	partitionDeletion Deletion
 
 	live        int  // live rows met
 	tombstones  int  // tombstones met
 	reached     bool // the limit stopped the scan at p.Rows[stop]
 	stop        int
 	overwhelmed bool // the tombstones exceeded the threshold
+	needsPurge  bool // the scan stopped at an element that needs purging
 }
 
 // run scans p in q's order. p's rows are taken as they are: q's slices do
 // not filter them.
 func (s *scan) run(p *Partition, q Query) {
-	staticLive := s.row(&p.Static, p.Deletion)
-	if s.overwhelmed {
+	if s.purgeable(p.Deletion) {
+		return
+	}
+	s.partitionDeletion = p.Deletion
+	staticLive := s.row(&p.Static, Deletion{})
+	if s.stopped() {
 		return
 	}
 	m := markers{rts: p.RangeTombstones, reversed: q.Reversed}
@@ -33,17 +51,17 @@ func (s *scan) run(p *Partition, q Query) {
 		}
 		r := &p.Rows[i]
 		covering := m.advance(r.Clustering, s)
-		if s.overwhelmed {
+		if s.stopped() {
 			return
 		}
-		if s.row(r, p.Deletion.max(covering)) {
+		if s.row(r, covering) {
 			s.live++
 			if s.live == s.limit {
 				s.reached, s.stop = true, i
 				return
 			}
 		}
-		if s.overwhelmed {
+		if s.stopped() {
 			return
 		}
 	}
@@ -55,36 +73,63 @@ func (s *scan) run(p *Partition, q Query) {
 	}
 }
 
-// row counts r's tombstones, and reports whether r is live: a cell of it
-// holds a value at s.now that no deletion covers, or its liveness is live
-// and not deleted. active is the deletion covering r from outside it. Each
-// cell not live counts one tombstone; a row with nothing live, no liveness
-// live and no such cell counts one if it holds a deletion (a row or complex
-// deletion, or liveness that has expired), as MetricRecording counts a row
-// deletion once.
-func (s *scan) row(r *Row, active Deletion) (live bool) {
-	active = active.max(r.Deletion)
+// row counts r's tombstones and reports whether r is live, when the scan
+// counts live rows or the tombstone count needs to know: a cell of it holds
+// a value at s.now that no deletion covers, or its liveness is live and not
+// deleted. Each cell not live counts one tombstone; a row with nothing
+// live, no liveness live and no such cell counts one if it holds a
+// deletion (a row or complex deletion, or liveness that has expired), as
+// MetricRecording counts a row deletion once. covering is the deletion of
+// the range tombstone covering r, if any.
+func (s *scan) row(r *Row, covering Deletion) (live bool) {
+	if s.checkPurge && s.purger().headNeeded(r) {
+		s.needsPurge = true
+		return false
+	}
 	dead := 0
-	cds := r.ComplexDeletions
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		switch {
-		case !c.IsLive(s.now):
-			dead++
-			if !s.tombstone() {
-				return false
-			}
-		case !live:
-			live = !active.max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp)
+		if c.IsLive(s.now) {
+			continue
+		}
+		if s.checkPurge && s.purger().deadCellNeeded(c) {
+			s.needsPurge = true
+			return false
+		}
+		dead++
+		if !s.tombstone() {
+			return false
 		}
 	}
-	if r.Liveness.IsLive(s.now) && !active.Deletes(r.Liveness.Timestamp) {
-		return true
+	if !s.countLive() && (dead > 0 || !hasDeletion(r, s.now)) {
+		return false // neither the count of live rows nor of tombstones needs to know
 	}
+	live = isLive(r, s.partitionDeletion.max(covering).max(r.Deletion), s.now)
 	if !live && dead == 0 && hasDeletion(r, s.now) {
 		s.tombstone()
 	}
 	return live
+}
+
+// countLive reports whether the scan counts live rows: for a limit, or
+// for LiveRows.
+func (s *scan) countLive() bool { return s.limit > 0 || s.counting }
+
+// isLive reports whether r has a cell live at now that neither active nor
+// its column's complex deletion covers, or live liveness that active does
+// not cover.
+func isLive(r *Row, active Deletion, now int64) bool {
+	if r.Liveness.IsLive(now) && !active.Deletes(r.Liveness.Timestamp) {
+		return true
+	}
+	cds := r.ComplexDeletions
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.IsLive(now) && !active.max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasDeletion reports whether r holds a deletion at now besides dead cells:
@@ -99,3 +144,15 @@ func (s *scan) tombstone() bool {
 	s.overwhelmed = s.threshold > 0 && s.tombstones > s.threshold
 	return !s.overwhelmed
 }
+
+// stopped reports whether the scan stopped before the end.
+func (s *scan) stopped() bool { return s.overwhelmed || s.needsPurge }
+
+// purgeable reports, when the scan checks for purges, whether d needs
+// purging, and then stops the scan.
+func (s *scan) purgeable(d Deletion) bool {
+	s.needsPurge = s.needsPurge || s.checkPurge && s.purger().purgeable(d)
+	return s.needsPurge
+}
+
+func (s *scan) purger() purger { return purger{now: s.now, gc: s.gc} }
