@@ -70,15 +70,15 @@ func boundsProblem(s Slice) string {
 	return ""
 }
 
-// NormalizeSlices returns the slices that select what slices together
+// NormalizeSlices returns the slices that select what those of in together
 // select, in the form a Query needs: ordered by start, the empty ones
 // dropped, and those that overlap or touch joined, as Cassandra's
 // Slices.Builder does. The result is never nil (an empty result selects no
-// row) and shares no memory with slices. A slice with a bound of the wrong
-// kind or an open bound with a clustering key is a *QueryError naming it.
-func NormalizeSlices(slices []Slice) ([]Slice, error) {
-	out := make([]Slice, 0, len(slices))
-	for i, s := range slices {
+// row) and shares no memory with in. A slice with a bound of the wrong kind
+// or an open bound with a clustering key is a *QueryError naming it.
+func NormalizeSlices(in []Slice) ([]Slice, error) {
+	out := make([]Slice, 0, len(in))
+	for i, s := range in {
 		if reason := boundsProblem(s); reason != "" {
 			return nil, &QueryError{Slice: i, Reason: reason}
 		}
