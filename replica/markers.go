@@ -4,13 +4,18 @@ package replica
 // meets their bounds (Cassandra's range tombstone markers): the bound that
 // opens each in scan order (Start, or End when reversed), then the one that
 // closes it. Where one closes at the position another opens, the two are
-// one boundary marker, met once.
+// one boundary marker, met once. A range tombstone that the partition
+// deletion covers has no markers: reconciliation drops it.
 type markers struct {
 	rts      []RangeTombstone
 	reversed bool
-	next     int      // range tombstones closed so far
-	open     bool     // whether the next one is open
-	closed   position // where the last one closed, if next > 0
+	// partition is the partition deletion: a range tombstone it covers is
+	// not in the reconciled partition, and its bounds are not met.
+	partition Deletion
+	next      int      // range tombstones closed so far
+	open      bool     // whether the next one is open
+	closed    position // where the last one closed, if next > 0
+	counted   bool     // whether the last one's closing marker counted
 }
 
 // advance meets the markers that come before the row at clustering,
@@ -64,7 +69,7 @@ func (m *markers) meetOpening(opening position, s *scan) bool {
 	if s.purgeable(m.current().Deletion) {
 		return false
 	}
-	if m.next > 0 && m.closed.compare(opening) == 0 {
+	if m.covered() || (m.next > 0 && m.counted && m.closed.compare(opening) == 0) {
 		return true
 	}
 	return s.tombstone()
@@ -73,10 +78,15 @@ func (m *markers) meetOpening(opening position, s *scan) bool {
 // meetClosing closes the open range tombstone, counting its closing marker;
 // it reports whether the scan may go on.
 func (m *markers) meetClosing(closing position, s *scan) bool {
+	m.counted = !m.covered()
 	m.open, m.closed = false, closing
 	m.next++
-	return s.tombstone()
+	return !m.counted || s.tombstone()
 }
+
+// covered reports whether the partition deletion covers the next range
+// tombstone.
+func (m *markers) covered() bool { return m.partition.shadows(m.current().Deletion) }
 
 // current returns the next range tombstone in scan order.
 func (m *markers) current() *RangeTombstone {

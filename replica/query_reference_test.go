@@ -110,15 +110,17 @@ func queryOrder(p replica.Partition, reversed bool) []int {
 	return order
 }
 
-// referenceTombstones counts the tombstones of the static row, of the rows
-// met, and the distinct positions of range tombstone bounds met: before
-// the last row met's far edge when the limit stopped the walk there.
+// referenceTombstones counts, in what reconciliation keeps (nothing a
+// deletion covers), the tombstones of the static row, of the rows met, and
+// the distinct positions of the bounds of range tombstones met: before the
+// last row met's far edge when the limit stopped the walk there.
 func referenceTombstones(p replica.Partition, met []int, reversed bool, now int64, stopped bool) int {
 	v := p.Visible(now)
-	n := rowTombstones(p.Static, len(v.Static) > 0, now)
+	n := rowTombstones(p.Static, p.Deletion, len(v.Static) > 0, now)
 	shown := visibleRows(p, now)
 	for _, i := range met {
-		n += rowTombstones(p.Rows[i], shown[p.Rows[i].Clustering], now)
+		r := p.Rows[i]
+		n += rowTombstones(r, strongest(p.Deletion, coveringRange(p, r.Clustering)), shown[r.Clustering], now)
 	}
 	type position struct {
 		ref    string
@@ -126,6 +128,9 @@ func referenceTombstones(p replica.Partition, met []int, reversed bool, now int6
 	}
 	positions := map[position]bool{}
 	for _, rt := range p.RangeTombstones {
+		if !p.Deletion.IsLive() && !rt.Deletion.Supersedes(p.Deletion) {
+			continue // covered by the partition deletion
+		}
 		for _, b := range []replica.Bound{rt.Start, rt.End} {
 			ref, finite := reference(b)
 			if !stopped || boundMet(ref, finite, p.Rows[met[len(met)-1]].Clustering, reversed) {
@@ -145,20 +150,52 @@ func boundMet(ref string, finite bool, last string, reversed bool) bool {
 	return finite && ref < last+"\x00"
 }
 
-// rowTombstones counts a row's dead cells, or one for a row that is not
-// live, has no dead cell and holds a deletion.
-func rowTombstones(r replica.Row, live bool, now int64) int {
+// rowTombstones counts a row's dead cells that no deletion covers, or one
+// for a row that is not live, has no such cell and holds a deletion that
+// nothing covers. outer is the partition's and range's deletion over it.
+func rowTombstones(r replica.Row, outer replica.Deletion, live bool, now int64) int {
+	active := strongest(outer, r.Deletion)
 	dead := 0
 	for _, c := range r.Cells {
-		if !c.IsLive(now) {
+		if !c.IsLive(now) && !strongest(active, columnDeletion(r, c.Column)).Deletes(c.Timestamp) {
 			dead++
 		}
 	}
-	expired := r.Liveness.TTL > 0 && now >= r.Liveness.ExpiresAt
-	if dead == 0 && !live && (!r.Deletion.IsLive() || len(r.ComplexDeletions) > 0 || expired) {
+	kept := func(d, over replica.Deletion) bool { return !d.IsLive() && (over.IsLive() || d.Supersedes(over)) }
+	deletion := kept(r.Deletion, outer)
+	for _, cd := range r.ComplexDeletions {
+		deletion = deletion || kept(cd.Deletion, active)
+	}
+	expired := r.Liveness.TTL > 0 && now >= r.Liveness.ExpiresAt && !active.Deletes(r.Liveness.Timestamp)
+	if dead == 0 && !live && (deletion || expired) {
 		return 1
 	}
 	return dead
+}
+
+func strongest(a, b replica.Deletion) replica.Deletion {
+	if b.Supersedes(a) {
+		return b
+	}
+	return a
+}
+
+func coveringRange(p replica.Partition, clustering string) replica.Deletion {
+	for _, rt := range p.RangeTombstones {
+		if rt.Covers(clustering) {
+			return rt.Deletion
+		}
+	}
+	return replica.Deletion{}
+}
+
+func columnDeletion(r replica.Row, column string) replica.Deletion {
+	for _, cd := range r.ComplexDeletions {
+		if cd.Column == column {
+			return cd.Deletion
+		}
+	}
+	return replica.Deletion{}
 }
 
 // referenceCut drops the rows after last in the query's order and clips

@@ -73,16 +73,18 @@ func (cmd Command) Validate() error {
 //     (Partition.DigestAt).
 //
 // The answer's rows are in ascending clustering order, even for a reversed
-// query. The tombstones counted, as Cassandra's MetricRecording counts
-// them, are: each cell not live at NowInSec, in the static row and the
-// rows (a tombstone, or a cell expired and not yet purged); once for a row
-// with nothing live (no live cell, no live liveness) and no such cell that
-// holds a row deletion, a complex deletion or expired liveness; and each
-// range tombstone bound, where a bound at which one range ends and the next
+// query. The tombstones counted are those Cassandra's MetricRecording meets
+// in the reconciled partition, which holds nothing that a deletion covers:
+// each cell not live at NowInSec, in the static row and the rows (a
+// tombstone, or a cell expired and not yet purged); once, a row with
+// nothing live (no live cell, no live liveness) and no such cell that holds
+// a row deletion, a complex deletion or expired liveness; and each range
+// tombstone bound, where a bound at which one range ends and the next
 // starts counts once. The partition deletion does not count, nor does what
-// lies past the limit. If the count exceeds cmd.TombstoneFailureThreshold
-// (when not 0), Respond stops scanning and returns a
-// *TombstoneOverwhelmingError.
+// lies past the limit or what a deletion covers (a cell tombstone under a
+// newer partition deletion, say). If the count exceeds
+// cmd.TombstoneFailureThreshold (when not 0), Respond stops scanning and
+// returns a *TombstoneOverwhelmingError.
 //
 // stored must be valid (Validate), as everything repair.Merge returns is:
 // Respond does not check it again, and the coordinator validates every data

@@ -43,7 +43,7 @@ func (s *scan) run(p *Partition, q Query) {
 	if s.stopped() {
 		return
 	}
-	m := markers{rts: p.RangeTombstones, reversed: q.Reversed}
+	m := markers{rts: p.RangeTombstones, reversed: q.Reversed, partition: p.Deletion}
 	for j := range p.Rows {
 		i := j
 		if q.Reversed {
@@ -76,17 +76,22 @@ func (s *scan) run(p *Partition, q Query) {
 // row counts r's tombstones and reports whether r is live, when the scan
 // counts live rows or the tombstone count needs to know: a cell of it holds
 // a value at s.now that no deletion covers, or its liveness is live and not
-// deleted. Each cell not live counts one tombstone; a row with nothing
-// live, no liveness live and no such cell counts one if it holds a
-// deletion (a row or complex deletion, or liveness that has expired), as
-// MetricRecording counts a row deletion once. covering is the deletion of
-// the range tombstone covering r, if any.
+// deleted. covering is the deletion of the range tombstone covering r, if
+// any.
+//
+// What counts is what MetricRecording meets in a reconciled row, from
+// which reconciliation dropped whatever a deletion covers: each cell not
+// live at s.now and not covered; and once, for a row with nothing live, no
+// such cell and a deletion that nothing covers (a row or complex deletion,
+// or liveness that has expired), as MetricRecording counts a row deletion.
 func (s *scan) row(r *Row, covering Deletion) (live bool) {
 	if s.checkPurge && s.purger().headNeeded(r) {
 		s.needsPurge = true
 		return false
 	}
+	outer := s.partitionDeletion.max(covering)
 	dead := 0
+	cds := r.ComplexDeletions
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		if c.IsLive(s.now) {
@@ -96,16 +101,19 @@ func (s *scan) row(r *Row, covering Deletion) (live bool) {
 			s.needsPurge = true
 			return false
 		}
+		if outer.max(r.Deletion).max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
+			continue // covered: not in the reconciled row
+		}
 		dead++
 		if !s.tombstone() {
 			return false
 		}
 	}
-	if !s.countLive() && (dead > 0 || !hasDeletion(r, s.now)) {
+	if !s.countLive() && (dead > 0 || !hasDeletion(r, outer, s.now)) {
 		return false // neither the count of live rows nor of tombstones needs to know
 	}
-	live = isLive(r, s.partitionDeletion.max(covering).max(r.Deletion), s.now)
-	if !live && dead == 0 && hasDeletion(r, s.now) {
+	live = isLive(r, outer.max(r.Deletion), s.now)
+	if !live && dead == 0 && hasDeletion(r, outer, s.now) {
 		s.tombstone()
 	}
 	return live
@@ -132,10 +140,19 @@ func isLive(r *Row, active Deletion, now int64) bool {
 	return false
 }
 
-// hasDeletion reports whether r holds a deletion at now besides dead cells:
-// a row deletion, a complex deletion, or an expired liveness.
-func hasDeletion(r *Row, now int64) bool {
-	return !r.Deletion.IsLive() || len(r.ComplexDeletions) > 0 || (r.Liveness.IsExpiring() && !r.Liveness.IsLive(now))
+// hasDeletion reports whether r holds, at now, a deletion that outer does
+// not cover: a row deletion, a complex deletion, or an expired liveness.
+func hasDeletion(r *Row, outer Deletion, now int64) bool {
+	if !r.Deletion.IsLive() && !outer.shadows(r.Deletion) {
+		return true
+	}
+	active := outer.max(r.Deletion)
+	for _, cd := range r.ComplexDeletions {
+		if !active.shadows(cd.Deletion) {
+			return true
+		}
+	}
+	return r.Liveness.IsExpiring() && !r.Liveness.IsLive(now) && !active.Deletes(r.Liveness.Timestamp)
 }
 
 // tombstone counts one tombstone and reports whether the scan may go on.

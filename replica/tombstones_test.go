@@ -2,11 +2,13 @@ package replica_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -127,4 +129,53 @@ func TestTombstoneFailureThreshold(t *testing.T) {
 	cmd.TombstoneFailureThreshold = -1
 	_, err = cmd.Respond(p)
 	assert.EqualError(t, err, "replica: invalid command: negative tombstone failure threshold -1")
+}
+
+// The cases of apache/cassandra test/unit/org/apache/cassandra/cql3/
+// validation/miscellaneous/TombstonesTest.java, with its failure threshold
+// of 100: a table (a, b, c), PRIMARY KEY (a, b), and rows inserted with c
+// null, each a tombstone. Written at 10 (µs and s alike), read at 20.
+func TestTombstonesCassandraCases(t *testing.T) {
+	const threshold, written, now = 100, 10, 20
+	rows := func(n int, c func() replica.Cell) replica.Partition {
+		var rs []replica.Row
+		for i := range n {
+			rs = append(rs, replica.NewRow(fmt.Sprintf("column%03d", i), c()).WithLiveness(replica.Inserted(written)))
+		}
+		return replica.NewPartition("key", rs...)
+	}
+	null := func() replica.Cell { return replica.Tombstone("c", written, written) }
+	value := func() replica.Cell { return replica.Live("c", "column", written) }
+	deleted := replica.NewPartition("key").WithDeletion(replica.DeletedAt(written+1, written+1))
+	merged := func(p replica.Partition) replica.Partition {
+		m, err := repair.Merge(p, deleted)
+		require.NoError(t, err)
+		return m
+	}
+	tests := []struct {
+		name       string
+		stored     replica.Partition
+		gcGrace    int64
+		tombstones int // -1: overwhelmed
+	}{
+		{"testBelowThresholdSelect", rows(threshold, null), 864000, threshold},
+		{"testBeyondThresholdSelect", rows(threshold+1, null), 864000, -1},
+		{"testAllShadowedSelect", merged(rows(threshold+1, null)), 864000, 0},
+		{"testAllShadowedSelect, before reconciliation", rows(threshold+1, null).WithDeletion(deleted.Deletion), 864000, 0},
+		{"testLiveShadowedCellsSelect", merged(rows(threshold+1, value)), 864000, 0},
+		{"testLiveShadowedCellsSelect, before reconciliation", rows(threshold+1, value).WithDeletion(deleted.Deletion), 864000, 0},
+		{"testExpiredTombstones, within gc_grace_seconds", rows(threshold+1, null), 11, -1},
+		{"testExpiredTombstones, past gc_grace_seconds", rows(threshold+1, null), 1, 0},
+	}
+	for _, tt := range tests {
+		cmd := replica.Command{Table: "t", Key: "key", NowInSec: now, GCBefore: now - tt.gcGrace, TombstoneFailureThreshold: threshold}
+		cmd.GCBefore = max(cmd.GCBefore, 0)
+		resp, err := cmd.Respond(tt.stored)
+		if tt.tombstones < 0 {
+			assert.ErrorIs(t, err, replica.ErrTombstoneOverwhelming, tt.name)
+			continue
+		}
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.tombstones, resp.Tombstones, tt.name)
+	}
 }
