@@ -55,11 +55,64 @@
 // with what they deleted, and expired row liveness goes once its expiry is
 // older than GCBefore. Zero times purge nothing.
 //
-// Command.Respond is everything a replica does to answer a command: purge,
-// project the command's columns, and for a digest-only command digest at
-// the command's DigestVersion. An adapter's Read calls it on the stored
+// Command.Respond is everything a replica does to answer a command:
+// restrict the partition to the command's Query, project its columns,
+// purge, count tombstones, apply the limit, and for a digest-only command
+// digest at its DigestVersion. An adapter's Read calls it on the stored
 // partition; replicatest's replicas do, and replicatest.TestReplica checks
 // that an adapter answers what Respond gives.
+//
+// # Queries
+//
+// A Query says which part of a partition a read wants (Cassandra's
+// ClusteringIndexSliceFilter and DataLimits):
+//
+//   - Slices: ranges of clustering keys, each a Slice from a start Bound to
+//     an end Bound (inclusive, exclusive or open), ordered and not
+//     overlapping. Nil reads every row; a non-nil empty list reads none.
+//     NormalizeSlices sorts, drops empty ones and joins overlapping ones.
+//   - Reversed: rows in descending clustering order, for the limit. An
+//     answer's rows are in ascending order whatever the query's.
+//   - Limit: the most live rows to return, per partition; 0 for all.
+//
+// Counting. A row counts when a client would see it (Partition.Visible): a
+// cell holds a value at NowInSec that no deletion covers, or its primary
+// key liveness is live and not deleted. Deleted, expired and shadowed rows
+// do not count, nor does the static row, except that a partition with no
+// such row but live static cells counts as one row to a query that selects
+// every row (Query.SelectsAllRows), as CQL then shows it. LiveRows counts.
+// Column selection counts through the data: Project drops a row whose live
+// cells are all in unselected columns, so it does not count, where
+// Cassandra, which reads every column to decide whether a row exists,
+// would count it and return it with nulls.
+//
+// What an answer covers. Respond keeps the rows in the query's slices, the
+// range tombstones clipped to them, and the partition deletion and static
+// row (Partition.Restrict, which is also what repair may write back for a
+// read). With a limit it stops after the Limit-th live row in the query's
+// order: rows after it are dropped and a range tombstone open there is
+// closed at that row, inclusive (Cassandra's RTBoundCloser), so the answer
+// covers exactly its slices from their start, in the query's order, up to
+// that row. Partition.Limit cuts a merged result the same way and reports
+// whether the limit was reached; Partition.LastClustering is the row where
+// a limited answer ends, and Query.After that row is the query of what
+// comes next: the continuation that short-read protection asks the same
+// replica for, or the next page.
+//
+// Paging. A PagingState records where a page ended and a fingerprint of
+// the read (table, key, slices, order, limit, columns). NewPagingState
+// makes one from the page's LastClustering; MarshalBinary gives the opaque,
+// versioned and checksummed bytes a client hands back; Resume turns them
+// into the next page's query, and refuses a state made for another read. A
+// state only narrows the query it resumes, so even a forged one reads
+// nothing outside that query.
+//
+// Tombstone thresholds. Respond counts the tombstones its scan meets, as
+// Cassandra's ReadCommand counts them (see Respond), into
+// Response.Tombstones, for the coordinator's tombstone_warn_threshold. A
+// read whose count exceeds Command.TombstoneFailureThreshold stops there
+// and fails with a *TombstoneOverwhelmingError (ErrTombstoneOverwhelming),
+// which an adapter must return as it is or wrapped.
 //
 // # What a client sees
 //

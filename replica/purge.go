@@ -58,6 +58,19 @@ func (pg purger) needed(p *Partition) bool {
 }
 
 func (pg purger) rowNeeded(r *Row) bool {
+	if pg.headNeeded(r) {
+		return true
+	}
+	for i := range r.Cells {
+		if c := &r.Cells[i]; !c.IsLive(pg.now) && pg.deadCellNeeded(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// headNeeded reports whether purging r changes anything but its cells.
+func (pg purger) headNeeded(r *Row) bool {
 	if pg.purgeable(r.Deletion) || pg.expiredGone(r.Liveness) {
 		return true
 	}
@@ -66,13 +79,12 @@ func (pg purger) rowNeeded(r *Row) bool {
 			return true
 		}
 	}
-	for i := range r.Cells {
-		if c := &r.Cells[i]; !c.IsLive(pg.now) && (!c.Tombstone || c.LocalDeletionTime < pg.gc) {
-			return true
-		}
-	}
 	return false
 }
+
+// deadCellNeeded reports whether purging changes the cell c, not live at
+// pg.now: it expired, or it is a tombstone older than gcBefore.
+func (pg purger) deadCellNeeded(c *Cell) bool { return !c.Tombstone || c.LocalDeletionTime < pg.gc }
 
 // partition purges p. gone is the strongest purged deletion over what is
 // being walked: what it deleted goes with it.

@@ -32,12 +32,13 @@ type Replica interface {
 	Endpoint() Endpoint
 
 	// Read answers cmd from the replica's version of the partition cmd.Key
-	// of cmd.Table, exactly as cmd.Respond does: purged at the command's read
-	// time, projected to its columns, and for a digest-only command
-	// digested at its digest version. Call Respond on the stored partition
-	// rather than reimplementing it. A partition the replica does not hold
-	// is not an error: it is read as an empty partition, Partition{Key:
-	// cmd.Key}.
+	// of cmd.Table, exactly as cmd.Respond does: restricted to the command's
+	// query, projected to its columns, purged at its read time, limited, and
+	// for a digest-only command digested at its digest version; or refused
+	// with Respond's *TombstoneOverwhelmingError, returned as it is or
+	// wrapped. Call Respond on the stored partition rather than
+	// reimplementing it. A partition the replica does not hold is not an
+	// error: it is read as an empty partition, Partition{Key: cmd.Key}.
 	Read(ctx context.Context, cmd Command) (Response, error)
 
 	// Apply merges a mutation into the replica's copy by the reconciliation
@@ -47,14 +48,18 @@ type Replica interface {
 	Apply(ctx context.Context, m Mutation) error
 }
 
-// Command is a read request for one partition. Respond computes the answer.
-// A Command is a plain value; sharing one between goroutines is safe as
-// long as nobody modifies its Columns.
+// Command is a read request for one partition, or the part of it a Query
+// selects. Respond computes the answer. A Command is a plain value; sharing
+// one between goroutines is safe as long as nobody modifies its Columns or
+// its Query's Slices.
 type Command struct {
 	Table string
 	Key   string
 	// DigestOnly asks for the digest of the partition instead of its data.
 	DigestOnly bool
+	// Query selects the rows to read: slices of clustering keys, order and
+	// limit. The zero Query reads the whole partition.
+	Query Query
 	// Columns, if not nil, selects the columns to read (see
 	// Partition.Project); nil reads every column.
 	Columns []string
@@ -69,6 +74,11 @@ type Command struct {
 	// DigestVersion is the digest encoding the replica must answer (and the
 	// coordinator computes) with; 0 means the newest, digest.Latest.
 	DigestVersion byte
+	// TombstoneFailureThreshold is the most tombstones the read may meet
+	// (Cassandra's tombstone_failure_threshold, 100000 by default); past it
+	// the replica refuses the read with a *TombstoneOverwhelmingError. 0
+	// sets no threshold.
+	TombstoneFailureThreshold int
 }
 
 // Response is a replica's answer to a Command.
@@ -80,6 +90,10 @@ type Response struct {
 	// digest-only command. The coordinator ignores it on data responses and
 	// digests the data itself.
 	Digest digest.Digest
+	// Tombstones is how many tombstones the replica's scan met, data or
+	// digest, as Command.Respond counts them: for the table's
+	// tombstone_warn_threshold.
+	Tombstones int
 }
 
 // Mutation is an update of one partition of a table. Applying it merges

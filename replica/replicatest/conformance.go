@@ -49,9 +49,15 @@ type check struct {
 // expire cells and purge tombstones), column selections and digest
 // versions, is what Command.Respond gives for the data written, which holds
 // a static row, range tombstones, row liveness, complex cells and
-// deletions; and a digest read at every version up to the replica's
-// MaxDigestVersion (replica.DigestVersioner) is Respond's. Every call is
-// bounded by a 10 s timeout.
+// deletions; a digest read at every version up to the replica's
+// MaxDigestVersion (replica.DigestVersioner) is Respond's; reads by a
+// Query are Respond's, data, digest and tombstone count: slices with
+// inclusive, exclusive and open bounds, limits forward and reversed that
+// count only live rows (deleted and expired rows interleaved) and clip a
+// range tombstone at the last row, the static row; and a read past the
+// command's TombstoneFailureThreshold fails with an error that errors.As
+// finds to be the *replica.TombstoneOverwhelmingError Respond returns.
+// Every call is bounded by a 10 s timeout.
 func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 	t.Helper()
 	for _, c := range checks() {
@@ -79,6 +85,9 @@ func checks() []check {
 		{"concurrent use", checkConcurrent},
 		{"read time", checkReadTime},
 		{"digest versions", checkDigestVersions},
+		{"query slices", checkQuerySlices},
+		{"query limits", checkQueryLimits},
+		{"tombstone threshold", checkTombstoneThreshold},
 	}
 }
 

@@ -33,17 +33,23 @@ type brokenReplica struct {
 }
 
 var flaws = map[string]string{ // flaw -> the check that must catch it
-	"ignores cancellation": "cancelled_context",
-	"ignores deadlines":    "passed_deadline",
-	"errors when missing":  "missing_partition",
-	"answers another key":  "response_key",
-	"wrong digest":         "digest_matches_data",
-	"overwrites":           "apply_merges",
-	"ignores columns":      "columns",
-	"ignores the table":    "tables_are_separate",
-	"empty endpoint":       "endpoint",
-	"ignores read time":    "read_time",
-	"one digest version":   "digest_versions",
+	"ignores cancellation":      "cancelled_context",
+	"ignores deadlines":         "passed_deadline",
+	"errors when missing":       "missing_partition",
+	"answers another key":       "response_key",
+	"wrong digest":              "digest_matches_data",
+	"overwrites":                "apply_merges",
+	"ignores columns":           "columns",
+	"ignores the table":         "tables_are_separate",
+	"empty endpoint":            "endpoint",
+	"ignores read time":         "read_time",
+	"one digest version":        "digest_versions",
+	"ignores the slices":        "query_slices",
+	"ignores the order":         "query_limits",
+	"ignores the limit":         "query_limits",
+	"ignores the threshold":     "tombstone_threshold",
+	"hides the tombstone error": "tombstone_threshold",
+	"counts no tombstones":      "tombstone_threshold",
 }
 
 func (b *brokenReplica) Endpoint() replica.Endpoint {
@@ -63,6 +69,10 @@ func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.
 		resp.Partition.Key += "?"
 	case b.flaw == "wrong digest" && cmd.DigestOnly:
 		resp.Digest = digest.Digest{1}
+	case b.flaw == "hides the tombstone error" && errors.Is(err, replica.ErrTombstoneOverwhelming):
+		err = errors.New(err.Error())
+	case b.flaw == "counts no tombstones":
+		resp.Tombstones = 0
 	}
 	return resp, err
 }
@@ -100,6 +110,14 @@ func (b *brokenReplica) bend(ctx context.Context, cmd replica.Command) (context.
 		cmd.NowInSec, cmd.GCBefore = 0, 0
 	case "one digest version":
 		cmd.DigestVersion = 0
+	case "ignores the slices":
+		cmd.Query.Slices = nil
+	case "ignores the order":
+		cmd.Query.Reversed = false
+	case "ignores the limit":
+		cmd.Query.Limit = 0
+	case "ignores the threshold":
+		cmd.TombstoneFailureThreshold = 0
 	}
 	return ctx, cmd
 }

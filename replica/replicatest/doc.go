@@ -4,8 +4,9 @@
 // and TestReplica, a conformance check for any replica.Replica adapter.
 //
 // A Replica holds partitions in memory, answers data and digest reads with
-// replica.Command.Respond (purged at the command's read time, digested at
-// its digest version), and merges mutations with repair.Merge;
+// replica.Command.Respond (restricted to the command's query, purged at its
+// read time, limited, digested at its digest version, refused past its
+// tombstone failure threshold), and merges mutations with repair.Merge;
 // WithMaxDigestVersion makes it a node of an older build, to test a rolling
 // upgrade. How it answers is its Behavior,
 // changeable while a test runs: a Latency model (Constant, Uniform,

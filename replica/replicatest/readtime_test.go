@@ -80,3 +80,33 @@ func TestWithMaxDigestVersion(t *testing.T) {
 		assert.ErrorIs(t, err, replicatest.ErrInvalidConfig, "version %d", v)
 	}
 }
+
+// A digest read answers the tombstones its scan met, and its stored answer
+// stands in only while the read time changes nothing of it: neither an
+// expired cell nor an expired liveness, which counts as a tombstone before
+// it is purged.
+func TestDigestReadsCountTombstonesAtTheReadTime(t *testing.T) {
+	r := newReplica(t)
+	p := replica.NewPartition("k",
+		replica.NewRow("r", replica.Live("a", "v", 1), replica.Expiring("b", "soon", 2, 10, 100), replica.Tombstone("c", 3, 50)),
+		replica.NewRow("s").WithLiveness(replica.InsertedWithTTL(1, 10, 80)),
+	)
+	require.NoError(t, r.Seed(table, p))
+	for _, at := range [][2]int64{{0, 0}, {79, 49}, {80, 49}, {99, 49}, {100, 49}, {100, 81}} {
+		for _, threshold := range []int{0, 1, 2, 3} {
+			cmd := replica.Command{Table: table, Key: "k", NowInSec: at[0], GCBefore: at[1], DigestOnly: true, TombstoneFailureThreshold: threshold}
+			want, wantErr := cmd.Respond(p)
+			got, err := r.Read(t.Context(), cmd)
+			if wantErr != nil {
+				assert.ErrorIs(t, err, replica.ErrTombstoneOverwhelming, "at %v, threshold %d", at, threshold)
+				continue
+			}
+			require.NoError(t, err, "at %v, threshold %d", at, threshold)
+			assert.Equal(t, want, got, "at %v, threshold %d", at, threshold)
+		}
+	}
+	slice := replica.Query{Slices: []replica.Slice{{Start: replica.StartAt("s"), End: replica.Top()}}}
+	cmd := replica.Command{Table: table, Key: "k", DigestOnly: true, Query: slice}
+	want, _ := cmd.Respond(p)
+	assert.Equal(t, want, read(t, r, cmd), "a slice is not the whole partition")
+}

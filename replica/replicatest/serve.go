@@ -14,7 +14,8 @@ import (
 // service ends: cmd.Respond of the partition it holds then (a partition it
 // does not hold reads as Partition{Key: cmd.Key}). A replica made with
 // WithMaxDigestVersion answers digests as an older build would. Failures,
-// an invalid command's included, are *RequestError values.
+// an invalid command's and Respond's *replica.TombstoneOverwhelmingError
+// included, are *RequestError values, which errors.As sees through.
 func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
 	if cmd.DigestOnly {
 		r.stats.digestReads.Add(1)

@@ -19,26 +19,33 @@ type store struct {
 	tables map[string]map[string]entry
 }
 
-// entry is a stored partition, its newest digest, computed once per write,
-// and the read times at which that digest is still what Respond answers.
+// entry is a stored partition, the answer to a digest read of all of it
+// at the newest version, computed once per write, and the read times at
+// which that answer is still what Respond gives.
 type entry struct {
 	p replica.Partition
 	d digest.Digest
-	// Purge changes nothing while nowInSec < expiry and gcBefore <=
-	// deletion: no cell has expired and no tombstone is old enough.
+	// tombstones is how many tombstones that read counts.
+	tombstones int
+	// Respond answers the same while nowInSec < expiry and gcBefore <=
+	// deletion: no cell or liveness has expired and no tombstone is old
+	// enough to purge.
 	expiry, deletion int64
 }
 
 func newEntry(p replica.Partition) entry {
 	e := entry{p: p, expiry: math.MaxInt64, deletion: math.MaxInt64}
-	e.d = e.p.Digest()
+	// A read at time 0 expires and purges nothing, as reads before the
+	// horizon do not.
+	resp, _ := replica.Command{Key: p.Key, DigestOnly: true}.Respond(p)
+	e.d, e.tombstones = resp.Digest, resp.Tombstones
 	e.horizon()
 	return e
 }
 
-// horizon sets e.expiry to the earliest expiry of a cell, and e.deletion
-// to the earliest local deletion time of a tombstone or expiry of a row
-// liveness.
+// horizon sets e.expiry to the earliest expiry of a cell or row liveness,
+// and e.deletion to the earliest local deletion time of a tombstone or
+// expiry of a row liveness.
 func (e *entry) horizon() {
 	e.deleted(e.p.Deletion)
 	e.row(&e.p.Static)
@@ -60,6 +67,7 @@ func (e *entry) row(r *replica.Row) {
 	e.deleted(r.Deletion)
 	if r.Liveness.IsExpiring() {
 		e.deletion = min(e.deletion, r.Liveness.ExpiresAt)
+		e.expiry = min(e.expiry, r.Liveness.ExpiresAt)
 	}
 	for _, cd := range r.ComplexDeletions {
 		e.deleted(cd.Deletion)
@@ -121,12 +129,21 @@ func (s *store) tableLocked(table string) map[string]entry {
 
 // read answers cmd from what is stored now, by cmd.Respond. A digest-only
 // read of a whole partition at the newest version that the read time does
-// not purge is the stored digest: no need to compute it again.
+// not change and the tombstone threshold lets through is the stored
+// answer: no need to compute it again.
 func (s *store) read(cmd replica.Command) (replica.Response, error) {
 	e, ok := s.get(cmd.Table, cmd.Key)
-	if ok && cmd.DigestOnly && cmd.Columns == nil && (cmd.DigestVersion == 0 || cmd.DigestVersion == digest.Latest) &&
-		cmd.NowInSec < e.expiry && cmd.GCBefore <= e.deletion && cmd.Validate() == nil {
-		return replica.Response{Digest: e.d}, nil
+	if ok && cmd.DigestOnly && e.answers(cmd) && cmd.Validate() == nil {
+		return replica.Response{Digest: e.d, Tombstones: e.tombstones}, nil
 	}
 	return cmd.Respond(e.p)
+}
+
+// answers reports whether e's stored answer is Respond's to the digest read
+// cmd.
+func (e *entry) answers(cmd replica.Command) bool {
+	return cmd.Columns == nil && cmd.Query.Slices == nil && cmd.Query.Limit == 0 &&
+		(cmd.DigestVersion == 0 || cmd.DigestVersion == digest.Latest) &&
+		cmd.NowInSec < e.expiry && cmd.GCBefore <= e.deletion &&
+		(cmd.TombstoneFailureThreshold == 0 || e.tombstones <= cmd.TombstoneFailureThreshold)
 }

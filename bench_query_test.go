@@ -1,0 +1,88 @@
+package readpath_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// ---- replica: answering a query ----
+
+// queryPartition returns n rows of ten small cells under keys "r000000",
+// "r000001"...: the shape of benchPartition, with keys that slice by number.
+func queryPartition(n int) replica.Partition {
+	rows := make([]replica.Row, n)
+	for r := range rows {
+		cs := make([]replica.Cell, 10)
+		for c := range cs {
+			cs[c] = replica.Live(string(rune('a'+c))+"-column", "value-of-16bytes", int64(1700000000000000+r*10+c))
+		}
+		rows[r] = replica.NewRow(fmt.Sprintf("r%06d", r), cs...)
+	}
+	return replica.NewPartition("partition-key", rows...)
+}
+
+// queryCommand reads q at a read time that purges nothing.
+func queryCommand(p replica.Partition, q replica.Query, digestOnly bool) replica.Command {
+	return replica.Command{Key: p.Key, Query: q, DigestOnly: digestOnly, NowInSec: 1700000000, GCBefore: 1700000000 - 864000}
+}
+
+// middle100 is the 100 rows from the 5000th of a 10,000-row partition.
+var middle100 = replica.Query{Slices: []replica.Slice{{Start: replica.StartAt("r005000"), End: replica.EndBefore("r005100")}}}
+
+func benchRespond(b *testing.B, p replica.Partition, cmd replica.Command, rows int) {
+	resp, err := cmd.Respond(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !cmd.DigestOnly && len(resp.Partition.Rows) != rows {
+		b.Fatalf("%d rows answered, want %d", len(resp.Partition.Rows), rows)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := cmd.Respond(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPartition, sinkDigest = resp.Partition, resp.Digest
+	}
+}
+
+// BenchmarkRespondSlice100Of10000 is a replica's data answer to a 100-row
+// slice of a 10,000-row partition: two binary searches, then the work of
+// BenchmarkRespondWhole100, its reference, on the slice alone.
+func BenchmarkRespondSlice100Of10000(b *testing.B) {
+	p := queryPartition(10000)
+	benchRespond(b, p, queryCommand(p, middle100, false), 100)
+}
+
+// BenchmarkRespondWhole100 is the reference for
+// BenchmarkRespondSlice100Of10000 and BenchmarkRespondLimit100Of10000: the
+// data answer to a read of a whole 100-row partition.
+func BenchmarkRespondWhole100(b *testing.B) {
+	p := queryPartition(100)
+	benchRespond(b, p, queryCommand(p, replica.Query{}, false), 100)
+}
+
+// BenchmarkRespondLimit100Of10000 reads the last 100 live rows of a
+// 10,000-row partition, in reverse: the scan stops at the limit.
+func BenchmarkRespondLimit100Of10000(b *testing.B) {
+	p := queryPartition(10000)
+	benchRespond(b, p, queryCommand(p, replica.Query{Reversed: true, Limit: 100}, false), 100)
+}
+
+// BenchmarkRespondDigestSlice100Of10000 is the digest answer to the slice
+// of BenchmarkRespondSlice100Of10000; its reference is
+// BenchmarkRespondDigestWhole100.
+func BenchmarkRespondDigestSlice100Of10000(b *testing.B) {
+	p := queryPartition(10000)
+	benchRespond(b, p, queryCommand(p, middle100, true), 100)
+}
+
+// BenchmarkRespondDigestWhole100 is the digest answer to a read of a whole
+// 100-row partition.
+func BenchmarkRespondDigestWhole100(b *testing.B) {
+	p := queryPartition(100)
+	benchRespond(b, p, queryCommand(p, replica.Query{}, true), 100)
+}

@@ -1,0 +1,126 @@
+package replica
+
+import "sort"
+
+// A Slice is a range of clustering keys, from Start to End: Start is a
+// start bound (Bottom, StartAt, StartAfter) and End an end bound (EndAt,
+// EndBefore, Top), as Cassandra's Slice. A row belongs to it when its
+// clustering key lies between them. A Slice is a plain value, safe for
+// concurrent use.
+type Slice struct{ Start, End Bound }
+
+// AllRows returns the slice of every clustering key, Bottom to Top.
+func AllRows() Slice { return Slice{Start: Bottom(), End: Top()} }
+
+// Contains reports whether the row at clustering lies in s.
+func (s Slice) Contains(clustering string) bool {
+	return s.Start.position().compare(before(clustering)) <= 0 && after(clustering).compare(s.End.position()) <= 0
+}
+
+// isEmpty reports whether s holds no clustering key.
+func (s Slice) isEmpty() bool { return s.Start.position().compare(s.End.position()) >= 0 }
+
+// String returns the slice as a range, as ["a", "c").
+func (s Slice) String() string { return s.Start.String() + ", " + s.End.String() }
+
+// A Query says which part of a partition a read wants: the rows of some
+// slices of clustering keys, in ascending or descending order, up to a
+// number of live rows. The zero Query reads the whole partition.
+//
+// A Query is a plain value; sharing one between goroutines is safe as long
+// as nobody modifies its Slices.
+type Query struct {
+	// Slices are the ranges of clustering keys to read, ordered by start,
+	// not overlapping (they may touch) and none empty. Nil reads every row;
+	// a non-nil empty list reads no row (Cassandra's Slices.NONE), as After
+	// returns past the last slice. NormalizeSlices makes a valid list of any.
+	Slices []Slice
+	// Reversed reads rows in descending clustering order: the limit counts
+	// from the last row. Answers hold their rows in ascending order anyway.
+	Reversed bool
+	// Limit is the most live rows to read, counted as Cassandra's DataLimits
+	// counts them (Partition.LiveRows); 0 reads every row.
+	Limit int
+}
+
+// Contains reports whether the row at clustering lies in one of q's slices.
+// q must be valid (Validate).
+func (q Query) Contains(clustering string) bool {
+	if q.Slices == nil {
+		return true
+	}
+	at := before(clustering)
+	i := sort.Search(len(q.Slices), func(i int) bool { return q.Slices[i].End.position().compare(at) > 0 })
+	return i < len(q.Slices) && q.Slices[i].Contains(clustering)
+}
+
+// SelectsAllRows reports whether q's slices cover every clustering key:
+// Slices is nil, or its slices run from Bottom to Top without a gap. Only
+// such a query counts a partition with live static cells and no live row
+// as one row (Partition.LiveRows), and shows that row to a client.
+func (q Query) SelectsAllRows() bool {
+	if q.Slices == nil {
+		return true
+	}
+	at := Bottom().position()
+	for _, s := range q.Slices {
+		if s.Start.position().compare(at) != 0 {
+			return false
+		}
+		at = s.End.position()
+	}
+	return at.top
+}
+
+// After returns q restricted to the rows strictly after clustering in q's
+// order (strictly before it when q is Reversed): what a continuation of a
+// read that ended at the row at clustering asks, whether the next page or
+// more rows for short-read protection. It keeps q's order and limit. Its
+// slices share no memory with q's; past q's last slice it reads no row.
+// q must be valid (Validate).
+func (q Query) After(clustering string) Query {
+	slices := q.Slices
+	if slices == nil {
+		slices = []Slice{AllRows()}
+	}
+	out := make([]Slice, 0, len(slices))
+	if q.Reversed {
+		out = slicesBefore(out, slices, before(clustering))
+	} else {
+		out = slicesAfter(out, slices, after(clustering))
+	}
+	q.Slices = out
+	return q
+}
+
+// slicesAfter appends to out the parts of slices from cut on.
+func slicesAfter(out, slices []Slice, cut position) []Slice {
+	for _, s := range slices {
+		if s.End.position().compare(cut) <= 0 {
+			continue
+		}
+		if s.Start.position().compare(cut) < 0 {
+			s.Start = StartAfter(cut.key)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// slicesBefore appends to out the parts of slices up to cut.
+func slicesBefore(out, slices []Slice, cut position) []Slice {
+	for _, s := range slices {
+		if s.Start.position().compare(cut) >= 0 {
+			break
+		}
+		if cut.compare(s.End.position()) < 0 {
+			s.End = EndBefore(cut.key).AsEnd()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// after returns the position just after clustering, where a row at
+// clustering ends.
+func after(clustering string) position { return position{key: clustering, after: true} }

@@ -1,0 +1,142 @@
+package replicatest
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// The read time of the query checks: the expiring cell of row "c" has
+// expired (and is a tombstone not yet purged), the tombstones are younger
+// than gcBefore.
+const queryNow, queryGCBefore = 300, 200
+
+// queried returns two versions of partition key for the query checks: rows
+// "a" to "h", live ones interleaved with a deleted row, an expired cell and
+// a tombstone, two under a range tombstone older than they are, and a
+// static row.
+func queried(key string) (older, newer replica.Partition) {
+	d := replica.DeletedAt(5, 250)
+	older = replica.NewPartition(key,
+		replica.NewRow("a", replica.Live("x", "1", 10)).WithLiveness(replica.Inserted(10)),
+		replica.NewRow("b", replica.Live("x", "2", 10)),
+		replica.NewRow("c", replica.Expiring("x", "3", 10, 10, 250)),
+		replica.NewRow("d", replica.Live("x", "4", 10), replica.Live("y", "4", 10)),
+		replica.NewRow("f", replica.Live("x", "6", 10)),
+	).WithStatic(replica.Live("s", "static", 10))
+	newer = replica.NewPartition(key,
+		replica.NewRow("b").WithDeletion(replica.DeletedAt(20, 260)),
+		replica.NewRow("e", replica.Tombstone("x", 20, 260)),
+		replica.NewRow("g", replica.Live("y", "7", 20)),
+		replica.NewRow("h", replica.Live("x", "8", 20)),
+	).WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("e"), replica.EndAt("g"), d))
+	return older, newer
+}
+
+func queryCommand(key string, q replica.Query) replica.Command {
+	return replica.Command{Table: conformanceTable, Key: key, Query: q, NowInSec: queryNow, GCBefore: queryGCBefore}
+}
+
+func sl(start, end replica.Bound) replica.Slice { return replica.Slice{Start: start, End: end} }
+
+// checkQuerySlices reads slices with inclusive, exclusive and open bounds:
+// the rows in them, the range tombstones clipped to them, the static row.
+func checkQuerySlices(t *testing.T, r replica.Replica) {
+	stored := applyVersions(t, r, "q", queried)
+	for _, slices := range [][]replica.Slice{
+		{sl(replica.StartAt("b"), replica.EndAt("d"))},
+		{sl(replica.StartAfter("b"), replica.EndBefore("g"))},
+		{sl(replica.Bottom(), replica.EndAt("c"))},
+		{sl(replica.StartAt("f"), replica.Top())},
+		{sl(replica.StartAt("a"), replica.EndAt("a")), sl(replica.StartAt("e"), replica.EndBefore("f"))},
+		{sl(replica.StartAt("c"), replica.EndBefore("f")), sl(replica.StartAt("f"), replica.EndAt("g"))},
+		{},
+	} {
+		expectAnswer(t, r, queryCommand("q", replica.Query{Slices: slices}), stored)
+	}
+	cmd := queryCommand("q", replica.Query{Slices: []replica.Slice{sl(replica.StartAt("d"), replica.Top())}})
+	cmd.Columns = []string{"y"}
+	expectAnswer(t, r, cmd, stored)
+}
+
+// checkQueryLimits reads with limits, forward and reversed: only live rows
+// count, the answer ends at the limit-th with the range tombstone clipped
+// there, and a digest read digests that answer.
+func checkQueryLimits(t *testing.T, r replica.Replica) {
+	stored := applyVersions(t, r, "q", queried)
+	gToH := []replica.Slice{sl(replica.StartAt("b"), replica.EndAt("g"))}
+	for _, q := range []replica.Query{
+		{Limit: 1}, {Limit: 2}, {Limit: 3}, {Limit: 5}, {Limit: 9},
+		{Limit: 1, Reversed: true}, {Limit: 2, Reversed: true}, {Limit: 3, Reversed: true}, {Limit: 5, Reversed: true},
+		{Slices: gToH, Limit: 2}, {Slices: gToH, Limit: 2, Reversed: true},
+	} {
+		expectAnswer(t, r, queryCommand("q", q), stored)
+	}
+}
+
+// checkTombstoneThreshold reads a partition of tombstones under failure
+// thresholds: past one, the replica's error must be a
+// *replica.TombstoneOverwhelmingError, and under it the answer must count
+// the tombstones met; a limit that stops the scan early spares the read.
+func checkTombstoneThreshold(t *testing.T, r replica.Replica) {
+	p := replica.NewPartition("tombs", replica.NewRow("a", replica.Live("x", "1", 10)))
+	for _, k := range []string{"b", "c", "d", "e", "f"} {
+		p.Rows = append(p.Rows, replica.NewRow(k, replica.Tombstone("x", 10, 250)))
+	}
+	apply(t, r, p)
+	for _, threshold := range []int{5, 100} {
+		cmd := queryCommand("tombs", replica.Query{})
+		cmd.TombstoneFailureThreshold = threshold
+		expectAnswer(t, r, cmd, p)
+	}
+	cmd := queryCommand("tombs", replica.Query{Limit: 1})
+	cmd.TombstoneFailureThreshold = 3
+	expectAnswer(t, r, cmd, p)
+	cmd.Query.Limit = 0
+	for _, digestOnly := range []bool{false, true} {
+		cmd.DigestOnly = digestOnly
+		_, err := readResponse(t, r, cmd)
+		var toe *replica.TombstoneOverwhelmingError
+		want := replica.TombstoneOverwhelmingError{Table: conformanceTable, Key: "tombs", Tombstones: 4, Threshold: 3}
+		if !errors.As(err, &toe) || *toe != want {
+			t.Errorf("read (digest only: %v) over 5 tombstones with failure threshold 3 = %v, want an error wrapping %+v", digestOnly, err, want)
+		}
+	}
+}
+
+// applyVersions applies both versions of key and returns their merge.
+func applyVersions(t *testing.T, r replica.Replica, key string, versions func(string) (older, newer replica.Partition)) replica.Partition {
+	older, newer := versions(key)
+	apply(t, r, older)
+	apply(t, r, newer)
+	stored, err := repair.Merge(older, newer)
+	if err != nil {
+		t.Fatalf("merging the versions of %q: %v", key, err)
+	}
+	return stored
+}
+
+// expectAnswer reads cmd's data and digest and checks them, and the
+// tombstones counted, against Respond's for the stored partition.
+func expectAnswer(t *testing.T, r replica.Replica, cmd replica.Command, stored replica.Partition) {
+	for _, digestOnly := range []bool{false, true} {
+		cmd.DigestOnly = digestOnly
+		want, err := cmd.Respond(stored)
+		if err != nil {
+			t.Fatalf("Respond: %v", err)
+		}
+		got, err := readResponse(t, r, cmd)
+		switch {
+		case err != nil:
+			t.Errorf("read of %q by %+v (digest only: %v): %v", cmd.Key, cmd.Query, digestOnly, err)
+		case !got.Partition.Equal(want.Partition) || got.Digest != want.Digest:
+			t.Errorf("read of %q by %+v, columns %q (digest only: %v)\n got %v %v\nwant %v %v",
+				cmd.Key, cmd.Query, cmd.Columns, digestOnly, got.Partition, got.Digest, want.Partition, want.Digest)
+		case got.Tombstones != want.Tombstones:
+			t.Errorf("read of %q by %+v (digest only: %v) counted %d tombstones, want %d",
+				cmd.Key, cmd.Query, digestOnly, got.Tombstones, want.Tombstones)
+		}
+	}
+}
