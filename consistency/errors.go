@@ -67,6 +67,10 @@ func (e *ReadFailureError) Error() string {
 		e.Received, e.Failures, e.Level, e.BlockFor, reasonsText(e.Reasons))
 }
 
+// Unwrap returns the replicas' errors, ordered by replica ID, so that
+// errors.Is and errors.As see what made the replicas fail.
+func (e *ReadFailureError) Unwrap() []error { return reasonsList(e.Reasons) }
+
 // WriteTimeoutError reports that a write of WriteType was not acknowledged by
 // BlockFor replicas in time; Received acknowledged it.
 type WriteTimeoutError struct {
@@ -92,6 +96,9 @@ type WriteFailureError struct {
 	Reasons   map[string]error
 }
 
+// Unwrap returns the replicas' errors, ordered by replica ID.
+func (e *WriteFailureError) Unwrap() []error { return reasonsList(e.Reasons) }
+
 func (e *WriteFailureError) Error() string {
 	return fmt.Sprintf("Operation failed - received %d responses and %d failures (%s write at %s, %d required)%s",
 		e.Received, e.Failures, e.WriteType, e.Level, e.BlockFor, reasonsText(e.Reasons))
@@ -103,18 +110,30 @@ func reasonsText(reasons map[string]error) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	ids := make([]string, 0, len(reasons))
-	for id := range reasons {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	var b strings.Builder
 	b.WriteString(": ")
-	for i, id := range ids {
+	for i, id := range sortedIDs(reasons) {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "%s: %v", id, reasons[id])
 	}
 	return b.String()
+}
+
+func reasonsList(reasons map[string]error) []error {
+	errs := make([]error, 0, len(reasons))
+	for _, id := range sortedIDs(reasons) {
+		errs = append(errs, reasons[id])
+	}
+	return errs
+}
+
+func sortedIDs(reasons map[string]error) []string {
+	ids := make([]string, 0, len(reasons))
+	for id := range reasons {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
 }

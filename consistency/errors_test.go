@@ -60,3 +60,14 @@ func TestWriteTypeNamesRoundTrip(t *testing.T) {
 	assert.Contains(t, err.Error(), `"LOGGED"`)
 	assert.Equal(t, "WriteType(9)", c.WriteType(9).String())
 }
+
+// A failure's reasons are visible to errors.Is and errors.As.
+func TestFailureErrorsUnwrapTheirReasons(t *testing.T) {
+	cause := errors.New("disk full")
+	for _, err := range []error{
+		&c.ReadFailureError{Level: c.Quorum, BlockFor: 2, Failures: 1, Reasons: map[string]error{"n2": cause}},
+		&c.WriteFailureError{Level: c.Quorum, BlockFor: 2, Failures: 1, Reasons: map[string]error{"n2": cause}},
+	} {
+		assert.ErrorIs(t, err, cause)
+	}
+}
