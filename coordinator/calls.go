@@ -32,8 +32,9 @@ type call struct {
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part   replica.Partition
-	digest digest.Digest // a digest answer's; a data answer's if digestData
-	err    error
+	digest     digest.Digest // a digest answer's; a data answer's if digestData
+	tombstones int           // how many the replica's scan met
+	err        error
 	at     time.Time // when the answer arrived
 }
 
@@ -101,6 +102,7 @@ func (k *call) report() {
 func (k *call) safeRead() (err error) {
 	defer k.c.recoverReplica(k.cand, &err)
 	resp, err := k.cand.r.Read(k.ctx, k.cmd)
+	k.tombstones = resp.Tombstones
 	switch {
 	case err != nil:
 	case k.cmd.DigestOnly:

@@ -167,18 +167,21 @@ func TestTableOptionsRoundTripThroughJSON(t *testing.T) {
 	o := policy(t, "MIN(99p,50ms)")
 	o.ReadRepair, o.Strategy = repair.Async, coordinator.DigestFirst
 	o.AdditionalWritePolicy = policy(t, "NEVER").SpeculativeRetry
-	o.GCGraceSeconds = 3600
+	o.GCGraceSeconds, o.TombstoneWarnThreshold, o.TombstoneFailureThreshold = 3600, 500, 50000
+	o.NoClusteringColumns = true
 	b, err := json.Marshal(o)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"speculative_retry":"MIN(99p,50ms)","read_repair":"ASYNC","strategy":"DIGEST_FIRST",
-		"additional_write_policy":"NEVER","gc_grace_seconds":3600}`, string(b))
+		"additional_write_policy":"NEVER","gc_grace_seconds":3600,"tombstone_warn_threshold":500,
+		"tombstone_failure_threshold":50000,"no_clustering_columns":true}`, string(b))
 	var back coordinator.TableOptions
 	require.NoError(t, json.Unmarshal(b, &back))
 	assert.True(t, back.SpeculativeRetry.Equal(o.SpeculativeRetry))
 	assert.True(t, back.AdditionalWritePolicy.Equal(o.AdditionalWritePolicy))
 	assert.Equal(t, o.ReadRepair, back.ReadRepair)
 	assert.Equal(t, o.Strategy, back.Strategy)
-	assert.Equal(t, o.GCGraceSeconds, back.GCGraceSeconds)
+	back.SpeculativeRetry, back.AdditionalWritePolicy = o.SpeculativeRetry, o.AdditionalWritePolicy
+	assert.Equal(t, o, back, "every field round-trips")
 
 	var defaults coordinator.TableOptions
 	require.NoError(t, json.Unmarshal([]byte(`{"strategy":"digest_first"}`), &defaults))

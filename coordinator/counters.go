@@ -16,6 +16,7 @@ type counters struct {
 
 	speculative, hedgeWins, failedSpeculations        atomic.Int64
 	reconcileSpeculations, additionalWrites           atomic.Int64
+	shortReads, tombstoneWarnings, tombstoneFailures  atomic.Int64
 	noCandidate, suppressedBudget, suppressedOverload atomic.Int64
 
 	mismatches                                                                atomic.Int64

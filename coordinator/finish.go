@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
 )
 
 // endFirstRound books the first round: which answers were used, whether
@@ -44,6 +45,7 @@ func isTimeout(err error) bool {
 func (r *read) finish(err error) {
 	r.trace.Start = r.start
 	r.trace.Duration = r.since()
+	r.bookTombstones()
 	if err == nil {
 		r.t.latency.Record(r.trace.Duration)
 		r.c.latency.Record(r.trace.Duration)
@@ -70,4 +72,43 @@ func (m *counters) countError(err error) {
 	default:
 		m.otherErrors.Add(1)
 	}
+}
+
+// bookTombstones flags and counts a read that met many tombstones.
+func (r *read) bookTombstones() {
+	r.trace.Tombstones = r.tombstones
+	if warn := threshold(r.opts.TombstoneWarnThreshold, defaultTombstoneWarn); warn > 0 && r.tombstones > warn {
+		r.trace.TombstoneWarning = true
+		r.t.m.tombstoneWarnings.Add(1)
+	}
+	if r.overwhelmed {
+		r.t.m.tombstoneFailures.Add(1)
+	}
+}
+
+// result is what Read returns: the data, and the paging state of a
+// result its query's limit cut.
+func (r *read) result(p replica.Partition, err error) (Result, error) {
+	res := Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach(), query: r.q}
+	if err == nil {
+		res.PagingState = r.pagingState(p)
+	}
+	return res, err
+}
+
+// pagingState is the state that resumes after p's last row, when the
+// limit cut p; nil otherwise.
+func (r *read) pagingState(p replica.Partition) []byte {
+	if r.q.Limit <= 0 {
+		return nil
+	}
+	last, ok := p.LastClustering(r.q)
+	if _, reached := p.Limit(r.q, r.nowInSec); !reached || !ok {
+		return nil
+	}
+	b, err := replica.NewPagingState(r.req.Table, r.req.Key, r.req.Query, r.req.Columns, last).MarshalBinary()
+	if err != nil {
+		return nil // cannot happen: a state made here always encodes
+	}
+	return b
 }

@@ -45,6 +45,13 @@ type TableMetrics struct {
 	// sent to replicas the read had not contacted because a BLOCKING
 	// repair's acknowledgements were late.
 	ReconcileSpeculations, AdditionalWrites int64
+	// ShortReadRequests counts the requests of short-read protection: a
+	// replica asked for the rows after those its limited answer held.
+	ShortReadRequests int64
+	// TombstoneWarnings counts reads whose replicas met more tombstones
+	// than the table's warning threshold; TombstoneFailures reads a
+	// replica refused for meeting more than its failure threshold.
+	TombstoneWarnings, TombstoneFailures int64
 	// A speculative action was due but not taken: no live replica left to
 	// ask (Cassandra's "insufficient replicas"), a budget was spent, or
 	// too many reads were in flight.
@@ -123,6 +130,8 @@ func (m *counters) snapshot() TableMetrics {
 	tm.DataRequests, tm.DigestRequests = hot.dataRequests, hot.digestRequests
 	tm.SpeculativeRetries, tm.HedgeWins, tm.FailedSpeculations = m.speculative.Load(), m.hedgeWins.Load(), m.failedSpeculations.Load()
 	tm.ReconcileSpeculations, tm.AdditionalWrites = m.reconcileSpeculations.Load(), m.additionalWrites.Load()
+	tm.ShortReadRequests = m.shortReads.Load()
+	tm.TombstoneWarnings, tm.TombstoneFailures = m.tombstoneWarnings.Load(), m.tombstoneFailures.Load()
 	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
 	tm.DigestMismatches = m.mismatches.Load()
 	tm.RepairsSent, tm.RepairsAcked, tm.RepairsFailed = m.repairsSent.Load(), m.repairsAcked.Load(), m.repairsFailed.Load()
@@ -150,7 +159,8 @@ func (t *TableMetrics) counterFields() []*int64 {
 	return []*int64{
 		&t.Reads, &t.DataRequests, &t.DigestRequests,
 		&t.SpeculativeRetries, &t.HedgeWins, &t.FailedSpeculations,
-		&t.ReconcileSpeculations, &t.AdditionalWrites,
+		&t.ReconcileSpeculations, &t.AdditionalWrites, &t.ShortReadRequests,
+		&t.TombstoneWarnings, &t.TombstoneFailures,
 		&t.NoCandidate, &t.SuppressedBudget, &t.SuppressedOverload,
 		&t.DigestMismatches,
 		&t.RepairsSent, &t.RepairsAcked, &t.RepairsFailed, &t.RepairsDropped, &t.RepairsAbandoned, &t.RepairsTimedOut,
@@ -161,7 +171,8 @@ func (t *TableMetrics) counterFields() []*int64 {
 var counterNames = []string{
 	"reads", "data requests", "digest requests",
 	"speculative retries", "hedge wins", "failed speculations",
-	"reconcile speculations", "additional writes",
+	"reconcile speculations", "additional writes", "short-read requests",
+	"tombstone warnings", "tombstone failures",
 	"no candidate", "suppressed (budget)", "suppressed (overload)",
 	"digest mismatches",
 	"repairs sent", "repairs acked", "repairs failed", "repairs dropped", "repairs abandoned", "repairs timed out",

@@ -38,6 +38,37 @@ type TableOptions struct {
 	// default, 864000 (ten days); a negative value means none, as
 	// gc_grace_seconds = 0 does: tombstones may go as soon as written.
 	GCGraceSeconds int64 `json:"gc_grace_seconds"`
+	// TombstoneWarnThreshold: a read whose replicas met more tombstones
+	// than this is counted (Metrics.TombstoneWarnings) and flagged in its
+	// trace. 0 takes Cassandra's default, 1000; negative: never.
+	TombstoneWarnThreshold int `json:"tombstone_warn_threshold"`
+	// TombstoneFailureThreshold: a replica that meets more tombstones than
+	// this stops scanning and refuses the read, which then fails with a
+	// *replica.TombstoneOverwhelmingError among its reasons. 0 takes
+	// Cassandra's default, 100000; negative: no limit.
+	TombstoneFailureThreshold int `json:"tombstone_failure_threshold"`
+	// NoClusteringColumns says the table's rows have no clustering key, so
+	// a partition holds one row at most: short-read protection, which asks
+	// a replica for the rows after the last one it returned, never runs
+	// for it (CASSANDRA-13880).
+	NoClusteringColumns bool `json:"no_clustering_columns"`
+}
+
+// Cassandra's tombstone thresholds.
+const (
+	defaultTombstoneWarn    = 1000
+	defaultTombstoneFailure = 100000
+)
+
+// threshold applies a threshold's default: 0 is def, negative is none (0).
+func threshold(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // defaultGCGrace is Cassandra's gc_grace_seconds default: ten days.

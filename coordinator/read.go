@@ -33,13 +33,18 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	}
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
+	q, err := req.query()
+	if err != nil {
+		return Result{}, err
+	}
 	r := newRead(c, c.table(req.Table), req)
 	defer r.release()
+	r.q = q
 	r.hot = r.t.m.stripe()
 	r.hot.reads[req.Level].Add(1)
 	p, err := r.run(ctx)
 	r.finish(err)
-	return Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach()}, err
+	return r.result(p, err)
 }
 
 // run plans the read and executes it with the table's strategy.

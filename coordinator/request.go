@@ -9,7 +9,8 @@ import (
 )
 
 // ErrInvalidRequest is wrapped by the error of a read whose Request is
-// unusable: no table, or a level that cannot read.
+// unusable: no table or key, a level that cannot read, an invalid query, or
+// a paging state that is malformed or belongs to another query.
 var ErrInvalidRequest = errors.New("coordinator: invalid request")
 
 // Request is one read of one partition.
@@ -19,6 +20,14 @@ type Request struct {
 	Level consistency.Level
 	// Columns, if not nil, reads only these columns.
 	Columns []string
+	// Query selects the rows: slices of clustering keys, their order and a
+	// limit of live rows (see replica.Query). The zero Query reads the
+	// whole partition.
+	Query replica.Query
+	// PagingState, from the Result of the previous page of the same
+	// request (same table, key, columns and query), continues right after
+	// the last row that page returned; nil reads the first page.
+	PagingState []byte
 	// NowInSec, if not 0, is the read's time in seconds since the Unix
 	// epoch, at which every replica judges what has expired and which
 	// tombstones may be purged; 0 takes the coordinator's clock when the
@@ -42,20 +51,56 @@ func (req Request) validate() error {
 	if err := req.Level.ValidateForRead(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
+	if err := req.Query.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
 	return nil
+}
+
+// query returns the query to run: req.Query, or its continuation after the
+// paging state's last row.
+func (req Request) query() (replica.Query, error) {
+	if req.PagingState == nil {
+		return req.Query, nil
+	}
+	var s replica.PagingState
+	if err := s.UnmarshalBinary(req.PagingState); err != nil {
+		return replica.Query{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	q, err := s.Resume(req.Table, req.Key, req.Query, req.Columns)
+	if err != nil {
+		return replica.Query{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	return q, nil
 }
 
 // Result is what a successful read returns.
 type Result struct {
 	// Partition is the reconciled data, tombstones included: empty (no
-	// rows) when no replica holds the partition.
+	// rows) when no replica holds the partition. Under a query it holds
+	// what the query selected, up to its limit.
 	Partition replica.Partition
 	// NowInSec is the read's time, at which replicas purged what they
 	// answered and Visible judges what is live.
 	NowInSec int64
-	Trace    Trace
+	// PagingState is set when the query's limit cut the result: pass it in
+	// the next Request, unchanged otherwise, to read the next page. It is
+	// opaque and may be stored or sent to a client; nil when the result
+	// holds every row the query selects.
+	PagingState []byte
+	Trace       Trace
+
+	query replica.Query // what the read ran
 }
 
 // Visible returns what a client sees of the result: live rows and cells
-// only, at the read's time (replica.Partition.Visible).
-func (r Result) Visible() replica.View { return r.Partition.Visible(r.NowInSec) }
+// only, at the read's time (replica.Partition.Visible). A partition holding
+// only static data shows as one row only to a query of every row, as CQL
+// shows it.
+func (r Result) Visible() replica.View {
+	v := r.Partition.Visible(r.NowInSec)
+	if len(v.Rows) == 1 && v.Rows[0].Static && !r.query.SelectsAllRows() {
+		v.Rows = nil
+	}
+	return v
+}

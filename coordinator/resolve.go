@@ -2,9 +2,7 @@ package coordinator
 
 import (
 	"errors"
-	"fmt"
 
-	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -74,18 +72,20 @@ func (r *read) reconcile() (replica.Partition, error) {
 	if err := r.gather(); err != nil {
 		return replica.Partition{}, err
 	}
-	vs := r.versions()
-	parts := make([]replica.Partition, len(vs))
-	for i, v := range vs {
-		parts[i] = v.part
-	}
 	for _, a := range r.answers[first:] {
 		r.trace.Requests[a.idx].Used = true // every version is merged
 	}
-	merged, err := repair.Merge(parts...)
-	if err != nil {
-		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
+	vs := r.versions()
+	if err := r.protectShortReads(vs); err != nil {
+		return replica.Partition{}, err
 	}
+	merged, err := mergeVersions(vs)
+	if err != nil {
+		return replica.Partition{}, err
+	}
+	// A limited query returns, and repairs, what its limit reaches and
+	// no more: past it, some replicas' answers did not go.
+	merged, _ = merged.Limit(r.q, r.nowInSec)
 	return merged, r.readRepair(merged, vs)
 }
 

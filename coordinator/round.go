@@ -50,6 +50,10 @@ func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
 	}
 }
 
+// needEvery makes the round wait for n answers, whatever their datacenter:
+// every request it sends must succeed.
+func (rd *round) needEvery(n int) { rd.need, rd.dc = n, nil }
+
 // sent counts a request to c as outstanding in the round.
 func (rd *round) sent(c *candidate, data bool) {
 	rd.outstanding++
@@ -128,6 +132,9 @@ func (rd *round) reachable() bool {
 func (r *read) gather() error {
 	rd := &r.rd
 	for !rd.done() {
+		if r.overwhelmed {
+			return r.failure() // another replica would meet the same tombstones
+		}
 		if !rd.reachable() {
 			if r.ctx.Err() != nil {
 				// The deadline or the caller ended the read, and the

@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/readpath/readpath/replica"
@@ -23,6 +24,7 @@ type read struct {
 	// The read's time, at which every replica purges, and the time before
 	// which tombstones go: the same in every command of the read.
 	nowInSec, gcBefore int64
+	q                  replica.Query // the query the read runs: the request's, or its next page
 	parent             context.Context
 	ctx                *readContext
 	plan               plan
@@ -43,6 +45,9 @@ type read struct {
 
 	stale      []staleReplica // a BLOCKING repair's writes,
 	staleFirst int            // from this request index on
+
+	tombstones  int  // the most tombstones an answer met
+	overwhelmed bool // a replica refused the read for its tombstones
 	reasons    map[string]error
 
 	epBuf   [inline]replica.Endpoint
@@ -114,12 +119,19 @@ func (r *read) phaseOf(speculative bool) Phase {
 // which has room for all its requests, so it ends when the replica's call
 // returns.
 func (r *read) send(cand candidate, kind RequestKind, speculative bool, at time.Time) int {
+	return r.sendQuery(cand, r.q, kind, speculative, at)
+}
+
+// sendQuery is send with a query of its own: short-read protection asks a
+// replica for the rows after those it returned.
+func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, speculative bool, at time.Time) int {
 	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, cand, at, r.plan.blockFor > 1
 	k.out = r.c.cfg.Outcomes
 	k.cmd = replica.Command{
 		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns,
-		NowInSec: r.nowInSec, GCBefore: r.gcBefore, DigestVersion: r.plan.digestVersion,
+		Query: q, NowInSec: r.nowInSec, GCBefore: r.gcBefore, DigestVersion: r.plan.digestVersion,
+		TombstoneFailureThreshold: threshold(r.opts.TombstoneFailureThreshold, defaultTombstoneFailure),
 	}
 	r.book(k, kind, speculative)
 	cand.score.sent()
@@ -144,9 +156,11 @@ func (r *read) accept(idx int) {
 	rt := &r.trace.Requests[idx]
 	rt.Done = a.at.Sub(r.start)
 	r.rd.ended(&a.cand, rt.Kind == KindData, a.err == nil)
+	r.tombstones = max(r.tombstones, a.tombstones)
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
 		r.addReason(a.cand.ep.ID, a.err)
+		r.overwhelmed = r.overwhelmed || errors.Is(a.err, replica.ErrTombstoneOverwhelming)
 		return
 	}
 	rt.Outcome = Answered

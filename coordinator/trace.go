@@ -31,6 +31,11 @@ type Trace struct {
 	DigestMismatch bool
 	// Repaired lists the IDs of replicas sent a repair mutation.
 	Repaired []string
+	// Tombstones is the most tombstones one replica's answer met;
+	// TombstoneWarning is set when that passed the table's warning
+	// threshold.
+	Tombstones       int
+	TombstoneWarning bool
 }
 
 // detach returns the trace with its own copy of Requests, which points
@@ -67,10 +72,11 @@ const (
 	PhaseSpeculative              // the first round's hedge, or ALWAYS's up-front extra request
 	PhaseReconcile                // full data reads after a digest mismatch
 	PhaseRepair                   // repair writes to stale replicas, and additional writes
+	PhaseShortRead                // short-read protection: more rows from a replica that reached the limit
 )
 
 func (p Phase) String() string {
-	return [...]string{"initial", "speculative", "reconcile", "repair"}[p]
+	return [...]string{"initial", "speculative", "reconcile", "repair", "short read"}[p]
 }
 
 // Outcome is how a request ended, as far as the read saw.

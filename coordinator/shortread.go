@@ -1,0 +1,122 @@
+package coordinator
+
+import (
+	"fmt"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// protectShortReads is Cassandra's short-read protection (ShortReadRows-
+// Protection; CASSANDRA-12872, -13794, -13911, -14330). A replica that
+// answered a limited query stopped at its limit-th live row; after the
+// merge some of those rows may be dead (another replica deleted them), so
+// the merge may hold fewer live rows than the limit while that replica
+// holds more. So, while the merged rows up to where such a replica's
+// answer ends are fewer than the limit, that same replica — never another:
+// another replica's rows are not its continuation — is asked for the rows
+// after its last, with the query's own limit again (CASSANDRA-13794), until
+// it answers short or the limit is met. It runs only when more than one
+// data answer is merged, never for a table without clustering columns
+// (CASSANDRA-13880), and within the read's deadline, without speculation.
+// The rows fetched join their replica's version, and so the repair.
+func (r *read) protectShortReads(vs []version) error {
+	if r.q.Limit <= 0 || len(vs) < 2 || r.opts.NoClusteringColumns {
+		return nil
+	}
+	more := make([]bool, len(vs)) // its last answer reached the limit
+	for i := range vs {
+		_, more[i] = vs[i].part.Limit(r.q, r.nowInSec)
+	}
+	for {
+		merged, err := mergeVersions(vs)
+		if err != nil {
+			return err
+		}
+		asks := r.shortReplicas(vs, more, merged)
+		if len(asks) == 0 {
+			return nil
+		}
+		if err := r.fetchMore(vs, more, asks); err != nil {
+			return err
+		}
+	}
+}
+
+// shortReplicas returns the versions to ask for more: those whose last
+// answer reached the limit, where the merge holds fewer live rows than the
+// limit up to the end of that answer.
+func (r *read) shortReplicas(vs []version, more []bool, merged replica.Partition) []int {
+	var asks []int
+	for i := range vs {
+		last, ok := vs[i].part.LastClustering(r.q)
+		if !more[i] || !ok {
+			continue
+		}
+		upTo := through(r.q, last)
+		if merged.Restrict(upTo).LiveRows(upTo, r.nowInSec) < r.q.Limit {
+			asks = append(asks, i)
+		}
+	}
+	return asks
+}
+
+// through returns the rows of q's order from the first up to last,
+// included: where an answer that ended at last reached.
+func through(q replica.Query, last string) replica.Query {
+	s := replica.Slice{Start: replica.Bottom(), End: replica.EndAt(last)}
+	if q.Reversed {
+		s = replica.Slice{Start: replica.StartAt(last), End: replica.Top()}
+	}
+	return replica.Query{Slices: []replica.Slice{s}, Reversed: q.Reversed}
+}
+
+// fetchMore asks the versions asks for the rows after their last, in one
+// round, and folds the answers into them.
+func (r *read) fetchMore(vs []version, more []bool, asks []int) error {
+	r.newRound(PhaseShortRead, len(asks), true, false)
+	r.rd.needEvery(len(asks))
+	first := len(r.answers)
+	for _, i := range asks {
+		last, _ := vs[i].part.LastClustering(r.q)
+		r.sendQuery(vs[i].cand, r.q.After(last), KindData, false, now())
+		r.t.m.shortReads.Add(1)
+	}
+	r.armDeadline()
+	if err := r.gather(); err != nil {
+		return err
+	}
+	for _, a := range r.answers[first:] {
+		r.trace.Requests[a.idx].Used = true
+		i := versionOf(vs, a.cand.ep.ID)
+		p, err := repair.Merge(vs[i].part, a.part)
+		if err != nil {
+			return fmt.Errorf("coordinator: merging a replica's continuation: %w", err)
+		}
+		vs[i].part = p
+		_, more[i] = a.part.Limit(a.cmd.Query, r.nowInSec)
+	}
+	return nil
+}
+
+func versionOf(vs []version, id string) int {
+	for i := range vs {
+		if vs[i].cand.ep.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// mergeVersions merges the versions' partitions.
+func mergeVersions(vs []version) (replica.Partition, error) {
+	parts := make([]replica.Partition, len(vs))
+	for i, v := range vs {
+		parts[i] = v.part
+	}
+	merged, err := repair.Merge(parts...)
+	if err != nil {
+		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
+	}
+	return merged, nil
+}
