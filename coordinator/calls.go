@@ -31,11 +31,11 @@ type call struct {
 	mutation   bool // a repair write of part, not a read
 
 	// For a repair write, its mutation; for a read, the data answer.
-	part   replica.Partition
+	part       replica.Partition
 	digest     digest.Digest // a digest answer's; a data answer's if digestData
 	tombstones int           // how many the replica's scan met
 	err        error
-	at     time.Time // when the answer arrived
+	at         time.Time // when the answer arrived
 }
 
 // newCall returns a zero call, held by the read and its worker. Calls are

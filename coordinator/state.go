@@ -48,7 +48,7 @@ type read struct {
 
 	tombstones  int  // the most tombstones an answer met
 	overwhelmed bool // a replica refused the read for its tombstones
-	reasons    map[string]error
+	reasons     map[string]error
 
 	epBuf   [inline]replica.Endpoint
 	candBuf [inline]candidate
