@@ -89,7 +89,6 @@ func (s *scan) row(r *Row, covering Deletion) (live bool) {
 		s.needsPurge = true
 		return false
 	}
-	outer := s.partitionDeletion.max(covering)
 	dead := 0
 	cds := r.ComplexDeletions
 	for i := range r.Cells {
@@ -101,7 +100,7 @@ func (s *scan) row(r *Row, covering Deletion) (live bool) {
 			s.needsPurge = true
 			return false
 		}
-		if outer.max(r.Deletion).max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
+		if s.partitionDeletion.max(covering).max(r.Deletion).max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
 			continue // covered: not in the reconciled row
 		}
 		dead++
@@ -109,9 +108,10 @@ func (s *scan) row(r *Row, covering Deletion) (live bool) {
 			return false
 		}
 	}
-	if !s.countLive() && (dead > 0 || !hasDeletion(r, outer, s.now)) {
+	if !s.countLive() && (dead > 0 || !mayHoldDeletion(r)) {
 		return false // neither the count of live rows nor of tombstones needs to know
 	}
+	outer := s.partitionDeletion.max(covering)
 	live = isLive(r, outer.max(r.Deletion), s.now)
 	if !live && dead == 0 && hasDeletion(r, outer, s.now) {
 		s.tombstone()
@@ -138,6 +138,12 @@ func isLive(r *Row, active Deletion, now int64) bool {
 		}
 	}
 	return false
+}
+
+// mayHoldDeletion reports whether r holds a deletion that hasDeletion may
+// count, before it looks at what covers r.
+func mayHoldDeletion(r *Row) bool {
+	return !r.Deletion.IsLive() || len(r.ComplexDeletions) > 0 || r.Liveness.IsExpiring()
 }
 
 // hasDeletion reports whether r holds, at now, a deletion that outer does
