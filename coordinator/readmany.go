@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
 )
 
 // ManyRequest is a read of several partitions of one table at one level,
@@ -18,8 +19,18 @@ type ManyRequest struct {
 	Level consistency.Level
 	// Columns, if not nil, reads only these columns of every partition.
 	Columns []string
+	// Query selects the rows of every partition (slices, order), and its
+	// Limit is a per-partition limit (CQL's PER PARTITION LIMIT).
+	Query replica.Query
+	// Limit, if not 0, is the most live rows returned across all keys, in
+	// the order of Keys (CQL's LIMIT on an IN query): each partition is
+	// read with at most that many, and the results are cut once the rows
+	// of the keys before reach it.
+	Limit int
 	// Concurrency bounds the reads running at once. Default 32.
 	Concurrency int
+	// NowInSec, if not 0, is the time of every read (see Request).
+	NowInSec int64
 }
 
 // KeyResult is the outcome of one key of a ReadMany: its result, or the
@@ -28,6 +39,10 @@ type KeyResult struct {
 	Key    string
 	Result Result
 	Err    error
+	// Cut is set when ManyRequest.Limit was reached before this key's
+	// rows ran out: its Result holds the rows within the limit (none for
+	// a key after the limit), and a paging state if rows remain.
+	Cut bool
 }
 
 // defaultConcurrency is ManyRequest.Concurrency's default: reads wait on
@@ -61,13 +76,67 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		}
 		g.Go(func() error {
 			if !notStarted(ctx, &out[i]) { // ctx may have ended while this waited for a slot
-				out[i].Result, out[i].Err = c.Read(ctx, Request{Table: req.Table, Key: key, Level: req.Level, Columns: req.Columns})
+				out[i].Result, out[i].Err = c.Read(ctx, req.request(key))
 			}
 			return nil
 		})
 	}
 	g.Wait()
+	req.limitAcross(out)
 	return out, nil
+}
+
+// request is the read of one key: the query's limit is at most the
+// overall limit, since no partition can return more.
+func (req ManyRequest) request(key string) Request {
+	q := req.Query
+	if req.Limit > 0 && (q.Limit == 0 || req.Limit < q.Limit) {
+		q.Limit = req.Limit
+	}
+	return Request{Table: req.Table, Key: key, Level: req.Level, Columns: req.Columns, Query: q, NowInSec: req.NowInSec}
+}
+
+// limitAcross cuts the results to req.Limit live rows in all, in key
+// order, as Cassandra's coordinator counts an IN query's rows.
+func (req ManyRequest) limitAcross(out []KeyResult) {
+	if req.Limit <= 0 {
+		return
+	}
+	left := req.Limit
+	for i := range out {
+		r := &out[i]
+		if r.Err != nil {
+			continue
+		}
+		p, q := r.Result.Partition, r.Result.query
+		if n := p.LiveRows(q, r.Result.NowInSec); n < left || (n == left && r.Result.PagingState == nil) {
+			left -= n
+			continue
+		}
+		r.Cut = true
+		if left == 0 { // after the limit: nothing of this key is returned
+			r.Result.Partition, r.Result.PagingState = replica.Partition{Key: p.Key}, nil
+			continue
+		}
+		q.Limit = left
+		r.Result.Partition, _ = p.Limit(q, r.Result.NowInSec)
+		r.Result.PagingState = req.pagingState(r.Key, r.Result.Partition, q)
+		left = 0
+	}
+}
+
+// pagingState is the state that resumes a cut key after its last row, or
+// nil when it holds none.
+func (req ManyRequest) pagingState(key string, p replica.Partition, q replica.Query) []byte {
+	last, ok := p.LastClustering(q)
+	if !ok {
+		return nil
+	}
+	b, err := replica.NewPagingState(req.Table, key, req.request(key).Query, req.Columns, last).MarshalBinary()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // notStarted gives r the error of a read not started because ctx ended.
@@ -85,9 +154,11 @@ func (req ManyRequest) validate() error {
 		return fmt.Errorf("%w: no keys to read", ErrInvalidRequest)
 	case req.Concurrency < 0:
 		return fmt.Errorf("%w: negative concurrency %d", ErrInvalidRequest, req.Concurrency)
+	case req.Limit < 0:
+		return fmt.Errorf("%w: negative limit %d", ErrInvalidRequest, req.Limit)
 	}
 	for _, k := range req.Keys {
-		if err := (Request{Table: req.Table, Key: k, Level: req.Level}).validate(); err != nil {
+		if err := req.request(k).validate(); err != nil {
 			return err
 		}
 	}

@@ -142,3 +142,65 @@ func TestReadManyRejectsBadRequests(t *testing.T) {
 		}
 	})
 }
+
+// CASSANDRA-13911, testSkipEarlyTerminationRows, as an IN query: PER
+// PARTITION LIMIT 2 LIMIT 3 over partitions 0 and 2, which A and B hold
+// different rows and deletions of (C, which the read at ALL also asks,
+// holds nothing). Partition 0 gives 0 and 1; partition 2 only 2: B's
+// continuation after 2 is asked and is empty.
+func TestReadManyPerPartitionAndOverallLimits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedOn := func(k, id string, rows ...replica.Row) {
+			require.NoError(t, e.cluster.SeedOn(tbl, replica.NewPartition(k, rows...), id))
+		}
+		for _, id := range []string{A, B, C} {
+			require.NoError(t, e.cluster.Pin(tbl, "p0", A, B, C))
+			require.NoError(t, e.cluster.Pin(tbl, "p2", A, B, C))
+			seedOn("p0", id)
+			seedOn("p2", id)
+		}
+		seedOn("p0", A, ins("0", 1), ins("1", 1))
+		seedOn("p2", A, ins("0", 1), del("1", 42))
+		seedOn("p0", B, ins("2", 1), ins("3", 1))
+		seedOn("p2", B, del("0", 42), ins("1", 1), ins("2", 1))
+
+		res, err := e.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: []string{"p0", "p2"},
+			Level: consistency.All, Query: replica.Query{Limit: 2}, Limit: 3, NowInSec: now})
+		require.NoError(t, err)
+		var got []string
+		for _, r := range res {
+			require.NoError(t, r.Err)
+			for _, row := range r.Result.Visible().Rows {
+				got = append(got, r.Key+"/"+row.Clustering)
+			}
+		}
+		assert.Equal(t, []string{"p0/0", "p0/1", "p2/2"}, got)
+		assert.False(t, res[1].Cut, "partition 2 held one row: within the limit")
+		assert.Equal(t, int64(1), e.c.Metrics().Total.ShortReadRequests, "B, after its row 2 of partition 2")
+	})
+}
+
+// LIMIT across keys cuts in key order: the first key's rows, then as many
+// of the next as the limit leaves; later keys return nothing.
+func TestReadManyLimitAcrossKeys(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		for _, k := range []string{"a", "b", "c"} {
+			require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(k, ins("1", 1), ins("2", 1), ins("3", 1))))
+		}
+		res, err := e.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"},
+			Level: consistency.Quorum, Limit: 4, NowInSec: now})
+		require.NoError(t, err)
+		var counts []int
+		for _, r := range res {
+			require.NoError(t, r.Err)
+			counts = append(counts, len(r.Result.Visible().Rows))
+		}
+		assert.Equal(t, []int{3, 1, 0}, counts)
+		assert.Equal(t, []bool{false, true, true}, []bool{res[0].Cut, res[1].Cut, res[2].Cut})
+		require.NotNil(t, res[1].Result.PagingState, "b can be continued after its row 1")
+		rows, _ := page(t, e.c, "b", replica.Query{Limit: 4}, res[1].Result.PagingState, consistency.Quorum)
+		assert.Equal(t, []string{"2", "3"}, rows)
+	})
+}
