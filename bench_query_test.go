@@ -1,10 +1,14 @@
 package readpath_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // ---- replica: answering a query ----
@@ -85,4 +89,49 @@ func BenchmarkRespondDigestSlice100Of10000(b *testing.B) {
 func BenchmarkRespondDigestWhole100(b *testing.B) {
 	p := queryPartition(100)
 	benchRespond(b, p, queryCommand(p, replica.Query{}, true), 100)
+}
+
+// ---- coordinator: reading a slice ----
+
+// benchQueryCluster is three instant replicas holding p on every one.
+func benchQueryCluster(b *testing.B, p replica.Partition) *coordinator.Coordinator {
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cl.Seed("t", p); err != nil {
+		b.Fatal(err)
+	}
+	return benchCoordinator(b, cl)
+}
+
+func benchQueryRead(b *testing.B, p replica.Partition, q replica.Query, rows int) {
+	c := benchQueryCluster(b, p)
+	req := coordinator.Request{Table: "t", Key: p.Key, Level: consistency.Quorum, Query: q}
+	ctx := context.Background()
+	res, err := c.Read(ctx, req)
+	if err != nil || len(res.Partition.Rows) != rows {
+		b.Fatalf("%d rows, %v; want %d", len(res.Partition.Rows), err, rows)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Read(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadSlice100Of10000 is a QUORUM read of a 100-row slice of a
+// 10,000-row partition. Target: at most 3x BenchmarkReadWhole100, its
+// reference, a QUORUM read of a whole 100-row partition.
+func BenchmarkReadSlice100Of10000(b *testing.B) {
+	benchQueryRead(b, queryPartition(10000), middle100, 100)
+}
+
+// BenchmarkReadWhole100 is the reference for BenchmarkReadSlice100Of10000.
+func BenchmarkReadWhole100(b *testing.B) {
+	benchQueryRead(b, queryPartition(100), replica.Query{}, 100)
 }
