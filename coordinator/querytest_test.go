@@ -62,7 +62,7 @@ func TestTombstoneThresholds(t *testing.T) {
 		}
 		p := replica.NewPartition(key, append(rows, ins("z", 10))...)
 		o := coordinator.TableOptions{TombstoneWarnThreshold: 10, TombstoneFailureThreshold: 20}
-		o.SpeculativeRetry = policy(t, "1ms").SpeculativeRetry
+		o.SpeculativeRetry = policy(t, "5ms").SpeculativeRetry // a failure would hedge at once
 		e := srpEnv(t, o, p, p, p)
 
 		_, took, err := e.read(consistency.Quorum)
