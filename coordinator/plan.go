@@ -63,8 +63,12 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		return plan{}, explainLocal(in, eps, err)
 	}
 	local := partitionLocalFirst(buf, in.localDC)
-	in.snitch.rank(buf[:local], in.now)
-	in.snitch.rank(buf[local:], in.now)
+	want := len(buf) // EACH_QUORUM contacts a quorum of each datacenter: rank all
+	if in.level != consistency.EachQuorum {
+		want = p.blockFor + 2 // the contacts, ALWAYS's extra request and a hedge
+	}
+	in.snitch.rank(buf[:local], in.now, want)
+	in.snitch.rank(buf[local:], in.now, want-local)
 	p.order = buf
 	p.contacts = p.blockFor
 	p.digestVersion = digestVersion(buf)

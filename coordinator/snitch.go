@@ -120,15 +120,19 @@ func (sc *score) latency(now time.Time, reset time.Duration) float64 {
 	return math.Float64frombits(sc.bits.Load())
 }
 
-// rank orders one proximity group in place. A replica's key is its latency
-// times one plus its outstanding requests; one never measured and idle
-// comes first, to be measured. Keys are compared in buckets Badness wide,
+// rank puts the best k candidates of one proximity group first, in order;
+// the rest keep the locator's order. A replica's key is its latency times
+// one plus its outstanding requests; one never measured and idle comes
+// first, to be measured. Keys are compared in buckets Badness wide,
 // keeping the static order within a bucket, so that replicas of similar
-// standing do not swap places on noise.
-func (s *snitch) rank(cs []candidate, now time.Time) {
-	if s.cfg.Disabled || len(cs) < 2 || len(cs) > 16 {
+// standing do not swap places on noise. Ranking only the replicas a read
+// may contact keeps a read at ONE among nine replicas nearly as cheap as
+// among three.
+func (s *snitch) rank(cs []candidate, now time.Time, k int) {
+	if s.cfg.Disabled || len(cs) < 2 || len(cs) > 16 || k <= 0 {
 		return
 	}
+	k = min(k, len(cs))
 	var keys [16]float64
 	best := math.Inf(1)
 	for i, c := range cs {
@@ -144,8 +148,8 @@ func (s *snitch) rank(cs []candidate, now time.Time) {
 		keys[i] = weigh(keys[i], best, c.score.inflight.Load(), c.score.misses.Load())
 	}
 	bucketize(keys[:len(cs)], s.cfg.Badness)
-	sortByKeys(cs, keys[:len(cs)])
-	spreadRacks(cs, keys[:len(cs)])
+	selectByKeys(cs, keys[:len(cs)], k)
+	spreadRacks(cs[:k], keys[:k])
 }
 
 // spreadRacks reorders each run of candidates with equal keys so that,
@@ -215,13 +219,24 @@ func bucketize(keys []float64, badness float64) {
 	}
 }
 
-// sortByKeys stably sorts cs by keys (insertion sort: groups are tiny and
-// this allocates nothing).
-func sortByKeys(cs []candidate, keys []float64) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-			keys[j], keys[j-1] = keys[j-1], keys[j]
+// selectByKeys moves the k candidates of least keys to the front, in
+// order, stably (the first of equal keys first); the others keep their
+// relative order behind them. O(n·k), and nothing allocated: groups are
+// tiny.
+func selectByKeys(cs []candidate, keys []float64, k int) {
+	for i := range k {
+		m := i
+		for j := i + 1; j < len(cs); j++ {
+			if keys[j] < keys[m] {
+				m = j
+			}
 		}
+		if m == i {
+			continue
+		}
+		c, key := cs[m], keys[m]
+		copy(cs[i+1:m+1], cs[i:m])
+		copy(keys[i+1:m+1], keys[i:m])
+		cs[i], keys[i] = c, key
 	}
 }

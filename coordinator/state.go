@@ -8,9 +8,13 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// inline is how many candidates and requests a read holds without
-// allocating more.
-const inline = 4
+// inline is how many requests and answers a read holds without
+// allocating more; inlineReplicas how many replicas it plans without
+// allocating. Read states are recycled, so the room costs nothing per read.
+const (
+	inline         = 4
+	inlineReplicas = 16
+)
 
 // read is the state of one read. Only the goroutine running Read touches
 // it; request goroutines talk to it through the running round's channel.
@@ -50,8 +54,8 @@ type read struct {
 	overwhelmed bool // a replica refused the read for its tombstones
 	reasons     map[string]error
 
-	epBuf   [inline]replica.Endpoint
-	candBuf [inline]candidate
+	epBuf   [inlineReplicas]replica.Endpoint
+	candBuf [inlineReplicas]candidate
 	callBuf [inline]*call
 	reqBuf  [inline]RequestTrace
 	ansBuf  [inline]*call
