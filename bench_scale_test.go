@@ -2,6 +2,8 @@ package readpath_test
 
 import (
 	"context"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/readpath/readpath/consistency"
@@ -55,3 +57,72 @@ func BenchmarkReadAllRF9(b *testing.B) { benchRFRead(b, 9, consistency.All) }
 
 // BenchmarkReadAllRF3 is the reference for BenchmarkReadAllRF9.
 func BenchmarkReadAllRF3(b *testing.B) { benchRFRead(b, 3, consistency.All) }
+
+// ---- coordinator: costs as tables grow ----
+
+// servedTables returns a coordinator over instant replicas whose n tables
+// have each served a QUORUM read.
+func servedTables(b *testing.B, n int) *coordinator.Coordinator {
+	cl := rfCluster(b, 3)
+	c := benchCoordinator(b, cl)
+	ctx := context.Background()
+	p := replica.NewPartition("k", replica.NewRow("r", replica.Live("a", "alpha", 1)))
+	for i := range n {
+		table := tableName(i)
+		if err := cl.Seed(table, p); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Read(ctx, coordinator.Request{Table: table, Key: "k", Level: consistency.Quorum}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return c
+}
+
+func tableName(i int) string { return "table" + strconv.Itoa(i) }
+
+// BenchmarkMetrics4200Tables is one Metrics snapshot of a coordinator whose
+// 4,200 tables have served reads. Target: at most 20 ms.
+func BenchmarkMetrics4200Tables(b *testing.B) {
+	c := servedTables(b, 4200)
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := c.Metrics(); len(m.Tables) != 4200 {
+			b.Fatalf("%d tables", len(m.Tables))
+		}
+	}
+}
+
+// BenchmarkTableMetrics is one table's metrics among 4,200, read without
+// building the others'.
+func BenchmarkTableMetrics(b *testing.B) {
+	c := servedTables(b, 4200)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := c.TableMetrics("table42"); !ok {
+			b.Fatal("no table42")
+		}
+	}
+}
+
+// BenchmarkBytesPerTable reports the heap a table that has served reads
+// holds, measured over 4,000 tables: every tracker, threshold, budget and
+// counter. Target: at most 24 KiB.
+func BenchmarkBytesPerTable(b *testing.B) {
+	const n = 4000
+	for b.Loop() {
+		before := heapInUse()
+		c := servedTables(b, n)
+		after := heapInUse()
+		b.ReportMetric(float64(after-before)/n, "B/table")
+		runtime.KeepAlive(c)
+	}
+}
+
+// heapInUse returns the bytes of live heap objects after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
