@@ -1,0 +1,135 @@
+package latency
+
+import (
+	"math/bits"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// block counts the samples of one octave: subCount buckets, four cache
+// lines, allocated by the first sample that needs it.
+type block [subCount]atomic.Uint32
+
+// A stripe is one copy of the counters of the current sub-window. Goroutines
+// on different cores that add to the same cache line make it travel between
+// the cores on about every add, which costs more than the add; so a tracker
+// that sees Records contend gives them more stripes to spread over.
+type stripe struct {
+	blocks  [numBlocks]atomic.Pointer[block]
+	special [numBuckets - regularBuckets]atomic.Uint32 // clamped, negative
+}
+
+// counter returns the counter of bucket b, allocating its block if needed.
+func (s *stripe) counter(b int) *atomic.Uint32 {
+	if b >= regularBuckets {
+		return &s.special[b-regularBuckets]
+	}
+	blk := s.blocks[b>>subBits].Load()
+	if blk == nil {
+		blk = s.allocate(b >> subBits)
+	}
+	return &blk[b&(subCount-1)]
+}
+
+// allocate installs block o unless a concurrent Record did first.
+func (s *stripe) allocate(o int) *block {
+	s.blocks[o].CompareAndSwap(nil, new(block))
+	return s.blocks[o].Load()
+}
+
+// stripeSet is the stripes in use, a power of two of them. A set only
+// grows, by replacing it with one that holds its stripes and new ones, so a
+// Record that still adds through an old set adds to a stripe of the new one.
+type stripeSet struct {
+	stripes []*stripe
+	shift   uint8         // 64 - log2(len(stripes)): a shift by 64 gives 0
+	salt    atomic.Uint64 // odd multiplier that maps stacks to stripes
+}
+
+// initialSalt is the first multiplier of every set: Fibonacci hashing's.
+const initialSalt = 0x9e3779b97f4a7c15
+
+func newStripeSet(old []*stripe, n int, salt uint64) *stripeSet {
+	set := &stripeSet{stripes: make([]*stripe, n), shift: uint8(64 - bits.TrailingZeros(uint(n)))}
+	copy(set.stripes, old)
+	for i := len(old); i < n; i++ {
+		set.stripes[i] = new(stripe)
+	}
+	set.salt.Store(salt | 1)
+	return set
+}
+
+// pick returns the calling goroutine's stripe, chosen by the address of its
+// stack: a goroutine keeps its stack, and so its stripe, from one call to the
+// next (until the stack grows), at the price of a multiplication rather than
+// a random number or a lookup. Which goroutines share a stripe depends on
+// where their stacks happen to be, so the tracker watches for contention
+// instead of trusting the layout (see contended).
+func (set *stripeSet) pick() *stripe {
+	var onStack byte
+	at := uint64(uintptr(unsafe.Pointer(&onStack))) >> stackGrain
+	return set.stripes[(at*set.salt.Load())>>set.shift]
+}
+
+// stackGrain drops the address bits below the smallest stack, 2 KiB, which
+// vary with the depth of the call rather than with the goroutine.
+const stackGrain = 11
+
+// firstStripe installs the first stripe set, of one stripe.
+func (t *Tracker) firstStripe() *stripeSet {
+	t.set.CompareAndSwap(nil, newStripeSet(nil, 1, initialSalt))
+	return t.set.Load()
+}
+
+// contentionStep is how many failed compare-and-swaps within one sub-window
+// make the tracker spread its Records out. A failure means another core
+// wrote the same counter between this Record's load and its swap: Records
+// running at once on two cores that share a stripe fail on about one add in
+// a hundred, while a table whose reads rarely finish together never fails 64
+// times in a sub-window, and keeps one stripe.
+const contentionStep = 64
+
+// contended notes a failed compare-and-swap on set.
+func (t *Tracker) contended(set *stripeSet) {
+	if t.contention.Add(1)%contentionStep == 0 {
+		t.spread(set)
+	}
+}
+
+// spread doubles the stripes, up to maxStripes; at the maximum, goroutines
+// that still collide are dealt out anew with another multiplier, which
+// separates a few long-lived goroutines stuck on one stripe. It never waits:
+// if a query or rotation holds the tracker, the next contention step retries.
+func (t *Tracker) spread(set *stripeSet) {
+	n := len(set.stripes)
+	if n >= maxStripes() {
+		set.salt.Store(nextSalt(set.salt.Load()))
+		return
+	}
+	if !t.mu.TryLock() {
+		return
+	}
+	defer t.mu.Unlock()
+	if t.set.Load() == set {
+		t.set.Store(newStripeSet(set.stripes, 2*n, nextSalt(set.salt.Load())))
+	}
+}
+
+// maxStripes is GOMAXPROCS rounded up to a power of two: enough for every
+// core to add to its own stripe once the multiplier separates them.
+func maxStripes() int {
+	return min(1<<bits.Len(uint(runtime.GOMAXPROCS(0)-1)), maxStripesCap)
+}
+
+// maxStripesCap bounds the memory of a tracker on a large machine: beyond
+// it, cores share stripes.
+const maxStripesCap = 64
+
+// nextSalt returns another odd multiplier, by a step of SplitMix64.
+func nextSalt(s uint64) uint64 {
+	z := s + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return (z ^ z>>31) | 1
+}
