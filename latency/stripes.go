@@ -68,8 +68,12 @@ func newStripeSet(old []*stripe, n int, salt uint64) *stripeSet {
 // instead of trusting the layout (see contended).
 func (set *stripeSet) pick() *stripe {
 	var onStack byte
-	at := uint64(uintptr(unsafe.Pointer(&onStack))) >> stackGrain
-	return set.stripes[(at*set.salt.Load())>>set.shift]
+	return set.stripes[set.index(uintptr(unsafe.Pointer(&onStack)))]
+}
+
+// index returns the stripe of the goroutine whose stack holds addr.
+func (set *stripeSet) index(addr uintptr) uint64 {
+	return (uint64(addr) >> stackGrain * set.salt.Load()) >> set.shift
 }
 
 // stackGrain drops the address bits below the smallest stack, 2 KiB, which

@@ -1,0 +1,172 @@
+package latency
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// withGOMAXPROCS runs f with GOMAXPROCS set to n.
+func withGOMAXPROCS(t *testing.T, n int, f func()) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	f()
+}
+
+func TestMaxStripesIsGOMAXPROCSRoundedUp(t *testing.T) {
+	for procs, want := range map[int]int{1: 1, 2: 2, 3: 4, 4: 4, 5: 8, 64: 64, 65: 64, 200: 64} {
+		withGOMAXPROCS(t, procs, func() { assert.Equal(t, want, maxStripes(), "GOMAXPROCS %d", procs) })
+	}
+}
+
+// Every contentionStep failed swaps double the stripes up to the maximum,
+// keeping the stripes that hold counts; at the maximum they deal the
+// goroutines out anew instead.
+func TestContentionSpreadsRecordsOut(t *testing.T) {
+	withGOMAXPROCS(t, 4, func() {
+		tr := NewTracker()
+		tr.Record(time.Millisecond)
+		first := tr.set.Load().stripes[0]
+		for _, want := range []int{1, 2, 4, 4} {
+			set := tr.set.Load()
+			require.Len(t, set.stripes, want)
+			assert.Same(t, first, set.stripes[0], "counts stay where they are")
+			salt := set.salt.Load()
+			for range contentionStep {
+				tr.contended(set)
+			}
+			if want == 4 {
+				assert.Same(t, set, tr.set.Load(), "no more stripes than GOMAXPROCS")
+				assert.NotEqual(t, salt, set.salt.Load(), "a new multiplier")
+			}
+		}
+		assert.Equal(t, int64(1), tr.Snapshot().Count)
+	})
+}
+
+// Contention counts within a sub-window: a table whose Records collide now
+// and then keeps its single stripe.
+func TestContentionIsCountedPerSubWindow(t *testing.T) {
+	withGOMAXPROCS(t, 4, func() {
+		now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		tr := NewTracker(WithWindow(3*time.Second), WithClock(func() time.Time { return now }))
+		tr.Record(time.Millisecond)
+		for range 10 {
+			for range contentionStep - 1 {
+				tr.contended(tr.set.Load())
+			}
+			now = now.Add(time.Second)
+			tr.Quantile(0.5) // slides the window
+		}
+		assert.Len(t, tr.set.Load().stripes, 1)
+	})
+}
+
+// A query holding the tracker does not make Record wait: the growth is
+// left to a later contention step.
+func TestSpreadNeverWaitsForTheLock(t *testing.T) {
+	withGOMAXPROCS(t, 2, func() {
+		tr := NewTracker()
+		tr.Record(time.Millisecond)
+		tr.mu.Lock()
+		for range contentionStep {
+			tr.contended(tr.set.Load())
+		}
+		tr.mu.Unlock()
+		assert.Len(t, tr.set.Load().stripes, 1)
+		for range contentionStep {
+			tr.contended(tr.set.Load())
+		}
+		assert.Len(t, tr.set.Load().stripes, 2)
+	})
+}
+
+// Stacks land on every stripe, and each multiplier deals them out
+// differently, so goroutines that collide under one are likely apart under
+// the next.
+func TestStripeIndexSpreadsStacks(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	set := newStripeSet(nil, 8, initialSalt)
+	seen := make([]int, 8)
+	apart := 0
+	for range 8000 {
+		a := uintptr(r.Uint64N(1<<47)) &^ (1<<stackGrain - 1)
+		b := a + uintptr(1)<<(stackGrain+r.IntN(10))
+		i := set.index(a)
+		require.Less(t, i, uint64(8))
+		seen[i]++
+		if i != set.index(b) {
+			apart++
+		}
+		set.salt.Store(nextSalt(set.salt.Load()))
+	}
+	for i, n := range seen {
+		assert.InDelta(t, 1000, n, 200, "stripe %d", i)
+	}
+	assert.Greater(t, apart, 8000*3/4, "neighbouring stacks mostly apart")
+	assert.Equal(t, uint64(0), newStripeSet(nil, 1, initialSalt).index(^uintptr(0)), "one stripe: always 0")
+}
+
+// A rotation moves every count exactly once while writers keep adding and
+// the stripes grow: what the finished sub-windows took and what is left add
+// up to what was recorded.
+func TestRotationMovesEveryCountOnce(t *testing.T) {
+	withGOMAXPROCS(t, max(runtime.GOMAXPROCS(0), 4), func() {
+		tr := NewTracker(WithClock(func() time.Time { return time.Time{} }))
+		const writers, perWriter = 8, 20_000
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Go(func() {
+				for i := range perWriter {
+					tr.Record(time.Duration(w*i%5000-10) * time.Microsecond) // some negative
+				}
+			})
+		}
+		stop, moved := make(chan struct{}), make(chan uint64)
+		go func() {
+			var n uint64
+			for e := int64(1); ; e++ {
+				select {
+				case <-stop:
+					moved <- n
+					return
+				default:
+				}
+				n += rotateOnce(tr, e)
+				if set := tr.set.Load(); set != nil && e%3 == 0 {
+					tr.contention.Add(contentionStep - 1)
+					tr.contended(set) // grow meanwhile
+				}
+			}
+		}()
+		wg.Wait()
+		close(stop)
+		n := <-moved + rotateOnce(tr, 1<<40)
+		assert.Equal(t, uint64(writers*perWriter), n)
+		assert.Greater(t, tr.epoch, int64(2), "rotations happened")
+	})
+}
+
+// rotateOnce starts sub-window e by hand and returns the samples it moved.
+func rotateOnce(tr *Tracker, e int64) uint64 {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	prev := tr.epoch
+	if tr.set.Load() == nil {
+		return 0
+	}
+	tr.slideLocked(time.Duration(e) * tr.sub)
+	g := &tr.gens[prev%(parts-1)]
+	tot := blockTotals{}
+	g.totals(&tot)
+	n := g.special[1]
+	for _, c := range tot {
+		n += c
+	}
+	return n
+}
