@@ -65,6 +65,7 @@ func cutCall(s, name string) (string, bool) {
 }
 
 const whiteSpace = " \t\n\v\f\r"
+
 // parseSimple parses a percentile or a fixed delay.
 func parseSimple(s string) (SpeculativeRetry, string) {
 	if num, ok := cutSuffixFold(s, "ms"); ok {
