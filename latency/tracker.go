@@ -17,12 +17,12 @@ import (
 // Nothing runs in the background, so an idle Tracker costs nothing and needs
 // no Close.
 //
-// Memory: a Tracker that never recorded takes about 250 bytes; one that has
-// takes about 300 bytes per octave its samples span (the current counters of
-// each stripe and the packed finished sub-windows), typically 3 to 6 KiB.
+// Memory: a Tracker that never recorded takes 240 bytes. One that has
+// takes per octave its samples span 256 bytes for each stripe's current
+// counters and 80 to 300 bytes for each packed third, typically 4 to 7 KiB.
 // It starts with one stripe and adds stripes only while Records contend for
-// them, up to GOMAXPROCS rounded up to a power of two; each stripe costs 256
-// bytes per octave.
+// them, up to GOMAXPROCS rounded up to a power of two (see the package
+// documentation).
 //
 // A Tracker is safe for concurrent use. Create it with NewTracker.
 type Tracker struct {
