@@ -37,7 +37,7 @@ func busyTracker(stripes, weight int) *Tracker {
 	for range parts {
 		for _, s := range t.set.Load().stripes {
 			for _, d := range readLatencies {
-				s.counter(bucketOf(d)).Add(uint32(weight))
+				s.rareCounter(bucketOf(d)).Add(uint32(weight))
 			}
 		}
 		now = now.Add(t.sub)

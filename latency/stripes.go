@@ -20,22 +20,30 @@ type stripe struct {
 	special [numBuckets - regularBuckets]atomic.Uint32 // clamped, negative
 }
 
-// counter returns the counter of bucket b, allocating its block if needed.
+// counter returns the counter of bucket b, or nil if it is clamped or
+// negative or its block is not in place yet: see rareCounter. Split so that
+// the common case inlines into Record.
 func (s *stripe) counter(b int) *atomic.Uint32 {
+	if o := b >> subBits; o < numBlocks {
+		if blk := s.blocks[o].Load(); blk != nil {
+			return &blk[b&(subCount-1)]
+		}
+	}
+	return nil
+}
+
+// rareCounter returns the counter of bucket b, any bucket: of a clamped or
+// negative sample, or of a bucket whose block it installs first unless a
+// concurrent Record did.
+func (s *stripe) rareCounter(b int) *atomic.Uint32 {
 	if b >= regularBuckets {
 		return &s.special[b-regularBuckets]
 	}
-	blk := s.blocks[b>>subBits].Load()
-	if blk == nil {
-		blk = s.allocate(b >> subBits)
+	o := b >> subBits
+	if s.blocks[o].Load() == nil {
+		s.blocks[o].CompareAndSwap(nil, new(block))
 	}
-	return &blk[b&(subCount-1)]
-}
-
-// allocate installs block o unless a concurrent Record did first.
-func (s *stripe) allocate(o int) *block {
-	s.blocks[o].CompareAndSwap(nil, new(block))
-	return s.blocks[o].Load()
+	return &s.blocks[o].Load()[b&(subCount-1)]
 }
 
 // stripeSet is the stripes in use, a power of two of them. A set only

@@ -77,13 +77,20 @@ func (t *Tracker) Window() time.Duration { return t.sub * parts }
 // Snapshot.Negative and ignored otherwise. A d of MaxLatency or more counts
 // as MaxLatency and in Snapshot.Clamped. The first sample in an octave of a
 // stripe allocates that octave's counters (256 bytes).
+//
+// Record is one function but for rare cases: on its path a call costs about
+// as much as the atomic operation.
 func (t *Tracker) Record(d time.Duration) {
 	b := bucketOf(d)
 	set := t.set.Load()
 	if set == nil {
 		set = t.firstStripe()
 	}
-	c := set.pick().counter(b)
+	s := set.pick()
+	c := s.counter(b)
+	if c == nil {
+		c = s.rareCounter(b)
+	}
 	v := c.Load() + 1
 	if !c.CompareAndSwap(v-1, v) {
 		v = c.Add(1)
