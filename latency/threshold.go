@@ -15,11 +15,13 @@ const DefaultRefresh = time.Second
 // refresh interval recomputes it, and concurrent Loads keep using the old
 // value meanwhile. Nothing runs in the background.
 //
-// Until a table has enough samples for the policy's percentile to mean
-// something (see minSamples: 200 for 99p), a percentile-based threshold is
-// half the read timeout; the first Load that finds them computes the first
-// threshold at once, without waiting for the refresh interval. Meanwhile a
-// Load also checks the tracker's sample count, one more atomic load.
+// Until a table has enough samples for the policy's percentile p to mean
+// something, ⌈2/(1-p)⌉ of them (200 for 99p, so that two lie above it), a
+// percentile-based threshold is half the read timeout; the first Load that
+// finds them computes the first threshold at once, without waiting for the
+// refresh interval. Meanwhile a Load also checks the tracker's sample count,
+// one more atomic load. A policy above 99.996p needs more samples than a
+// tracker counts early, and takes its first value at its first refresh.
 //
 // A Threshold is safe for concurrent use. Create it with NewThreshold.
 type Threshold struct {
