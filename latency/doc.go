@@ -14,9 +14,9 @@
 // # Recording
 //
 // Every read records its latency, so Tracker.Record is built to cost a few
-// nanoseconds on any number of cores: one atomic compare-and-swap on a
-// log-linear bucket (64 per power of two, so quantiles are within 0.8 % from
-// 1 µs to MaxLatency). It never locks, never allocates once warmed up and
+// nanoseconds on any number of cores: one atomic add to a log-linear bucket
+// (64 per power of two, so quantiles are within 0.8 % from 1 µs to
+// MaxLatency). It never waits for a lock, never allocates once warmed up and
 // starts no goroutine.
 //
 // # Memory
@@ -27,7 +27,8 @@
 // tracker starts with one stripe of counters; Records that run at once on
 // different cores and add to the same cache line make it travel between
 // them, which costs more than the add, so a tracker whose Records contend
-// (compare-and-swaps that fail) grows more stripes, up to GOMAXPROCS rounded
+// (found by checking, on one add in 64, whether another add to the same
+// counter followed at once) grows more stripes, up to GOMAXPROCS rounded
 // up to a power of two. A tracker that has served a minute of reads spanning
 // eight octaves takes 4 to 5 KiB with one stripe and 6 to 7 KiB with two
 // (more for counts that need two bytes); each further stripe adds 256 bytes

@@ -94,15 +94,14 @@ func (t *Tracker) firstStripe() *stripeSet {
 	return t.set.Load()
 }
 
-// contentionStep is how many failed compare-and-swaps within one sub-window
-// make the tracker spread its Records out. A failure means another core
-// wrote the same counter between this Record's load and its swap: Records
-// running at once on two cores that share a stripe fail on about one add in
-// a hundred, while a table whose reads rarely finish together never fails 64
-// times in a sub-window, and keeps one stripe.
+// contentionStep is how many probes that found contention within one
+// sub-window make the tracker spread its Records out. Records that run at
+// once on two cores and share a stripe are found out on about one probe in
+// a hundred, so after some hundred thousand Records; a table whose Records
+// rarely run at once keeps one stripe.
 const contentionStep = 64
 
-// contended notes a failed compare-and-swap on set.
+// contended notes a probe of set that found contention.
 func (t *Tracker) contended(set *stripeSet) {
 	if t.contention.Add(1)%contentionStep == 0 {
 		t.spread(set)

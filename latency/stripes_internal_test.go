@@ -49,6 +49,21 @@ func TestContentionSpreadsRecordsOut(t *testing.T) {
 	})
 }
 
+// A probe notes contention when another add to its counter followed its
+// own at once.
+func TestProbeNotesAnAddThatFollowedAtOnce(t *testing.T) {
+	tr := NewTracker()
+	tr.Record(time.Millisecond)
+	set := tr.set.Load()
+	var c block
+	c[0].Store(probeEvery)
+	tr.probe(set, &c[0], probeEvery)
+	assert.Zero(t, tr.contention.Load(), "nobody else added")
+	c[0].Add(1)
+	tr.probe(set, &c[0], probeEvery)
+	assert.Equal(t, uint32(1), tr.contention.Load())
+}
+
 // Contention counts within a sub-window: a table whose Records collide now
 // and then keeps its single stripe.
 func TestContentionIsCountedPerSubWindow(t *testing.T) {

@@ -10,9 +10,9 @@ import (
 // sliding window (see WithWindow), and answers quantiles over the samples of
 // that window, including those recorded a moment ago.
 //
-// Record is lock-free and allocation-free once warmed up: one atomic
-// compare-and-swap into the calling goroutine's stripe, and a clock read on
-// about one sample in 128. The window slides lazily: whichever Record or
+// Record is lock-free and allocation-free once warmed up: one atomic add
+// into the calling goroutine's stripe, and a clock read on about one sample
+// in 128. The window slides lazily: whichever Record or
 // query first notices that a sub-window has ended packs its counts away.
 // Nothing runs in the background, so an idle Tracker costs nothing and needs
 // no Close.
@@ -35,7 +35,7 @@ type Tracker struct {
 	origin time.Time
 	sub    time.Duration // width of a sub-window
 
-	contention atomic.Uint32 // failed compare-and-swaps in this sub-window
+	contention atomic.Uint32 // probes that found contention in this sub-window
 
 	// mu is held by queries and by rotations. Record never waits for it: the
 	// Record that notices a new sub-window rotates only if mu is free, and
@@ -51,6 +51,23 @@ type Tracker struct {
 // 128 keeps it near a nanosecond a sample. Queries look at the clock every
 // time, so samples are late to notice a new sub-window only between queries.
 const clockEvery = 128
+
+// probeEvery is how often Record checks for contention (see probe); a
+// divisor of clockEvery, so that one test serves both.
+const probeEvery = 64
+
+// probe runs on every probeEvery-th add v to counter c of set: it starts a
+// new sub-window if due, and notes contention if another add to c followed
+// this one at once, which means that another core is adding to the same
+// stripe at the same moment.
+func (t *Tracker) probe(set *stripeSet, c *atomic.Uint32, v uint32) {
+	if c.Load() != v {
+		t.contended(set)
+	}
+	if v%clockEvery == 0 {
+		t.advance()
+	}
+}
 
 // NewTracker returns an empty tracker; with no options it looks back
 // DefaultWindow on the real clock. It allocates no counters until the first
@@ -91,13 +108,8 @@ func (t *Tracker) Record(d time.Duration) {
 	if c == nil {
 		c = s.rareCounter(b)
 	}
-	v := c.Load() + 1
-	if !c.CompareAndSwap(v-1, v) {
-		v = c.Add(1)
-		t.contended(set)
-	}
-	if v%clockEvery == 0 {
-		t.advance()
+	if v := c.Add(1); v%probeEvery == 0 {
+		t.probe(set, c, v)
 	}
 	if b != negativeBucket && t.early.Load() < earlyCap {
 		t.early.Add(1)
