@@ -15,10 +15,19 @@ type block [subCount]atomic.Uint32
 // on different cores that add to the same cache line make it travel between
 // the cores on about every add, which costs more than the add; so a tracker
 // that sees Records contend gives them more stripes to spread over.
+//
+// A stripe takes 256 bytes, four cache lines, so that it is allocated on a
+// line boundary: Records read the block pointers of the first three lines;
+// the last holds those of octaves above 4 s and the words that are written,
+// so that writing them does not take the pointers away from other cores.
 type stripe struct {
 	blocks  [numBlocks]atomic.Pointer[block]
 	special [numBuckets - regularBuckets]atomic.Uint32 // clamped, negative
+	user    atomic.Uintptr                             // see probe
+	_       [stripePad]byte
 }
+
+const stripePad = 256 - numBlocks*8 - (numBuckets-regularBuckets)*4 - 8
 
 // counter returns the counter of bucket b, or nil if it is clamped or
 // negative or its block is not in place yet: see rareCounter. Split so that
@@ -84,6 +93,13 @@ func (set *stripeSet) index(addr uintptr) uint64 {
 	return (uint64(addr) >> stackGrain * set.salt.Load()) >> set.shift
 }
 
+// stackOf returns an identity of the calling goroutine: its stack, in units
+// of stackGrain.
+func stackOf() uintptr {
+	var onStack byte
+	return uintptr(unsafe.Pointer(&onStack)) >> stackGrain
+}
+
 // stackGrain drops the address bits below the smallest stack, 2 KiB, which
 // vary with the depth of the call rather than with the goroutine.
 const stackGrain = 11
@@ -94,14 +110,14 @@ func (t *Tracker) firstStripe() *stripeSet {
 	return t.set.Load()
 }
 
-// contentionStep is how many probes that found contention within one
-// sub-window make the tracker spread its Records out. Records that run at
-// once on two cores and share a stripe are found out on about one probe in
-// a hundred, so after some hundred thousand Records; a table whose Records
-// rarely run at once keeps one stripe.
+// contentionStep is how many probes that found a stripe shared within one
+// sub-window make the tracker spread its Records out: some thousands of
+// Records from goroutines that share a stripe. A table whose Records come
+// from one goroutine, or that counts fewer than 64·64 samples of a bucket
+// in a sub-window, keeps one stripe.
 const contentionStep = 64
 
-// contended notes a probe of set that found contention.
+// contended notes a probe of set that found a stripe shared.
 func (t *Tracker) contended(set *stripeSet) {
 	if t.contention.Add(1)%contentionStep == 0 {
 		t.spread(set)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,19 +50,33 @@ func TestContentionSpreadsRecordsOut(t *testing.T) {
 	})
 }
 
-// A probe notes contention when another add to its counter followed its
-// own at once.
-func TestProbeNotesAnAddThatFollowedAtOnce(t *testing.T) {
+// A probe notes contention when another goroutine probed the stripe last.
+// (The goroutine is told by its stack, which a goroutine started later may
+// reuse: so the other goroutine here is simulated.)
+func TestProbeNotesAStripeShared(t *testing.T) {
 	tr := NewTracker()
 	tr.Record(time.Millisecond)
 	set := tr.set.Load()
-	var c block
-	c[0].Store(probeEvery)
-	tr.probe(set, &c[0], probeEvery)
-	assert.Zero(t, tr.contention.Load(), "nobody else added")
-	c[0].Add(1)
-	tr.probe(set, &c[0], probeEvery)
+	s := set.stripes[0]
+	tr.probe(set, s, probeEvery) // takes the stripe
+	tr.contention.Store(0)
+	tr.probe(set, s, probeEvery)
+	assert.Zero(t, tr.contention.Load(), "the same goroutine")
+	s.user.Add(1 << 20) // another goroutine's stack
+	tr.probe(set, s, probeEvery)
+	assert.Equal(t, uint32(1), tr.contention.Load(), "another goroutine probed last")
+	tr.probe(set, s, probeEvery)
 	assert.Equal(t, uint32(1), tr.contention.Load())
+}
+
+// A stripe is four whole cache lines, the last holding the words that are
+// written.
+func TestStripeLayout(t *testing.T) {
+	assert.Equal(t, uintptr(256), unsafe.Sizeof(stripe{}))
+	assert.Equal(t, uintptr(192), unsafe.Offsetof(stripe{}.blocks)+unsafe.Sizeof(stripe{}.blocks[0])*24, "octave 24 starts the last line")
+	assert.GreaterOrEqual(t, unsafe.Offsetof(stripe{}.user), uintptr(192))
+	lo, _ := bucketBounds(24 << subBits)
+	assert.Greater(t, lo, 4*time.Second, "the last line's octaves")
 }
 
 // Contention counts within a sub-window: a table whose Records collide now

@@ -35,14 +35,16 @@ type Tracker struct {
 	origin time.Time
 	sub    time.Duration // width of a sub-window
 
-	contention atomic.Uint32 // probes that found contention in this sub-window
-
 	// mu is held by queries and by rotations. Record never waits for it: the
 	// Record that notices a new sub-window rotates only if mu is free, and
 	// otherwise leaves the rotation to the holder or a later caller.
 	mu    sync.Mutex
 	epoch int64                 // the current sub-window, counted from origin
 	gens  [parts - 1]generation // the finished sub-windows, by epoch modulo parts-1
+
+	// Written by probes that find a stripe shared: far from the fields
+	// every Record reads.
+	contention atomic.Uint32 // in this sub-window
 }
 
 // clockEvery is how often Record looks at the clock: on every clockEvery-th
@@ -56,12 +58,13 @@ const clockEvery = 128
 // divisor of clockEvery, so that one test serves both.
 const probeEvery = 64
 
-// probe runs on every probeEvery-th add v to counter c of set: it starts a
-// new sub-window if due, and notes contention if another add to c followed
-// this one at once, which means that another core is adding to the same
-// stripe at the same moment.
-func (t *Tracker) probe(set *stripeSet, c *atomic.Uint32, v uint32) {
-	if c.Load() != v {
+// probe runs on every probeEvery-th add v to a counter of stripe s of set:
+// it notes contention if another goroutine probed s last, and starts a new
+// sub-window if due. Goroutines that take turns on a stripe, at this rate,
+// run on several cores and move its cache lines between them, or soon will.
+func (t *Tracker) probe(set *stripeSet, s *stripe, v uint32) {
+	if me := stackOf(); s.user.Load() != me {
+		s.user.Store(me)
 		t.contended(set)
 	}
 	if v%clockEvery == 0 {
@@ -109,7 +112,7 @@ func (t *Tracker) Record(d time.Duration) {
 		c = s.rareCounter(b)
 	}
 	if v := c.Add(1); v%probeEvery == 0 {
-		t.probe(set, c, v)
+		t.probe(set, s, v)
 	}
 	if b != negativeBucket && t.early.Load() < earlyCap {
 		t.early.Add(1)
