@@ -117,6 +117,10 @@ func (t *Tracker) firstStripe() *stripeSet {
 // in a sub-window, keeps one stripe.
 const contentionStep = 64
 
+// contentionCap bounds the contention a sub-window notes: at most 16 steps,
+// enough to grow to 64 stripes and deal the goroutines out ten times.
+const contentionCap = 16 * contentionStep
+
 // contended notes a probe of set that found a stripe shared.
 func (t *Tracker) contended(set *stripeSet) {
 	if t.contention.Add(1)%contentionStep == 0 {

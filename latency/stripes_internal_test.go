@@ -200,3 +200,17 @@ func rotateOnce(tr *Tracker, e int64) uint64 {
 	}
 	return n
 }
+
+// Probes stop noting contention for the rest of a sub-window once it has
+// done all it can.
+func TestProbingStopsAtTheCap(t *testing.T) {
+	tr := NewTracker()
+	tr.Record(time.Millisecond)
+	set := tr.set.Load()
+	s := set.stripes[0]
+	tr.contention.Store(contentionCap)
+	s.user.Store(0)
+	tr.probe(set, s, probeEvery)
+	assert.Equal(t, uint32(contentionCap), tr.contention.Load())
+	assert.Zero(t, s.user.Load(), "the stripe's word is left alone")
+}

@@ -62,10 +62,17 @@ const probeEvery = 64
 // it notes contention if another goroutine probed s last, and starts a new
 // sub-window if due. Goroutines that take turns on a stripe, at this rate,
 // run on several cores and move its cache lines between them, or soon will.
+//
+// Probing stops for the rest of the sub-window after contentionCap findings:
+// by then the stripes have grown and been dealt out all they can, and in a
+// pool of goroutines that take turns on every stripe, probing would only
+// move the stripes' and the tracker's written words between cores.
 func (t *Tracker) probe(set *stripeSet, s *stripe, v uint32) {
-	if me := stackOf(); s.user.Load() != me {
-		s.user.Store(me)
-		t.contended(set)
+	if t.contention.Load() < contentionCap {
+		if me := stackOf(); s.user.Load() != me {
+			s.user.Store(me)
+			t.contended(set)
+		}
 	}
 	if v%clockEvery == 0 {
 		t.advance()
