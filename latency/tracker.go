@@ -12,17 +12,16 @@ import (
 //
 // Record is lock-free and allocation-free once warmed up: one atomic add
 // into the calling goroutine's stripe, and a clock read on about one sample
-// in 128. The window slides lazily: whichever Record or
-// query first notices that a sub-window has ended packs its counts away.
-// Nothing runs in the background, so an idle Tracker costs nothing and needs
-// no Close.
+// in 128. The window slides lazily: whichever Record or query first notices
+// that a sub-window has ended packs its counts away. Nothing runs in the
+// background, so an idle Tracker costs nothing and needs no Close.
 //
-// Memory: a Tracker that never recorded takes 240 bytes. One that has
-// takes per octave its samples span 256 bytes for each stripe's current
-// counters and 80 to 300 bytes for each packed third, typically 4 to 7 KiB.
-// It starts with one stripe and adds stripes only while Records contend for
-// them, up to GOMAXPROCS rounded up to a power of two (see the package
-// documentation).
+// Memory: a Tracker that never recorded takes 240 bytes. For each octave its
+// samples span, one that has takes 256 bytes per stripe (the current
+// third's counters) and 80 to 272 bytes per packed third: about 4 KiB with
+// one stripe for reads that span eight octaves. It starts with one stripe and
+// adds stripes only while Records contend for them, up to GOMAXPROCS rounded
+// up to a power of two (see the package documentation).
 //
 // A Tracker is safe for concurrent use. Create it with NewTracker.
 type Tracker struct {
@@ -53,31 +52,6 @@ type Tracker struct {
 // 128 keeps it near a nanosecond a sample. Queries look at the clock every
 // time, so samples are late to notice a new sub-window only between queries.
 const clockEvery = 128
-
-// probeEvery is how often Record checks for contention (see probe); a
-// divisor of clockEvery, so that one test serves both.
-const probeEvery = 64
-
-// probe runs on every probeEvery-th add v to a counter of stripe s of set:
-// it notes contention if another goroutine probed s last, and starts a new
-// sub-window if due. Goroutines that take turns on a stripe, at this rate,
-// run on several cores and move its cache lines between them, or soon will.
-//
-// Probing stops for the rest of the sub-window after contentionCap findings:
-// by then the stripes have grown and been dealt out all they can, and in a
-// pool of goroutines that take turns on every stripe, probing would only
-// move the stripes' and the tracker's written words between cores.
-func (t *Tracker) probe(set *stripeSet, s *stripe, v uint32) {
-	if t.contention.Load() < contentionCap {
-		if me := stackOf(); s.user.Load() != me {
-			s.user.Store(me)
-			t.contended(set)
-		}
-	}
-	if v%clockEvery == 0 {
-		t.advance()
-	}
-}
 
 // NewTracker returns an empty tracker; with no options it looks back
 // DefaultWindow on the real clock. It allocates no counters until the first
