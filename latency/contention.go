@@ -20,9 +20,9 @@ const probeEvery = 64
 // move the stripes' and the tracker's written words between cores.
 func (t *Tracker) probe(set *stripeSet, s *stripe, v uint32) {
 	if t.contention.Load() < contentionCap {
-		if me := stackOf(); s.user.Load() != me {
+		if me, last := stackOf(), s.user.Load(); me != last {
 			s.user.Store(me)
-			t.contended(set)
+			t.contended(set, me, last)
 		}
 	}
 	if v%clockEvery == 0 {
@@ -41,30 +41,54 @@ const contentionStep = 64
 // enough to grow to 64 stripes and deal the goroutines out ten times.
 const contentionCap = 16 * contentionStep
 
-// contended notes a probe of set that found a stripe shared.
-func (t *Tracker) contended(set *stripeSet) {
+// contended notes a probe of set that found a stripe shared by the
+// goroutines whose stacks are a and b.
+func (t *Tracker) contended(set *stripeSet, a, b uintptr) {
 	if t.contention.Add(1)%contentionStep == 0 {
-		t.spread(set)
+		t.spread(set, a, b)
 	}
 }
 
-// spread doubles the stripes, up to maxStripes; at the maximum, goroutines
-// that still collide are dealt out anew with another multiplier, which
-// separates a few long-lived goroutines stuck on one stripe. It never waits:
-// if a query or rotation holds the tracker, the next contention step retries.
-func (t *Tracker) spread(set *stripeSet) {
+// spread doubles the stripes, up to maxStripes; at the maximum, it deals the
+// goroutines out anew with another multiplier. Either way the multiplier
+// puts a and b, the goroutines last found sharing a stripe, on different
+// stripes: a few long-lived goroutines stuck on one stripe come apart at
+// the first step.
+func (t *Tracker) spread(set *stripeSet, a, b uintptr) {
 	n := len(set.stripes)
-	if n >= maxStripes() {
-		set.salt.Store(nextSalt(set.salt.Load()))
-		return
+	switch {
+	case n < maxStripes():
+		t.grow(set, a, b)
+	case n > 1:
+		set.salt.Store(separating(set.salt.Load(), set.shift, a, b))
 	}
+}
+
+// grow replaces set by one with twice the stripes. It never waits: if a
+// query or rotation holds the tracker, the next contention step retries.
+func (t *Tracker) grow(set *stripeSet, a, b uintptr) {
 	if !t.mu.TryLock() {
 		return
 	}
 	defer t.mu.Unlock()
 	if t.set.Load() == set {
-		t.set.Store(newStripeSet(set.stripes, 2*n, nextSalt(set.salt.Load())))
+		next := newStripeSet(set.stripes, 2*len(set.stripes), 0)
+		next.salt.Store(separating(set.salt.Load(), next.shift, a, b))
+		t.set.Store(next)
 	}
+}
+
+// separating returns the first multiplier after salt that puts stacks a and
+// b on different stripes of a set with this shift, trying 64: each does
+// with a probability of at least a half.
+func separating(salt uint64, shift uint8, a, b uintptr) uint64 {
+	for range 64 {
+		salt = nextSalt(salt)
+		if stripeOf(a, salt, shift) != stripeOf(b, salt, shift) {
+			break
+		}
+	}
+	return salt
 }
 
 // maxStripes is GOMAXPROCS rounded up to a power of two: enough for every

@@ -82,14 +82,18 @@ func newStripeSet(old []*stripe, n int, salt uint64) *stripeSet {
 // a random number or a lookup. Which goroutines share a stripe depends on
 // where their stacks happen to be, so the tracker watches for contention
 // instead of trusting the layout (see contended).
-func (set *stripeSet) pick() *stripe {
-	var onStack byte
-	return set.stripes[set.index(uintptr(unsafe.Pointer(&onStack)))]
+func (set *stripeSet) pick() *stripe { return set.stripes[set.index(stackOf())] }
+
+// index returns the stripe of the goroutine whose stack is stack (see
+// stackOf).
+func (set *stripeSet) index(stack uintptr) uint64 {
+	return stripeOf(stack, set.salt.Load(), set.shift)
 }
 
-// index returns the stripe of the goroutine whose stack holds addr.
-func (set *stripeSet) index(addr uintptr) uint64 {
-	return (uint64(addr) >> stackGrain * set.salt.Load()) >> set.shift
+// stripeOf returns the stripe of stack under multiplier salt, in a set
+// whose shift is shift.
+func stripeOf(stack uintptr, salt uint64, shift uint8) uint64 {
+	return uint64(stack) * salt >> shift
 }
 
 // stackOf returns an identity of the calling goroutine: its stack, in units

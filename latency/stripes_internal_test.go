@@ -25,26 +25,29 @@ func TestMaxStripesIsGOMAXPROCSRoundedUp(t *testing.T) {
 	}
 }
 
-// Every contentionStep failed swaps double the stripes up to the maximum,
+// Every contentionStep findings double the stripes up to the maximum,
 // keeping the stripes that hold counts; at the maximum they deal the
-// goroutines out anew instead.
+// goroutines out anew instead. Either way the two goroutines last found on
+// one stripe end up on different ones.
 func TestContentionSpreadsRecordsOut(t *testing.T) {
 	withGOMAXPROCS(t, 4, func() {
 		tr := NewTracker()
 		tr.Record(time.Millisecond)
 		first := tr.set.Load().stripes[0]
-		for _, want := range []int{1, 2, 4, 4} {
+		r := rand.New(rand.NewPCG(3, 4))
+		for _, want := range []int{1, 2, 4, 4, 4} {
 			set := tr.set.Load()
 			require.Len(t, set.stripes, want)
 			assert.Same(t, first, set.stripes[0], "counts stay where they are")
-			salt := set.salt.Load()
+			a, b := uintptr(r.Uint64N(1<<36)), uintptr(r.Uint64N(1<<36))
 			for range contentionStep {
-				tr.contended(set)
+				tr.contended(set, a, b)
 			}
+			now := tr.set.Load()
 			if want == 4 {
-				assert.Same(t, set, tr.set.Load(), "no more stripes than GOMAXPROCS")
-				assert.NotEqual(t, salt, set.salt.Load(), "a new multiplier")
+				assert.Same(t, set, now, "no more stripes than GOMAXPROCS")
 			}
+			assert.NotEqual(t, now.index(a), now.index(b), "the colliding pair comes apart")
 		}
 		assert.Equal(t, int64(1), tr.Snapshot().Count)
 	})
@@ -88,7 +91,7 @@ func TestContentionIsCountedPerSubWindow(t *testing.T) {
 		tr.Record(time.Millisecond)
 		for range 10 {
 			for range contentionStep - 1 {
-				tr.contended(tr.set.Load())
+				tr.contended(tr.set.Load(), 1, 2)
 			}
 			now = now.Add(time.Second)
 			tr.Quantile(0.5) // slides the window
@@ -105,12 +108,12 @@ func TestSpreadNeverWaitsForTheLock(t *testing.T) {
 		tr.Record(time.Millisecond)
 		tr.mu.Lock()
 		for range contentionStep {
-			tr.contended(tr.set.Load())
+			tr.contended(tr.set.Load(), 1, 2)
 		}
 		tr.mu.Unlock()
 		assert.Len(t, tr.set.Load().stripes, 1)
 		for range contentionStep {
-			tr.contended(tr.set.Load())
+			tr.contended(tr.set.Load(), 1, 2)
 		}
 		assert.Len(t, tr.set.Load().stripes, 2)
 	})
@@ -125,8 +128,8 @@ func TestStripeIndexSpreadsStacks(t *testing.T) {
 	seen := make([]int, 8)
 	apart := 0
 	for range 8000 {
-		a := uintptr(r.Uint64N(1<<47)) &^ (1<<stackGrain - 1)
-		b := a + uintptr(1)<<(stackGrain+r.IntN(10))
+		a := uintptr(r.Uint64N(1 << (47 - stackGrain)))
+		b := a + uintptr(1)<<r.IntN(10)
 		i := set.index(a)
 		require.Less(t, i, uint64(8))
 		seen[i]++
@@ -170,7 +173,7 @@ func TestRotationMovesEveryCountOnce(t *testing.T) {
 				n += rotateOnce(tr, e)
 				if set := tr.set.Load(); set != nil && e%3 == 0 {
 					tr.contention.Add(contentionStep - 1)
-					tr.contended(set) // grow meanwhile
+					tr.contended(set, 1, 2) // grow meanwhile
 				}
 			}
 		}()
