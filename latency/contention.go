@@ -33,8 +33,8 @@ func (t *Tracker) probe(set *stripeSet, s *stripe, v uint32) {
 // contentionStep is how many probes that found a stripe shared within one
 // sub-window make the tracker spread its Records out: some thousands of
 // Records from goroutines that share a stripe. A table whose Records come
-// from one goroutine, or that counts fewer than 64·64 samples of a bucket
-// in a sub-window, keeps one stripe.
+// from one goroutine, or that records fewer than 64·64 samples in a
+// sub-window (64 probes, each on a counter's 64th add), keeps one stripe.
 const contentionStep = 64
 
 // contentionCap bounds the contention a sub-window notes: at most 16 steps,
