@@ -70,8 +70,8 @@ var latencySamples = func() *[numLatencySamples]time.Duration {
 // latencySamples, so goroutines do not record the same value in lock-step.
 var parallelOffset atomic.Uint32
 
-// BenchmarkTrackerRecord is on every read's path: one clock read and one
-// atomic add, no allocation.
+// BenchmarkTrackerRecord is on every read's path: one compare-and-swap and,
+// on one sample in 128, a clock read; no allocation.
 func BenchmarkTrackerRecord(b *testing.B) {
 	t := latency.NewTracker()
 	b.ReportAllocs()
@@ -101,23 +101,109 @@ func BenchmarkTrackerRecordParallel(b *testing.B) {
 // BenchmarkTrackerRecordParallel: an HdrHistogram of the same precision
 // (two significant digits) behind a mutex, fed the same values.
 func BenchmarkHdrMutexRecordParallel(b *testing.B) {
-	h := hdrhistogram.New(1, int64(latency.MaxLatency), 2)
-	var mu sync.Mutex
+	record := hdrMutexRecorder()
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		i := int(parallelOffset.Add(997))
 		for pb.Next() {
-			mu.Lock()
-			_ = h.RecordValue(int64(latencySamples[i%numLatencySamples]))
-			mu.Unlock()
+			record(i)
 			i++
 		}
 	})
 }
 
+// hdrMutexRecorder returns a function that records latencySamples[i] into
+// an HdrHistogram of two significant digits behind a mutex.
+func hdrMutexRecorder() func(i int) {
+	h := hdrhistogram.New(1, int64(latency.MaxLatency), 2)
+	var mu sync.Mutex
+	return func(i int) {
+		mu.Lock()
+		_ = h.RecordValue(int64(latencySamples[i%numLatencySamples]))
+		mu.Unlock()
+	}
+}
+
+// trackerRecorder returns a function that records latencySamples[i] into a
+// new tracker.
+func trackerRecorder() func(i int) {
+	t := latency.NewTracker()
+	return func(i int) { t.Record(latencySamples[i%numLatencySamples]) }
+}
+
+// BenchmarkTrackerRecordWorkers records from a pool of long-lived workers,
+// eight per core, as a server's request goroutines or the coordinator's
+// kept workers do: which of them run at once changes all the time, so the
+// tracker's stripes cannot rely on RunParallel's goroutines being laid out
+// side by side. Target: at most half BenchmarkHdrMutexRecordWorkers.
+func BenchmarkTrackerRecordWorkers(b *testing.B) {
+	onWorkers(b, 8*runtime.GOMAXPROCS(0), 0, trackerRecorder())
+}
+
+// BenchmarkHdrMutexRecordWorkers is the reference for
+// BenchmarkTrackerRecordWorkers.
+func BenchmarkHdrMutexRecordWorkers(b *testing.B) {
+	onWorkers(b, 8*runtime.GOMAXPROCS(0), 0, hdrMutexRecorder())
+}
+
+// BenchmarkTrackerRecordDeepStacks records from workers that each run 64
+// KiB down their stacks, as a handler deep in a server framework does; their
+// stacks are large and far apart. Target: at most half
+// BenchmarkHdrMutexRecordDeepStacks.
+func BenchmarkTrackerRecordDeepStacks(b *testing.B) {
+	onWorkers(b, 2*runtime.GOMAXPROCS(0), 64<<10, trackerRecorder())
+}
+
+// BenchmarkHdrMutexRecordDeepStacks is the reference for
+// BenchmarkTrackerRecordDeepStacks.
+func BenchmarkHdrMutexRecordDeepStacks(b *testing.B) {
+	onWorkers(b, 2*runtime.GOMAXPROCS(0), 64<<10, hdrMutexRecorder())
+}
+
+// onWorkers calls record b.N times in all from workers long-lived
+// goroutines, each depth bytes down its stack. A worker takes batches of
+// calls and yields after each, as one that waits for its next request does.
+func onWorkers(b *testing.B, workers, depth int, record func(i int)) {
+	const batch = 256
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for w := range workers {
+		wg.Go(func() {
+			atDepth(depth, func() {
+				<-start
+				for i := next.Add(batch) - batch; i < int64(b.N); i = next.Add(batch) - batch {
+					for j := i; j < min(i+batch, int64(b.N)); j++ {
+						record(int(j)*997 + w)
+					}
+					runtime.Gosched()
+				}
+			})
+		})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	close(start)
+	wg.Wait()
+}
+
+// atDepth calls f about depth bytes down the stack.
+//
+//go:noinline
+func atDepth(depth int, f func()) {
+	var frame [512]byte
+	if depth <= len(frame) {
+		f()
+		return
+	}
+	atDepth(depth-len(frame), f)
+	sinkInt += int(frame[depth%len(frame)])
+}
+
 // BenchmarkTrackerQuantile is what a threshold refresh costs, once per
-// refresh interval per table.
+// refresh interval per table. Target: at most 3x
+// BenchmarkHdrValueAtQuantile on the same samples.
 func BenchmarkTrackerQuantile(b *testing.B) {
 	t := latency.NewTracker()
 	for _, d := range latencySamples {
@@ -127,6 +213,100 @@ func BenchmarkTrackerQuantile(b *testing.B) {
 	for b.Loop() {
 		sinkDuration += t.Quantile(0.99)
 	}
+}
+
+// BenchmarkHdrValueAtQuantile is the reference for BenchmarkTrackerQuantile
+// and BenchmarkTrackerQuantileFullWindow: the 99th percentile of the same
+// samples in an HdrHistogram of two significant digits.
+func BenchmarkHdrValueAtQuantile(b *testing.B) {
+	h := hdrhistogram.New(1, int64(latency.MaxLatency), 2)
+	for _, d := range latencySamples {
+		_ = h.RecordValue(int64(d))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDuration += time.Duration(h.ValueAtQuantile(99))
+	}
+}
+
+// BenchmarkTrackerQuantileFullWindow is Quantile over a full window: the
+// samples spread over its three thirds, two of them finished and packed.
+// Target: at most 3x BenchmarkHdrValueAtQuantile.
+func BenchmarkTrackerQuantileFullWindow(b *testing.B) {
+	clock := &fakeClock{at: time.Unix(1_700_000_000, 0)}
+	t := servedTracker(clock)
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDuration += t.Quantile(0.99)
+	}
+}
+
+// fakeClock is a clock the benchmark moves by hand.
+type fakeClock struct{ at time.Time }
+
+func (c *fakeClock) now() time.Time { return c.at }
+
+// servedTracker returns a tracker on clock that has served a window of
+// reads: latencySamples spread over its three thirds, and a quantile every
+// 256 samples, as a threshold refreshes. It leaves the clock at the end of
+// the window, which the tracker's last third is still in.
+func servedTracker(clock *fakeClock) *latency.Tracker {
+	t := latency.NewTracker(latency.WithClock(clock.now))
+	start := clock.at
+	for i, d := range latencySamples {
+		clock.at = start.Add(time.Duration(i) * latency.DefaultWindow / numLatencySamples)
+		t.Record(d)
+		if i%256 == 0 {
+			sinkDuration += t.Quantile(0.99)
+		}
+	}
+	clock.at = start.Add(latency.DefaultWindow - 1)
+	return t
+}
+
+// BenchmarkTrackerBytes reports the heap a tracker takes once it has served
+// a window of reads (see servedTracker), measured over 4,000 trackers, as
+// one per table of a 4,000-table cluster. The target is 8 KiB; each tracker
+// here is recorded from one goroutine, so it has one stripe, as a table
+// whose Records do not contend has (the latency package's own benchmark
+// measures one with every stripe). Its reference is BenchmarkHdrBytes.
+func BenchmarkTrackerBytes(b *testing.B) {
+	heapPerItem(b, func(clock *fakeClock) any { return servedTracker(clock) })
+}
+
+// BenchmarkHdrBytes is the reference for BenchmarkTrackerBytes: an
+// HdrHistogram of two significant digits over the same range, which one
+// tracker's window would need three of.
+func BenchmarkHdrBytes(b *testing.B) {
+	heapPerItem(b, func(*fakeClock) any {
+		h := hdrhistogram.New(1, int64(latency.MaxLatency), 2)
+		for _, d := range latencySamples {
+			_ = h.RecordValue(int64(d))
+		}
+		return h
+	})
+}
+
+// heapPerItem reports the heap that each of 4,000 items built by build
+// keeps alive, in B/item.
+func heapPerItem(b *testing.B, build func(*fakeClock) any) {
+	const n = 4000
+	var perItem float64
+	for b.Loop() {
+		items := make([]any, n)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		clock := &fakeClock{at: time.Unix(1_700_000_000, 0)}
+		for i := range items {
+			items[i] = build(clock)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perItem = float64(after.HeapAlloc-before.HeapAlloc) / n
+		runtime.KeepAlive(items)
+	}
+	b.ReportMetric(perItem, "B/item")
 }
 
 // BenchmarkThresholdLoad is on every read's path: one atomic load while the

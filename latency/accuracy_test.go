@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/latency"
 )
 
 // The tracker's quantiles are checked against the exact nearest-rank
@@ -18,16 +20,31 @@ func TestQuantileAccuracy(t *testing.T) {
 		"uniform":    uniform,
 		"gc-pauses":  gcPauses,
 	}
-	for name, shape := range shapes {
-		t.Run(name, func(t *testing.T) {
-			rapid.Check(t, func(t *rapid.T) {
-				r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
-				draw := shape(t, r)
-				n := rapid.IntRange(1, 3000).Draw(t, "n")
-				checkQuantiles(t, samples(n, draw))
-			})
-		})
+	trackers := map[string]func([]time.Duration) *latency.Tracker{
+		"current third": recordAll,  // the stripes alone
+		"whole window":  spreadOver, // packed thirds too
 	}
+	for name, shape := range shapes {
+		for where, record := range trackers {
+			t.Run(name+"/"+where, func(t *testing.T) {
+				rapid.Check(t, func(t *rapid.T) {
+					r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
+					draw := shape(t, r)
+					n := rapid.IntRange(1, 3000).Draw(t, "n")
+					checkQuantiles(t, record, samples(n, draw))
+				})
+			})
+		}
+	}
+}
+
+// recordAll returns a tracker whose clock never moves that recorded s.
+func recordAll(s []time.Duration) *latency.Tracker {
+	tr := frozen()
+	for _, d := range s {
+		tr.Record(d)
+	}
+	return tr
 }
 
 // samples draws n latencies in seconds, kept inside 1 µs … 60 s, the range
@@ -41,11 +58,8 @@ func samples(n int, draw func() float64) []time.Duration {
 	return s
 }
 
-func checkQuantiles(t *rapid.T, s []time.Duration) {
-	tr := frozen()
-	for _, d := range s {
-		tr.Record(d)
-	}
+func checkQuantiles(t *rapid.T, record func([]time.Duration) *latency.Tracker, s []time.Duration) {
+	tr := record(s)
 	slices.Sort(s)
 	snap := tr.Snapshot()
 	qs := []float64{0, 0.5, 0.9, 0.99, 0.999, 1, rapid.Float64Range(0, 1).Draw(t, "q")}
@@ -61,6 +75,10 @@ func checkQuantiles(t *rapid.T, s []time.Duration) {
 	}
 	if snap.Count != int64(len(s)) {
 		t.Fatalf("snapshot counts %d of %d samples", snap.Count, len(s))
+	}
+	var sq [2]time.Duration
+	if sum := tr.Summarize(qs[3:5], sq[:]); sum.Count != snap.Count || sum.Mean != snap.Mean || sq[1] != tr.Quantile(qs[4]) {
+		t.Fatalf("Summarize %+v %v disagrees with the snapshot", sum, sq)
 	}
 }
 

@@ -9,15 +9,36 @@ import (
 	"github.com/readpath/readpath/latency"
 )
 
-func TestRecordDoesNotAllocate(t *testing.T) {
+// Record allocates an octave's counters on the first sample in it; from
+// then on it allocates nothing.
+func TestRecordDoesNotAllocateOnceWarmedUp(t *testing.T) {
 	tr := latency.NewTracker()
 	d := time.Duration(0)
-	allocs := testing.AllocsPerRun(10_000, func() {
+	next := func() {
 		tr.Record(d)
-		d += 17 * time.Microsecond
-	})
+		d = (d + 17*time.Microsecond) % (170 * time.Millisecond)
+	}
+	for range 10_000 {
+		next() // every octave from 0 to 170 ms
+	}
+	allocs := testing.AllocsPerRun(10_000, next)
 	assert.Zero(t, allocs)
-	assert.Equal(t, int64(10_001), tr.Snapshot().Count)
+	assert.Equal(t, int64(20_001), tr.Snapshot().Count)
+}
+
+// A tracker allocates lazily: no counters until the first Record, which
+// allocates its first stripe and one octave of counters.
+func TestTrackerAllocatesLazily(t *testing.T) {
+	assert.Equal(t, 2.0, testing.AllocsPerRun(100, func() { latency.NewTracker() }), "the tracker and its options")
+	assert.Equal(t, 6.0, testing.AllocsPerRun(100, func() { latency.NewTracker().Record(time.Millisecond) }),
+		"and a stripe set, its slice, a stripe and a block")
+	tr := latency.NewTracker()
+	d := time.Millisecond
+	tr.Record(d)
+	assert.Equal(t, 1.0, testing.AllocsPerRun(10, func() {
+		d *= 2
+		tr.Record(d)
+	}), "each new octave: one block")
 }
 
 func TestThresholdLoadDoesNotAllocate(t *testing.T) {

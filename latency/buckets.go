@@ -23,6 +23,11 @@ const (
 	clampedBucket  = regularBuckets
 	negativeBucket = regularBuckets + 1
 	numBuckets     = regularBuckets + 2
+
+	// The regular buckets come in blocks of subCount, one per octave (the
+	// first block is the linear part below 512 ns): the unit in which a
+	// tracker allocates counters, since a table's reads span a few octaves.
+	numBlocks = regularBuckets / subCount // 28
 )
 
 // MaxLatency is the largest duration a Tracker tells apart (about 68.7 s).

@@ -48,17 +48,28 @@ func ExampleThreshold() {
 	d, _ := th.Load(now)
 	fmt.Println("before any read:", d)
 
-	for range 1000 {
+	for range 199 {
 		users.Record(12 * time.Millisecond)
 	}
 	d, _ = th.Load(now)
-	fmt.Println("a moment later, cached:", d)
+	fmt.Println("after 199 reads:", d)
+	users.Record(12 * time.Millisecond) // enough for a 99th percentile
+	d, _ = th.Load(now)
+	fmt.Println("after 200 reads:", d.Round(100*time.Microsecond))
+
+	for range 1000 {
+		users.Record(30 * time.Millisecond)
+	}
+	d, _ = th.Load(now)
+	fmt.Println("slower reads, cached:", d.Round(100*time.Microsecond))
 	d, _ = th.Load(now.Add(time.Second))
 	fmt.Println("a second later:", d.Round(100*time.Microsecond))
 	// Output:
 	// before any read: 2.5s
-	// a moment later, cached: 2.5s
-	// a second later: 12ms
+	// after 199 reads: 2.5s
+	// after 200 reads: 12ms
+	// slower reads, cached: 12ms
+	// a second later: 30ms
 }
 
 func ExampleSpeculativeRetry_Compute() {

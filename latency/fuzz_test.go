@@ -2,6 +2,8 @@ package latency_test
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ func FuzzParseSpeculativeRetry(f *testing.F) {
 		"ALWAYS", "never", "NONE", "99p", "99.95PERCENTILE", ".5p", "50.p", "50ms", "12.7MS", "0ms",
 		"MIN(99p,50ms)", "max(50ms , 99.9p)", "100p", "0p", "-1ms", "50s", " 99p", "MIN(99p,99p)",
 		"MIN(50ms,60ms)", "AVG(99p,50ms)", "", "99.99999p", "9223372036855ms", "MIN(", ")", "(,)",
+		"MIN(99p,10ms", "MAX (99p,1ms)", "MIN(99p,50ms))", "MIN(,)", "max(1ms,2ms,3ms)", "MIN(MIN(99p,1ms),1ms)",
 	} {
 		f.Add(seed)
 	}
@@ -23,6 +26,9 @@ func FuzzParseSpeculativeRetry(f *testing.F) {
 		if err != nil {
 			if !errors.Is(err, latency.ErrInvalidSpeculativeRetry) {
 				t.Fatalf("%q: error %v does not wrap ErrInvalidSpeculativeRetry", s, err)
+			}
+			if !strings.Contains(err.Error(), strconv.Quote(s)) {
+				t.Fatalf("%q: error %v does not quote the input", s, err)
 			}
 			return
 		}

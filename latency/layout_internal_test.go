@@ -3,7 +3,6 @@ package latency
 import (
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,13 +43,4 @@ func TestBucketOfOutOfRange(t *testing.T) {
 	assert.Equal(t, regularBuckets-1, bucketOf(MaxLatency-1))
 	assert.Equal(t, 0, bucketOf(0))
 	assert.Equal(t, MaxLatency, bucketMid(clampedBucket))
-}
-
-// The memory a tracker costs is part of its contract (see the package
-// documentation): a registry holds one per table.
-func TestTrackerSize(t *testing.T) {
-	size := unsafe.Sizeof(Tracker{})
-	assert.Less(t, size, uintptr(100<<10), "%d bytes", size)
-	assert.Zero(t, unsafe.Offsetof(Tracker{}.stripes)%cacheLine)
-	assert.Zero(t, unsafe.Sizeof(stripeCounts{})%cacheLine, "stripes share no cache line")
 }

@@ -18,6 +18,23 @@ func frozen() *latency.Tracker {
 	return latency.NewTracker(latency.WithClock(func() time.Time { return at }))
 }
 
+// spreadOver returns a tracker that records s, the clock moving on evenly
+// over one window meanwhile, so that the samples lie in each of its thirds,
+// the first two finished; the clock stays where every sample still counts.
+func spreadOver(s []time.Duration) *latency.Tracker {
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	start := at
+	tr := latency.NewTracker(latency.WithClock(func() time.Time { return at }))
+	for i, d := range s {
+		at = start.Add(time.Duration(i) * latency.DefaultWindow / time.Duration(len(s)))
+		tr.Record(d)
+		if i%100 == 0 {
+			tr.Quantile(0.5) // as threshold refreshes do: packs finished thirds
+		}
+	}
+	return tr
+}
+
 // withinBucket asserts that got reports want to the tracker's precision.
 func withinBucket(t assertT, want, got time.Duration, msg ...any) bool {
 	t.Helper()

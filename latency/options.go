@@ -6,11 +6,6 @@ import "time"
 // otherwise.
 const DefaultWindow = time.Minute
 
-// subWindows is how many pieces a window is cut into. The window slides one
-// piece at a time, so a query covers between (subWindows-1)/subWindows of the
-// window and all of it; each piece costs one copy of the bucket counters.
-const subWindows = 6
-
 // Option configures a Tracker (and, through NewRegistry, every tracker of a
 // registry).
 type Option func(*trackerConfig)
@@ -21,12 +16,13 @@ type trackerConfig struct {
 }
 
 // WithWindow sets how far back quantiles look: samples older than d no longer
-// count. A window shorter than 6 ns (one nanosecond per sub-window) cannot be
-// cut up and selects DefaultWindow instead; Tracker.Window reports the
-// window in force.
+// count, and samples count for at least two thirds of d (the window slides a
+// third at a time). A window shorter than 3 ns (one nanosecond per third)
+// cannot be cut up and selects DefaultWindow instead; Tracker.Window reports
+// the window in force, d rounded down to a multiple of 3 ns.
 func WithWindow(d time.Duration) Option {
 	return func(c *trackerConfig) {
-		if d >= subWindows {
+		if d >= parts {
 			c.window = d
 		} else {
 			c.window = DefaultWindow

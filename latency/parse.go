@@ -17,7 +17,10 @@ import (
 //	                              white space allowed only around the comma
 //
 // x and y are digits with at most one decimal point. Anything else is an
-// error wrapping ErrInvalidSpeculativeRetry that quotes s.
+// error wrapping ErrInvalidSpeculativeRetry that quotes s and says what is
+// wrong with it: "MIN(99p,10ms" is missing its closing ')', "MIN( 99p,10ms)"
+// has white space away from the comma, "MIN(99p,10s)" has a second argument
+// that is no fixed delay.
 func ParseSpeculativeRetry(s string) (SpeculativeRetry, error) {
 	p, reason := parsePolicy(s)
 	if reason != "" {
@@ -35,45 +38,33 @@ func parsePolicy(s string) (SpeculativeRetry, string) {
 		return Never(), ""
 	}
 	for _, k := range [...]Kind{KindMin, KindMax} {
-		if args, ok := cutCall(s, k.String()); ok {
-			return parseHybrid(k, args)
+		if rest, ok := cutCall(s, k.String()); ok {
+			return parseCall(k, rest)
 		}
 	}
-	return parseSimple(s)
+	p, reason := parseSimple(s)
+	if reason == notAPolicy && strings.ContainsAny(s, "(),") {
+		reason = "only MIN and MAX take arguments, as in MIN(99p,50ms)"
+	}
+	return p, reason
 }
 
-// cutCall returns the text between "<name>(" and ")" if s has that shape.
+// notAPolicy is parseSimple's reason for text that is neither a percentile
+// nor a fixed delay.
+const notAPolicy = "not a speculative retry policy"
+
+// cutCall reports whether s is a call of name, well formed or not, and
+// returns what follows the name: s is name alone, or name followed by text
+// with a parenthesis or a comma.
 func cutCall(s, name string) (string, bool) {
-	open := len(name) + 1
-	if len(s) < open+1 || !equalFoldASCII(s[:len(name)], name) || s[len(name)] != '(' || s[len(s)-1] != ')' {
+	if len(s) < len(name) || !equalFoldASCII(s[:len(name)], name) {
 		return "", false
 	}
-	return s[open : len(s)-1], true
+	rest := s[len(name):]
+	return rest, rest == "" || strings.ContainsAny(rest, "(),")
 }
 
 const whiteSpace = " \t\n\v\f\r"
-
-func parseHybrid(k Kind, args string) (SpeculativeRetry, string) {
-	a, b, ok := strings.Cut(args, ",")
-	if !ok {
-		return SpeculativeRetry{}, k.String() + " needs two arguments"
-	}
-	x, reason := parseSimple(strings.TrimRight(a, whiteSpace))
-	if reason != "" {
-		return SpeculativeRetry{}, reason
-	}
-	y, reason := parseSimple(strings.TrimLeft(b, whiteSpace))
-	if reason != "" {
-		return SpeculativeRetry{}, reason
-	}
-	if x.kind == KindFixed {
-		x, y = y, x
-	}
-	if x.kind != KindPercentile || y.kind != KindFixed {
-		return SpeculativeRetry{}, k.String() + " needs one percentile and one fixed delay"
-	}
-	return SpeculativeRetry{kind: k, pct: x.pct, fixed: y.fixed}, ""
-}
 
 // parseSimple parses a percentile or a fixed delay.
 func parseSimple(s string) (SpeculativeRetry, string) {
@@ -85,7 +76,7 @@ func parseSimple(s string) (SpeculativeRetry, string) {
 			return parsePercentile(num)
 		}
 	}
-	return SpeculativeRetry{}, "not a speculative retry policy"
+	return SpeculativeRetry{}, notAPolicy
 }
 
 // maxFixedMillis keeps a fixed delay within time.Duration.

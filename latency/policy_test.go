@@ -83,16 +83,38 @@ func TestParseSpeculativeRetryRejects(t *testing.T) {
 
 func TestParseErrorExplains(t *testing.T) {
 	tests := map[string]string{
-		"100p":             `latency: invalid speculative retry policy "100p": the percentile is not above 0 and below 100`,
-		"99.99999p":        `latency: invalid speculative retry policy "99.99999p": the percentile has more than 4 decimals`,
-		"MIN(99p,99p)":     `latency: invalid speculative retry policy "MIN(99p,99p)": MIN needs one percentile and one fixed delay`,
-		"50s":              `latency: invalid speculative retry policy "50s": not a speculative retry policy`,
-		"MAX(99p)":         `latency: invalid speculative retry policy "MAX(99p)": MAX needs two arguments`,
-		"99999999999999ms": `latency: invalid speculative retry policy "99999999999999ms": the fixed delay is too long`,
+		"100p":             "the percentile is not above 0 and below 100",
+		"99.99999p":        "the percentile has more than 4 decimals",
+		"50s":              "not a speculative retry policy",
+		"MINE":             "not a speculative retry policy",
+		"99999999999999ms": "the fixed delay is too long",
+		"AVG(99p,50ms)":    "only MIN and MAX take arguments, as in MIN(99p,50ms)",
+		"(,)":              "only MIN and MAX take arguments, as in MIN(99p,50ms)",
+
+		"MIN(99p,10ms":           "MIN is missing its closing ')'",
+		"min(50ms, 99p":          "MIN is missing its closing ')'",
+		"MIN":                    "MIN needs two arguments in parentheses, as in MIN(99p,50ms)",
+		"MIN99p,50ms)":           "MIN must be followed by '('",
+		"MAX (99p,50ms)":         "no white space is allowed between MAX and '('",
+		"MIN(99p,50ms)x":         `"x" follows the closing ')'`,
+		"MIN(99p,50ms) ":         `" " follows the closing ')'`,
+		"MIN(99p,50ms))":         "MIN has one ')' too many",
+		"MAX(99p)":               "MAX needs two arguments, separated by a comma",
+		"MAX(99p;50ms)":          "MAX needs two arguments, separated by a comma",
+		"MIN(99p,50ms,60ms)":     "MIN takes two arguments, not 3",
+		"MIN(,50ms)":             "MIN's first argument is missing",
+		"MAX(99p, )":             "MAX's second argument is missing",
+		"MIN( 99p,50ms)":         "white space is allowed only around the comma",
+		"MIN(99p,50ms\t)":        "white space is allowed only around the comma",
+		"MIN(MIN(99p,50ms),1ms)": "MIN's arguments are a percentile and a fixed delay, not calls",
+		"MIN(ALWAYS,50ms)":       `MIN's first argument "ALWAYS" is not a percentile (99p) or a fixed delay (50ms)`,
+		"MAX(99p,5s)":            `MAX's second argument "5s" is not a percentile (99p) or a fixed delay (50ms)`,
+		"MIN(100p,5ms)":          "MIN's first argument: the percentile is not above 0 and below 100",
+		"MIN(99p,99p)":           "MIN needs one percentile and one fixed delay",
 	}
-	for in, want := range tests {
+	for in, reason := range tests {
 		_, err := latency.ParseSpeculativeRetry(in)
-		assert.EqualError(t, err, want)
+		assert.EqualError(t, err, "latency: invalid speculative retry policy "+strconv.Quote(in)+": "+reason)
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 // Quantile(0) is the minimum and Quantile(1) the maximum. q is clamped into
 // [0, 1] and NaN counts as 0. An empty window answers 0.
 //
-// Quantile does not allocate; it reads every counter once.
+// Quantile does not allocate. It sums each block of counters to find the
+// octave that holds the quantile, then reads that octave's buckets.
 func (t *Tracker) Quantile(q float64) time.Duration {
 	d, _ := t.quantile(q)
 	return d
@@ -20,23 +21,38 @@ func (t *Tracker) Quantile(q float64) time.Duration {
 
 // quantile is Quantile, with false for an empty window.
 func (t *Tracker) quantile(q float64) (time.Duration, bool) {
-	var w counts
-	t.readWindow(&w)
+	v := t.lockView()
+	defer t.mu.Unlock()
+	tot := v.totals()
 	var n uint64
-	for _, c := range w[:clampedBucket+1] {
-		n += uint64(c)
+	for _, c := range tot {
+		n += c
 	}
 	r := rank(q, n)
 	if r == 0 {
 		return 0, false
 	}
-	var seen uint64
-	for i, c := range w[:clampedBucket+1] {
-		if seen += uint64(c); seen >= r {
-			return bucketMid(i), true
-		}
+	return v.bucketOfRank(&tot, r), true
+}
+
+// bucketOfRank returns the midpoint of the bucket that holds the r-th
+// sample, r >= 1, given the window's block totals. Records may add samples
+// between the totals and the reading of a block: the block then holds more,
+// never fewer, and the r-th sample is still in it.
+func (v *view) bucketOfRank(tot *blockTotals, r uint64) time.Duration {
+	o := 0
+	for ; o < numBlocks && r > tot[o]; o++ {
+		r -= tot[o]
 	}
-	return 0, false // unreachable: seen ends at n >= r
+	if o == numBlocks {
+		return MaxLatency // the clamped bucket
+	}
+	c := v.block(o)
+	i := 0
+	for ; i < subCount-1 && r > c[i]; i++ {
+		r -= c[i]
+	}
+	return bucketMid(o<<subBits + i)
 }
 
 // rank returns the 1-based rank of the q-quantile among n samples, 0 for none.

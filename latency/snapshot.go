@@ -54,6 +54,28 @@ func (t *Tracker) Snapshot() Snapshot {
 	return s
 }
 
+// counts is one number per bucket of a window. A bucket's count is exact
+// while it gets fewer than 2^32 samples in a window.
+type counts [numBuckets]uint32
+
+// readWindow slides the window up to now and stores its counts in w.
+func (t *Tracker) readWindow(w *counts) {
+	v := t.lockView()
+	defer t.mu.Unlock()
+	tot := v.totals()
+	for o := range numBlocks {
+		if tot[o] == 0 {
+			continue
+		}
+		c := v.block(o)
+		for i, n := range c {
+			w[o<<subBits+i] = uint32(n)
+		}
+	}
+	w[clampedBucket] = uint32(v.special(0))
+	w[negativeBucket] = uint32(v.special(1))
+}
+
 // nonEmpty counts the buckets of w that hold samples, negative ones aside.
 func nonEmpty(w *counts) int {
 	n := 0

@@ -15,6 +15,14 @@ const DefaultRefresh = time.Second
 // refresh interval recomputes it, and concurrent Loads keep using the old
 // value meanwhile. Nothing runs in the background.
 //
+// Until a table has enough samples for the policy's percentile p to mean
+// something, ⌈2/(1-p)⌉ of them (200 for 99p, so that two lie above it), a
+// percentile-based threshold is half the read timeout; the first Load that
+// finds them computes the first threshold at once, without waiting for the
+// refresh interval. Meanwhile a Load also checks the tracker's sample count,
+// one more atomic load. A policy above 99.996p needs more samples than a
+// tracker counts early, and takes its first value at its first refresh.
+//
 // A Threshold is safe for concurrent use. Create it with NewThreshold.
 type Threshold struct {
 	tracker    *Tracker
@@ -31,7 +39,11 @@ type thresholdState struct {
 	// kept is what an empty window keeps: the last threshold that followed
 	// latency or a fixed delay, never ALWAYS's 0.
 	kept time.Duration
-	due  time.Time // recompute from here on; zero: on the next Load
+	next time.Time // the next refresh; zero: on the next Load
+	// due is when Load stops returning d without a look: next, or the zero
+	// time while the threshold waits for need samples.
+	due  time.Time
+	need uint32 // samples that make the first threshold; 0 once it had them
 }
 
 // ThresholdOption configures a Threshold.
@@ -44,11 +56,11 @@ func WithRefresh(d time.Duration) ThresholdOption {
 }
 
 // NewThreshold returns the cached threshold of policy p over tracker t for a
-// table whose reads time out after readTimeout. Until t has a sample, a
-// percentile-based policy answers readTimeout/2: late enough not to hedge
-// every read of a table nobody has measured yet, early enough to rescue a
-// read from a stalled replica. A nil t stands for a tracker that never gets
-// a sample.
+// table whose reads time out after readTimeout. Until t has enough samples,
+// or until the first refresh finds some, a percentile-based policy answers
+// readTimeout/2: late enough not to hedge every read of a table nobody has
+// measured yet, early enough to rescue a read from a stalled replica. A nil
+// t stands for a tracker that never gets a sample.
 func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opts ...ThresholdOption) *Threshold {
 	if t == nil {
 		t = NewTracker()
@@ -59,20 +71,26 @@ func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opt
 			o(th)
 		}
 	}
-	th.state.Store(th.stateFor(p, max(readTimeout/2, 0)))
+	th.state.Store(th.compute(p, max(readTimeout/2, 0), time.Time{}))
 	return th
 }
 
-// stateFor computes the state of policy p now, with kept as what an empty
-// window keeps. It is due at once, so that the first Load refreshes it on
-// schedule; meanwhile concurrent Loads get p's value, not the previous
-// policy's or a placeholder: a fixed 10 ms is 10 ms from the first read.
-func (th *Threshold) stateFor(p SpeculativeRetry, kept time.Duration) *thresholdState {
+// compute returns the state of policy p now, with kept as what an empty
+// window keeps, to be refreshed at next. A zero next is due at once, so
+// that the first Load refreshes it on schedule; meanwhile concurrent Loads
+// get p's value, not the previous policy's or a placeholder: a fixed 10 ms
+// is 10 ms from the first read.
+func (th *Threshold) compute(p SpeculativeRetry, kept time.Duration, next time.Time) *thresholdState {
+	n := th.tracker.recorded() // before the quantile, which sees at least these
 	d, speculate := p.threshold(th.tracker.quantile, kept)
 	if p.followsLatency() {
 		kept = d
 	}
-	return &thresholdState{policy: p, d: d, speculate: speculate, kept: kept}
+	st := &thresholdState{policy: p, d: d, speculate: speculate, kept: kept, next: next, due: next}
+	if need := p.minSamples(); n < need {
+		st.need, st.due = need, time.Time{}
+	}
+	return st
 }
 
 // Load returns the threshold at time now: a read that has not completed d
@@ -86,22 +104,22 @@ func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
 	return th.recompute(now)
 }
 
-// recompute refreshes a stale threshold, unless another Load already is:
-// then it returns the stale value rather than wait or repeat the work.
+// recompute refreshes a stale threshold, or one whose table now has enough
+// samples for its first value, unless another Load already is: then it
+// returns the value in force rather than wait or repeat the work.
 func (th *Threshold) recompute(now time.Time) (time.Duration, bool) {
 	st := th.state.Load()
+	if now.Before(st.next) && th.tracker.recorded() < st.need {
+		return st.d, st.speculate // still too few samples
+	}
 	if !th.refreshing.CompareAndSwap(false, true) {
 		return st.d, st.speculate
 	}
 	defer th.refreshing.Store(false)
 	st = th.state.Load() // the claim orders this after any earlier refresh
-	d, speculate := st.policy.threshold(th.tracker.quantile, st.kept)
-	next := &thresholdState{policy: st.policy, d: d, speculate: speculate, kept: st.kept, due: now.Add(th.refresh)}
-	if st.policy.followsLatency() {
-		next.kept = d
-	}
+	next := th.compute(st.policy, st.kept, now.Add(th.refresh))
 	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
-	return d, speculate
+	return next.d, next.speculate
 }
 
 // SetPolicy replaces the policy, as ALTER TABLE does at run time: Loads
@@ -109,7 +127,7 @@ func (th *Threshold) recompute(now time.Time) (time.Duration, bool) {
 func (th *Threshold) SetPolicy(p SpeculativeRetry) {
 	for {
 		st := th.state.Load()
-		if th.state.CompareAndSwap(st, th.stateFor(p, st.kept)) {
+		if th.state.CompareAndSwap(st, th.compute(p, st.kept, time.Time{})) {
 			return
 		}
 	}

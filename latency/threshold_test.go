@@ -55,13 +55,13 @@ func TestThresholdOfFixedAlwaysNeverNeedsNoSample(t *testing.T) {
 	})
 }
 
-// warmThreshold returns a 99p threshold whose tracker has recorded 10 ms
-// reads, and the threshold's first value, which follows them.
+// warmThreshold returns a 99p threshold whose tracker has recorded enough
+// 10 ms reads for its first value, and that value, which follows them.
 func warmThreshold(t *testing.T, opts ...latency.ThresholdOption) (*latency.Tracker, *latency.Threshold, time.Duration) {
 	t.Helper()
 	tr := latency.NewTracker()
 	th := latency.NewThreshold(latency.SpeculativeRetry{}, tr, readTimeout, opts...)
-	recordN(tr, 10*time.Millisecond, 100)
+	recordN(tr, 10*time.Millisecond, 1000)
 	d := load(th)
 	withinBucket(t, 10*time.Millisecond, d)
 	return tr, th, d

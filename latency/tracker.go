@@ -1,95 +1,112 @@
 package latency
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/readpath/readpath/internal/stripe"
 )
 
 // Tracker counts the latencies of one table in log-linear buckets over a
 // sliding window (see WithWindow), and answers quantiles over the samples of
 // that window, including those recorded a moment ago.
 //
-// Record is lock-free and allocation-free: one atomic add, and a clock read
-// on about one sample in 128. The window slides lazily: whichever Record or
-// query first notices that a sub-window has ended copies the counters into a
-// mark where the next sub-window starts. Nothing runs in the background, so
-// an idle Tracker costs nothing and needs no Close.
+// Record is lock-free and allocation-free once warmed up: one atomic add
+// into the calling goroutine's stripe, and a clock read on about one sample
+// in 128. The window slides lazily: whichever Record or query first notices
+// that a sub-window has ended packs its counts away. Nothing runs in the
+// background, so an idle Tracker costs nothing and needs no Close.
+//
+// Memory: a Tracker that never recorded takes 240 bytes. For each octave its
+// samples span, one that has takes 256 bytes per stripe (the current
+// third's counters) and 80 to 272 bytes per packed third: about 4 KiB with
+// one stripe for reads that span eight octaves. It starts with one stripe and
+// adds stripes only while Records contend for them, up to GOMAXPROCS rounded
+// up to a power of two (see the package documentation).
 //
 // A Tracker is safe for concurrent use. Create it with NewTracker.
 type Tracker struct {
-	// stripes hold running totals since the tracker was created, wrapping at
-	// 2^32; a window's counts are their sum minus the mark at its start, which
-	// is exact in modular arithmetic while a bucket gets fewer than 2^32
-	// samples per window.
-	stripes [numStripes]stripeCounts
+	// Read by every Record, written once per sub-window at most.
+	set        atomic.Pointer[stripeSet] // nil until the first sample
+	nextRotate atomic.Int64              // elapsed time at which the current sub-window ends
+	early      atomic.Uint32             // samples recorded, up to earlyCap: see Threshold
 
 	clock  func() time.Time // nil: time.Since(origin), one monotonic read
 	origin time.Time
 	sub    time.Duration // width of a sub-window
-	// Read-mostly: written once per sub-window.
-	nextRotate atomic.Int64 // elapsed time at which the current sub-window ends
-	epoch      atomic.Int64 // number of the current sub-window since origin
 
-	marks [subWindows]mark
-}
+	// mu is held by queries and by rotations. Record never waits for it: the
+	// Record that notices a new sub-window rotates only if mu is free, and
+	// otherwise leaves the rotation to the holder or a later caller.
+	mu    sync.Mutex
+	epoch int64                 // the current sub-window, counted from origin
+	gens  [parts - 1]generation // the finished sub-windows, by epoch modulo parts-1
 
-// Striping: goroutines on different cores add to different copies of the
-// counters, so that one core's add does not have to pull the cache line from
-// another core first. Queries sum the stripes.
-const (
-	numStripes = stripe.N
-	cacheLine  = stripe.CacheLine
-	// stripePad makes a stripe a whole number of cache lines.
-	stripePad = (cacheLine - numBuckets*4%cacheLine) % cacheLine
-)
-
-// stripeCounts is one stripe's counters.
-type stripeCounts struct {
-	counts [numBuckets]atomic.Uint32
-	_      [stripePad]byte
+	// Written by probes that find a stripe shared: far from the fields
+	// every Record reads.
+	contention atomic.Uint32 // in this sub-window
 }
 
 // clockEvery is how often Record looks at the clock: on every clockEvery-th
-// sample of each bucket of each stripe. A clock read costs 20 to 200 ns on a
-// virtual machine, several times the rest of Record; one in 128 keeps it
-// near a nanosecond a sample. Queries look at the clock every time, so
-// samples are late to notice a new sub-window only between queries.
+// sample of each bucket of each stripe in a sub-window. A clock read costs 20
+// to 200 ns on a virtual machine, several times the rest of Record; one in
+// 128 keeps it near a nanosecond a sample. Queries look at the clock every
+// time, so samples are late to notice a new sub-window only between queries.
 const clockEvery = 128
 
 // NewTracker returns an empty tracker; with no options it looks back
-// DefaultWindow on the real clock.
+// DefaultWindow on the real clock. It allocates no counters until the first
+// Record.
 func NewTracker(opts ...Option) *Tracker {
 	c := newTrackerConfig(opts)
-	t := &Tracker{clock: c.clock, sub: c.window / subWindows}
+	t := &Tracker{clock: c.clock, sub: c.window / parts}
 	if t.clock != nil {
 		t.origin = t.clock()
 	} else {
 		t.origin = time.Now()
 	}
 	t.nextRotate.Store(int64(t.sub))
-	for i := range t.marks {
-		t.marks[i].epoch.Store(markUnused)
+	for i := range t.gens {
+		t.gens[i].epoch = noEpoch
 	}
-	t.marks[0].epoch.Store(0) // sub-window 0 starts from zero counts
 	return t
 }
 
 // Window returns how far back the tracker looks.
-func (t *Tracker) Window() time.Duration { return t.sub * subWindows }
+func (t *Tracker) Window() time.Duration { return t.sub * parts }
 
 // Record counts one sample. A negative d is not a latency: it is counted in
 // Snapshot.Negative and ignored otherwise. A d of MaxLatency or more counts
-// as MaxLatency and in Snapshot.Clamped.
+// as MaxLatency and in Snapshot.Clamped. The first sample in an octave of a
+// stripe allocates that octave's counters (256 bytes).
+//
+// Record is one function but for rare cases: on its path a call costs about
+// as much as the atomic operation.
 func (t *Tracker) Record(d time.Duration) {
-	if t.stripe().counts[bucketOf(d)].Add(1)%clockEvery == 0 {
-		t.advance()
+	b := bucketOf(d)
+	set := t.set.Load()
+	if set == nil {
+		set = t.firstStripe()
+	}
+	s := set.pick()
+	c := s.counter(b)
+	if c == nil {
+		c = s.rareCounter(b)
+	}
+	if v := c.Add(1); v%probeEvery == 0 {
+		t.probe(set, s, v)
+	}
+	if b != negativeBucket && t.early.Load() < earlyCap {
+		t.early.Add(1)
 	}
 }
 
-// stripe returns the calling goroutine's stripe (see package stripe).
-func (t *Tracker) stripe() *stripeCounts { return &t.stripes[stripe.Index()] }
+// earlyCap bounds the count of early samples, which only a Threshold that
+// has not yet computed its first value reads: past it, Record only loads it.
+const earlyCap = 1 << 16
+
+// recorded returns the number of samples recorded, negative ones aside, up
+// to earlyCap.
+func (t *Tracker) recorded() uint32 { return t.early.Load() }
 
 // elapsed returns the time since the tracker was created, by its clock.
 func (t *Tracker) elapsed() time.Duration {

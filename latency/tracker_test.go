@@ -101,7 +101,8 @@ func TestWindowOption(t *testing.T) {
 	assert.Equal(t, time.Minute, latency.DefaultWindow)
 	assert.Equal(t, 3*time.Minute, latency.NewTracker(latency.WithWindow(3*time.Minute)).Window())
 	assert.Equal(t, 6*time.Nanosecond, latency.NewTracker(latency.WithWindow(6)).Window())
-	for _, bad := range []time.Duration{-time.Second, 0, 5} {
+	assert.Equal(t, 3*time.Nanosecond, latency.NewTracker(latency.WithWindow(5)).Window(), "a whole number of thirds")
+	for _, bad := range []time.Duration{-time.Second, 0, 2} {
 		assert.Equal(t, latency.DefaultWindow, latency.NewTracker(latency.WithWindow(bad)).Window(), bad)
 	}
 	assert.Equal(t, latency.DefaultWindow, latency.NewTracker(nil, latency.WithClock(nil)).Window())

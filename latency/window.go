@@ -1,109 +1,105 @@
 package latency
 
-import (
-	"math"
-	"sync/atomic"
-	"time"
-)
+import "time"
 
-// A mark is a copy of a tracker's running counters (summed over the stripes)
-// taken when a sub-window started. The window's counts are the running
-// counters minus the oldest mark still inside the window.
-type mark struct {
-	epoch  atomic.Int64 // the sub-window this mark starts, or markUnused / markBusy
-	counts [numBuckets]atomic.Uint32
-}
+// parts is how many sub-windows a window is cut into. The window slides one
+// sub-window at a time, so a query covers between (parts-1)/parts of the
+// window and all of it: the current, partial sub-window in the stripes, and
+// the parts-1 finished ones before it, packed in generations. Three parts
+// keep a table's memory within a few KiB; a sample still counts for at least
+// two thirds of a window.
+const parts = 3
 
-const (
-	markUnused = -2 // never written
-	markBusy   = -1 // being written: not yet a consistent copy
-)
+// noEpoch marks a generation that holds no sub-window.
+const noEpoch = -1
 
-// counts is one number per bucket: a sum over the stripes, or a window.
-type counts [numBuckets]uint32
-
-// advance starts a new sub-window if the clock has left the current one.
+// advance starts a new sub-window if the clock has left the current one and
+// nobody holds the tracker; otherwise the holder, or a later caller, will.
 func (t *Tracker) advance() {
-	if el := t.elapsed(); int64(el) >= t.nextRotate.Load() {
-		t.rotate(el)
+	el := t.elapsed()
+	if int64(el) < t.nextRotate.Load() || !t.mu.TryLock() {
+		return
 	}
+	t.slideLocked(el)
+	t.mu.Unlock()
 }
 
-// rotate starts the sub-window that contains el, unless another caller has
-// already: the winner of the compare-and-swap on epoch copies the counters
-// into the sub-window's mark. Samples recorded during the copy may land on
-// either side of it.
-func (t *Tracker) rotate(el time.Duration) {
+// slideLocked makes the sub-window that contains el the current one, unless
+// it already is: the counts of the sub-window that ends move into the
+// generation whose sub-window has left the window. Samples added before
+// anyone noticed the end of a sub-window count with that sub-window.
+func (t *Tracker) slideLocked(el time.Duration) {
 	e := int64(el / t.sub)
-	for {
-		cur := t.epoch.Load()
-		if e <= cur {
-			return
-		}
-		if t.epoch.CompareAndSwap(cur, e) {
-			break
-		}
+	if e <= t.epoch {
+		return
 	}
-	var sum counts
-	t.sumStripes(&sum)
-	m := &t.marks[e%subWindows]
-	m.epoch.Store(markBusy)
-	for i := range sum {
-		m.counts[i].Store(sum[i])
+	g := &t.gens[t.epoch%(parts-1)]
+	g.reset(t.epoch)
+	if set := t.set.Load(); set != nil {
+		set.drain(g)
 	}
-	m.epoch.Store(e)
-	storeMax(&t.nextRotate, (e+1)*int64(t.sub))
+	t.epoch = e
+	t.nextRotate.Store((e + 1) * int64(t.sub))
+	t.contention.Store(0)
 }
 
-// storeMax raises v to x unless it is already higher, so that a slow rotation
-// cannot move nextRotate back over a later one.
-func storeMax(v *atomic.Int64, x int64) {
-	for old := v.Load(); old < x && !v.CompareAndSwap(old, x); old = v.Load() {
-	}
+// view is the window as the holder of the tracker's lock sees it.
+type view struct {
+	set  *stripeSet             // the current sub-window; nil before any sample
+	gens [parts - 1]*generation // the finished sub-windows inside the window
+	n    int                    // how many of gens are set
 }
 
-// sumStripes adds the running counters of every stripe into c.
-func (t *Tracker) sumStripes(c *counts) {
-	for s := range t.stripes {
-		for i := range c {
-			c[i] += t.stripes[s].counts[i].Load()
+// lockView takes the tracker's lock, slides the window up to now and
+// returns it. The caller unlocks t.mu.
+func (t *Tracker) lockView() view {
+	el := t.elapsed()
+	t.mu.Lock()
+	t.slideLocked(el)
+	v := view{set: t.set.Load()}
+	for i := range t.gens {
+		if g := &t.gens[i]; g.epoch != noEpoch && g.epoch > t.epoch-parts {
+			v.gens[v.n] = g
+			v.n++
 		}
 	}
+	return v
 }
 
-// readWindow slides the window up to now and stores its counts in w. It
-// retries if a rotation overwrote the mark it started from while it read.
-func (t *Tracker) readWindow(w *counts) {
-	for {
-		base, e := t.baseline()
-		if base == nil {
-			*w = counts{}
-			return
-		}
-		for i := range w {
-			w[i] = -base.counts[i].Load()
-		}
-		t.sumStripes(w) // read after the mark, so never below it
-		if base.epoch.Load() == e {
-			return
-		}
+// totals returns the samples of each block of the window, then the clamped
+// ones.
+func (v *view) totals() blockTotals {
+	var tot blockTotals
+	if v.set != nil {
+		v.set.totals(&tot)
 	}
+	for _, g := range v.gens[:v.n] {
+		g.totals(&tot)
+	}
+	return tot
 }
 
-// baseline returns the mark the window starts from: the oldest readable one
-// inside the window, with its epoch. It returns nil when no mark inside the
-// window is readable: the one just being written is the only one, so nothing
-// in the window is visible yet.
-func (t *Tracker) baseline() (*mark, int64) {
-	t.advance()
-	cur := t.epoch.Load()
-	var base *mark
-	oldest := int64(math.MaxInt64)
-	for i := range t.marks {
-		e := t.marks[i].epoch.Load()
-		if e >= 0 && e > cur-subWindows && e <= cur && e < oldest {
-			base, oldest = &t.marks[i], e
-		}
+// block returns the counts of block o in the window.
+func (v *view) block(o int) [subCount]uint64 {
+	var c [subCount]uint64
+	if v.set != nil {
+		v.set.addBlock(o, &c)
 	}
-	return base, oldest
+	for _, g := range v.gens[:v.n] {
+		g.addBlock(o, &c)
+	}
+	return c
+}
+
+// special returns the clamped (i = 0) or negative (i = 1) samples of the
+// window.
+func (v *view) special(i int) uint64 {
+	var n uint64
+	if v.set != nil {
+		n = v.set.special(i)
+	}
+	for _, g := range v.gens[:v.n] {
+		n += g.special[i]
+	}
+	return n
 }
