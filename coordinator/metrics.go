@@ -78,11 +78,14 @@ type LatencySummary struct {
 	P999                time.Duration
 }
 
-func summarize(s latency.Snapshot) LatencySummary {
-	return LatencySummary{
-		Count: s.Count, Mean: s.Mean, Max: s.Max,
-		P50: s.Quantile(0.5), P99: s.Quantile(0.99), P999: s.Quantile(0.999),
-	}
+// summaryQuantiles are the quantiles a LatencySummary shows.
+var summaryQuantiles = []float64{0.5, 0.99, 0.999}
+
+// summarize reads a tracker's window once, copying nothing.
+func summarize(t *latency.Tracker) LatencySummary {
+	var q [3]time.Duration
+	s := t.Summarize(summaryQuantiles, q[:])
+	return LatencySummary{Count: s.Count, Mean: s.Mean, Max: s.Max, P50: q[0], P99: q[1], P999: q[2]}
 }
 
 // Metrics returns a snapshot of the coordinator's metrics.
@@ -94,7 +97,7 @@ func (c *Coordinator) Metrics() Metrics {
 		m.Tables = append(m.Tables, tm)
 		return true
 	})
-	m.Total.Latency = summarize(c.latency.Snapshot())
+	m.Total.Latency = summarize(c.latency)
 	m.Replicas = c.snitch.replicaMetrics()
 	slices.SortFunc(m.Tables, func(a, b TableMetrics) int { return strings.Compare(a.Table, b.Table) })
 	return m
@@ -113,7 +116,7 @@ func (c *Coordinator) TableMetrics(table string) (TableMetrics, bool) {
 func (t *table) metrics() TableMetrics {
 	tm := t.m.snapshot()
 	tm.Table = t.name
-	tm.Latency = summarize(t.latency.Snapshot())
+	tm.Latency = summarize(t.latency)
 	tm.Threshold, tm.Speculating = t.threshold.Load(now())
 	return tm
 }
@@ -149,14 +152,19 @@ func (t *TableMetrics) add(o TableMetrics) {
 	for l, n := range o.ReadsByLevel {
 		t.ReadsByLevel[l] += n
 	}
-	for i, p := range t.counterFields() {
-		*p += *o.counterFields()[i]
+	mine, theirs := t.counterFields(), o.counterFields()
+	for i, p := range mine {
+		*p += *theirs[i]
 	}
 }
 
-// counterFields lists the summable counters, in the order String prints them.
-func (t *TableMetrics) counterFields() []*int64 {
-	return []*int64{
+// numCounters is how many summable counters a TableMetrics has.
+const numCounters = len(counterNames)
+
+// counterFields lists the summable counters, in the order String prints
+// them: an array, so that listing them allocates nothing.
+func (t *TableMetrics) counterFields() [numCounters]*int64 {
+	return [numCounters]*int64{
 		&t.Reads, &t.DataRequests, &t.DigestRequests,
 		&t.SpeculativeRetries, &t.HedgeWins, &t.FailedSpeculations,
 		&t.ReconcileSpeculations, &t.AdditionalWrites, &t.ShortReadRequests,
@@ -168,7 +176,7 @@ func (t *TableMetrics) counterFields() []*int64 {
 	}
 }
 
-var counterNames = []string{
+var counterNames = [...]string{
 	"reads", "data requests", "digest requests",
 	"speculative retries", "hedge wins", "failed speculations",
 	"reconcile speculations", "additional writes", "short-read requests",
