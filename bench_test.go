@@ -274,14 +274,18 @@ func benchRow(v, i int, buf []byte) (replica.Row, []byte) {
 	return r, buf
 }
 
-// benchMerge merges three versions of rows rows. Both sizes run against the
-// same live heap, the 1000-row versions: otherwise the small run would
-// collect garbage a tenth as often, in a heap a tenth the size, and the ratio
-// would measure the garbage collector's 4 MiB floor, not the merge.
+// mergeHeapRows is how many rows the versions that every merge benchmark
+// keeps alive have: all sizes run against the same live heap, so that the
+// garbage collector runs as often per byte allocated in each, and their
+// ratio measures the merge, not the collector's pacing of a small heap.
+const mergeHeapRows = 10000
+
+// benchMerge merges three versions of rows rows, with the versions of
+// mergeHeapRows rows alive.
 func benchMerge(b *testing.B, rows int) {
-	heap := divergentVersions(1000)
+	heap := divergentVersions(mergeHeapRows)
 	vs := heap
-	if rows != 1000 {
+	if rows != mergeHeapRows {
 		vs = divergentVersions(rows)
 	}
 	b.ReportAllocs()
@@ -295,10 +299,12 @@ func benchMerge(b *testing.B, rows int) {
 	runtime.KeepAlive(heap)
 }
 
-// BenchmarkMerge3x100 and BenchmarkMerge3x1000 show that Merge is linear:
-// ten times the rows must take at most 12 times as long.
-func BenchmarkMerge3x100(b *testing.B)  { benchMerge(b, 100) }
-func BenchmarkMerge3x1000(b *testing.B) { benchMerge(b, 1000) }
+// BenchmarkMerge3x100, BenchmarkMerge3x1000 and BenchmarkMerge3x10000 show
+// that Merge is linear: ten times the rows must take at most 12 times as
+// long from 100 to 1000 rows, and at most 11 times from 1000 to 10,000.
+func BenchmarkMerge3x100(b *testing.B)   { benchMerge(b, 100) }
+func BenchmarkMerge3x1000(b *testing.B)  { benchMerge(b, 1000) }
+func BenchmarkMerge3x10000(b *testing.B) { benchMerge(b, 10000) }
 
 // BenchmarkCloneReference3x1000 deep-copies the three versions of
 // BenchmarkMerge3x1000: the floor for a merge whose result shares no memory

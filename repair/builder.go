@@ -12,13 +12,15 @@ type builder struct {
 	cds    []replica.ComplexDeletion // the row being built's complex deletions
 }
 
-// addCell appends c, with a copy of its value, to the row being built.
-func (b *builder) addCell(c replica.Cell) {
+// addCell appends a copy of *c, with a copy of its value, to the row being
+// built. It copies in place, field by field: appending the cell as a
+// one-element slice cost a bulk write barrier per cell.
+func (b *builder) addCell(c *replica.Cell) {
+	dst := b.cells.next()
+	*dst = *c
 	if c.Value != nil {
-		b.values.add(c.Value...)
-		c.Value = b.values.seal()
+		dst.Value = b.values.copyOf(c.Value)
 	}
-	b.cells.add(c)
 }
 
 // row closes the row being built and returns it; it is empty if it holds
@@ -35,12 +37,13 @@ func (b *builder) row(clustering string, l replica.Liveness, d replica.Deletion)
 }
 
 // endRow closes the row being built and adds it to the partition, unless it
-// holds nothing.
-func (b *builder) endRow(clustering string, l replica.Liveness, d replica.Deletion) {
+// holds nothing. It reports whether it added it.
+func (b *builder) endRow(clustering string, l replica.Liveness, d replica.Deletion) bool {
 	if b.cells.pending() == 0 && len(b.cds) == 0 && l.IsEmpty() && d.IsLive() {
-		return
+		return false
 	}
 	b.out.Rows = append(b.out.Rows, b.row(clustering, l, d))
+	return true
 }
 
 // endStatic closes the row being built as the static row.

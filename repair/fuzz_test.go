@@ -2,6 +2,7 @@ package repair_test
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -129,6 +130,9 @@ func (r *fuzzReader) partition() replica.Partition {
 	return p
 }
 
+// FuzzMergeDiff checks Merge against the reference and its laws, Diff's
+// convergence, and that a Resolver agrees with both, on versions of which
+// some are invalid.
 func FuzzMergeDiff(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{1, 0, 0, 0, 0, 15})                            // a second version with another key
@@ -154,6 +158,7 @@ func FuzzMergeDiff(f *testing.F) {
 			repair.Diff(vs[i], vs[(i+1)%len(vs)]) // must not panic, valid or not
 			requireSame(t, before[i], vs[i], "version %d", i)
 		}
+		requireResolvedAlike(t, vs, m, err)
 		if err != nil {
 			return
 		}
@@ -172,6 +177,29 @@ func FuzzMergeDiff(f *testing.F) {
 		now := int64(r.next(8))
 		requirePurgeLaws(t, m, now, now-int64(r.next(5)))
 	})
+}
+
+// requireResolvedAlike checks that Merge's error err is the first fault in
+// version order, and that a Resolver returns for vs what Merge did, m or
+// err, and Diff's diff of each version.
+func requireResolvedAlike(t *testing.T, vs []replica.Partition, m replica.Partition, err error) {
+	t.Helper()
+	if want := checkedVersions(vs); !reflect.DeepEqual(want, err) {
+		t.Fatalf("Merge's error %v, want %v", err, want)
+	}
+	var r repair.Resolver
+	rm, diffs, rerr := r.Resolve(vs...)
+	if !reflect.DeepEqual(err, rerr) {
+		t.Fatalf("Resolve's error %v, Merge's %v", rerr, err)
+	}
+	if err != nil {
+		return
+	}
+	requireSame(t, m, rm, "Resolve's merge")
+	for i, v := range vs {
+		d, _ := repair.Diff(m, v)
+		requireSame(t, d, diffs[i], "Resolve's diff of version %d", i)
+	}
 }
 
 // requirePurgeLaws checks that purging merged at a read time leaves it

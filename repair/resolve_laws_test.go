@@ -1,0 +1,158 @@
+package repair_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// requireResolved checks what Resolve returned for vs against Merge and
+// Diff: the same merge, and for each version the same diff, empty exactly
+// when Diff reports nothing to send.
+func requireResolved(t *rapid.T, vs []replica.Partition, merged replica.Partition, diffs []replica.Partition) {
+	requireEqual(t, "merge", merge(t, vs...), merged)
+	if len(diffs) != len(vs) {
+		t.Fatalf("%d diffs for %d versions", len(diffs), len(vs))
+	}
+	for i, v := range vs {
+		want, stale := repair.Diff(merged, v)
+		requireEqual(t, fmt.Sprintf("diff of version %d", i), want, diffs[i])
+		if diffs[i].IsEmpty() == stale {
+			t.Fatalf("diff of version %d: empty %v, Diff reports stale %v", i, diffs[i].IsEmpty(), stale)
+		}
+	}
+}
+
+// Resolve is Merge and a Diff of each version, over the whole data model
+// (range tombstones, static rows, liveness, complex cells), whatever the
+// merges one Resolver served before.
+func TestResolveIsMergeAndDiff(t *testing.T) {
+	var r repair.Resolver // one for every case: its scratch is reused
+	rapid.Check(t, func(t *rapid.T) {
+		vs := genVersions(t)
+		before := cloneAll(vs)
+		merged, diffs, err := r.Resolve(vs...)
+		if err != nil {
+			t.Fatalf("Resolve of valid versions: %v", err)
+		}
+		requireResolved(t, vs, merged, diffs)
+		for i := range vs {
+			requireEqual(t, "version", before[i], vs[i])
+		}
+	})
+}
+
+// What Resolve returns is the caller's: a later Resolve on the same
+// Resolver does not change it, and the merge, the diffs and the versions
+// share no memory: writing every value byte of one changes no other.
+func TestResolveResultsShareNoMemory(t *testing.T) {
+	var r repair.Resolver
+	rapid.Check(t, func(t *rapid.T) {
+		vs := genVersions(t)
+		merged, diffs, err := r.Resolve(vs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keptMerge, keptDiffs, keptVersions := merged.Clone(), cloneAll(diffs), cloneAll(vs)
+		if _, _, err := r.Resolve(genVersions(t)...); err != nil {
+			t.Fatal(err)
+		}
+		requireEqual(t, "merge after another Resolve", keptMerge, merged)
+		for i := range diffs {
+			requireEqual(t, "diff after another Resolve", keptDiffs[i], diffs[i])
+		}
+		scribble(merged)
+		for i := range diffs {
+			requireEqual(t, "diff after writing to the merge", keptDiffs[i], diffs[i])
+			scribble(diffs[i])
+		}
+		for i := range vs {
+			requireEqual(t, "version after writing to the results", keptVersions[i], vs[i])
+		}
+	})
+}
+
+// scribble overwrites every value byte of p.
+func scribble(p replica.Partition) {
+	rows := append([]replica.Row{p.Static}, p.Rows...)
+	for _, r := range rows {
+		for _, c := range r.Cells {
+			for i := range c.Value {
+				c.Value[i] ^= 0xff
+			}
+		}
+	}
+}
+
+// invalidVersions are inputs Merge refuses: its error names the first fault
+// in version order, even where a later version's fault comes first in
+// clustering order, or lies past the rows a merge validates at a time.
+func invalidVersions() map[string][]replica.Partition {
+	badRowAt := func(n, bad int) replica.Partition {
+		p := wide(n, 0, 1)
+		p.Rows[bad].Cells[0].TTL = -1
+		return p
+	}
+	badStatic := wide(3, 0, 1)
+	badStatic.Static = row("s", live("a", "x", 1))
+	return map[string][]replica.Partition{
+		"none":                          nil,
+		"a second key":                  {wide(3, 0, 1), part("j")},
+		"a bad row far down":            {wide(1000, 0, 1), badRowAt(1000, 900)},
+		"two bad rows, the later first": {badRowAt(1000, 900), badRowAt(1000, 5)},
+		"rows out of order far down": {wide(500, 0, 1), func() replica.Partition {
+			p := wide(500, 0, 1)
+			p.Rows[300], p.Rows[301] = p.Rows[301], p.Rows[300]
+			return p
+		}()},
+		"a bad static row after a bad row": {badRowAt(10, 2), badStatic},
+		"an inverted range": {wide(3, 0, 1), part("k").WithRangeTombstones(
+			replica.NewRangeTombstone(replica.StartAt("b"), replica.EndAt("a"), delAt(1, 1)))},
+	}
+}
+
+// checkedVersions is the error Merge returned before it validated rows as
+// it merged them: the first version that is of another key or fails
+// Validate.
+func checkedVersions(vs []replica.Partition) error {
+	if len(vs) == 0 {
+		return &repair.VersionsError{Index: -1, Reason: "no versions to merge"}
+	}
+	for i, v := range vs {
+		if v.Key != vs[0].Key {
+			return &repair.VersionsError{Index: i, Reason: fmt.Sprintf("key %q differs from version 0's key %q", v.Key, vs[0].Key)}
+		}
+		if err := v.Validate(); err != nil {
+			return &repair.VersionsError{Index: i, Reason: "fails validation", Err: err}
+		}
+	}
+	return nil
+}
+
+func TestMergeAndResolveRefuseInvalidVersions(t *testing.T) {
+	var r repair.Resolver
+	for name, vs := range invalidVersions() {
+		t.Run(name, func(t *testing.T) {
+			want := checkedVersions(vs)
+			require.Error(t, want)
+			_, err := repair.Merge(vs...)
+			assert.Equal(t, want, err, "Merge")
+			merged, diffs, err := r.Resolve(vs...)
+			assert.Equal(t, want, err, "Resolve")
+			assert.True(t, errors.Is(err, repair.ErrInvalidVersions))
+			assert.True(t, merged.Equal(replica.Partition{}) && diffs == nil, "nothing but the error")
+		})
+	}
+	a, b := wide(100, 0, 2), wide(100, 1, 2)
+	merged, diffs, err := r.Resolve(a, b)
+	require.NoError(t, err, "a Resolver that refused versions serves the next")
+	requireSame(t, mustMerge(t, a, b), merged, "merge after refusals")
+	requireDiff(t, diffs[0], merged, a)
+}
