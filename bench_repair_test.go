@@ -7,6 +7,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 )
@@ -49,7 +50,7 @@ func replicaVersion(i, n int) replica.Partition {
 // staleCoordinator reads three instant replicas that acknowledge repairs
 // without applying them. Replica i holds replicaVersion(i) if disagree, else
 // every one holds the merge of those, replicaVersion(-1): the same data.
-func staleCoordinator(b *testing.B, disagree bool) *coordinator.Coordinator {
+func staleCoordinator(b testing.TB, disagree bool) *coordinator.Coordinator {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -105,3 +106,41 @@ func BenchmarkReadMismatch100(b *testing.B) { benchStaleRead(b, true) }
 // BenchmarkReadMatch100 is the reference for BenchmarkReadMismatch100: the
 // same read over replicas that agree, holding the same data as the merge.
 func BenchmarkReadMatch100(b *testing.B) { benchStaleRead(b, false) }
+
+// ---- repair: merging and diffing in one pass ----
+
+// BenchmarkResolve2x100 merges the two versions of a mismatch read
+// (replicaVersion 0 and 1, 100 rows of which each lacks a cell of the
+// other's in every row) and diffs both, in one pass with a reused
+// Resolver. Its reference is BenchmarkMergeDiff2x100.
+func BenchmarkResolve2x100(b *testing.B) {
+	vs := []replica.Partition{replicaVersion(0, mismatchRows), replicaVersion(1, mismatchRows)}
+	var r repair.Resolver
+	b.ReportAllocs()
+	for b.Loop() {
+		m, diffs, err := r.Resolve(vs...)
+		if err != nil || diffs[0].IsEmpty() || diffs[1].IsEmpty() {
+			b.Fatal(err, diffs)
+		}
+		sinkPartition = m
+	}
+}
+
+// BenchmarkMergeDiff2x100 is the reference for BenchmarkResolve2x100: Merge,
+// then a Diff of each version, as the coordinator did before.
+func BenchmarkMergeDiff2x100(b *testing.B) {
+	vs := []replica.Partition{replicaVersion(0, mismatchRows), replicaVersion(1, mismatchRows)}
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := repair.Merge(vs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, v := range vs {
+			if _, stale := repair.Diff(m, v); !stale {
+				b.Fatal("up to date")
+			}
+		}
+		sinkPartition = m
+	}
+}

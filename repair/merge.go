@@ -55,6 +55,7 @@ type merger struct {
 	rowDel   replica.Deletion
 	liveness replica.Liveness
 	invalid  bool // a row failed validation, and the merge stopped there
+	aligned  bool // the rows being merged may hold their cells alike (nextAligned)
 	b        builder
 	// When diffing: per version, the member of group it has, or -1; and
 	// what it lacks of the merge so far.

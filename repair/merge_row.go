@@ -1,10 +1,6 @@
 package repair
 
-import (
-	"strings"
-
-	"github.com/readpath/readpath/replica"
-)
+import "github.com/readpath/readpath/replica"
 
 // mergeRow merges the rows in group, under the deletion active that covers
 // them (the partition deletion or a range tombstone), into the builder's
@@ -15,6 +11,7 @@ import (
 func (m *merger) mergeRow(active replica.Deletion) {
 	active = m.mergeHead(active)
 	cds := m.mergeComplexDeletions(active)
+	m.aligned = m.cellsAligned()
 	for c := m.nextCell(); c != nil; c = m.nextCell() {
 		del := active
 		if len(cds) > 0 { // rare: spare the common case the lookup
@@ -103,57 +100,4 @@ func columnDeletion(cds *[]replica.ComplexDeletion, column string) replica.Delet
 		return (*cds)[0].Deletion
 	}
 	return replica.Deletion{}
-}
-
-// nextCell returns the winning cell of the smallest (column, path) not
-// merged yet in group, and moves past it; nil when the rows are exhausted.
-// It sets same in the members that hold a cell equal to the winner. One
-// key comparison per row: this loop is where a merge spends its time.
-func (m *merger) nextCell() *replica.Cell {
-	var win *replica.Cell
-	m.lose()
-	m.holders = m.holders[:0]
-	for i := range m.group {
-		g := &m.group[i]
-		if g.cell == len(g.row.Cells) {
-			continue
-		}
-		c := &g.row.Cells[g.cell]
-		order := -1
-		if win != nil { // by column, then path; simple columns have none
-			order = strings.Compare(c.Column, win.Column)
-			if order == 0 && len(c.Path)|len(win.Path) != 0 {
-				order = strings.Compare(c.Path, win.Path)
-			}
-		}
-		if order > 0 {
-			continue
-		}
-		g.same = true
-		if order == 0 {
-			switch w := compareCells(c, win); {
-			case w > 0: // a new winner: the holders so far lose to it
-				m.lose()
-				win = c
-			case w < 0:
-				g.same = false
-			}
-		}
-		if order < 0 { // a smaller key: the holders so far do not hold it
-			m.lose()
-			m.holders, win = m.holders[:0], c
-		}
-		m.holders = append(m.holders, i)
-	}
-	for _, i := range m.holders {
-		m.group[i].cell++
-	}
-	return win
-}
-
-// lose clears the holders' same.
-func (m *merger) lose() {
-	for _, i := range m.holders {
-		m.group[i].same = false
-	}
 }
