@@ -118,14 +118,16 @@ func containsVersion(vs []version, id string) bool {
 // resolveVersions merges the versions and repairs them from the diffs
 // worked out in the same pass: a read without a limit repairs all it read.
 // (With a limit, the merge is cut at the limit first, and the cut decides
-// what is repaired: those reads diff against the cut merge.)
+// what is repaired: those reads diff against the cut merge.) Every version
+// is a data answer its worker validated (checkData), so the merge does
+// not check their rows again.
 func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 	parts := make([]replica.Partition, len(vs))
 	for i, v := range vs {
 		parts[i] = v.part
 	}
 	res := resolvers.Get().(*repair.Resolver)
-	merged, diffs, err := res.Resolve(parts...)
+	merged, diffs, err := res.ResolveValid(parts...)
 	resolvers.Put(res)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)

@@ -1,6 +1,7 @@
 package repair_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -188,6 +189,7 @@ func requireResolvedAlike(t *testing.T, vs []replica.Partition, m replica.Partit
 		t.Fatalf("Merge's error %v, want %v", err, want)
 	}
 	var r repair.Resolver
+	requireResolveValidSafe(t, &r, vs, err)
 	rm, diffs, rerr := r.Resolve(vs...)
 	if !reflect.DeepEqual(err, rerr) {
 		t.Fatalf("Resolve's error %v, Merge's %v", rerr, err)
@@ -199,6 +201,27 @@ func requireResolvedAlike(t *testing.T, vs []replica.Partition, m replica.Partit
 	for i, v := range vs {
 		d, _ := repair.Diff(m, v)
 		requireSame(t, d, diffs[i], "Resolve's diff of version %d", i)
+	}
+}
+
+// requireResolveValidSafe checks ResolveValid on versions that may be
+// invalid, whose Merge returned err: it does not panic, it refuses what
+// it must check (no versions, keys, everything but rows), and on valid
+// versions it is Resolve.
+func requireResolveValidSafe(t *testing.T, r *repair.Resolver, vs []replica.Partition, err error) {
+	t.Helper()
+	m, diffs, verr := r.ResolveValid(vs...)
+	switch {
+	case headsInvalid(vs):
+		if !errors.Is(verr, repair.ErrInvalidVersions) {
+			t.Fatalf("ResolveValid of versions with invalid heads: %v", verr)
+		}
+	case err == nil:
+		requireSame(t, mustMerge(t, vs...), m, "ResolveValid's merge")
+		for i, v := range vs {
+			d, _ := repair.Diff(m, v)
+			requireSame(t, d, diffs[i], "ResolveValid's diff of version %d", i)
+		}
 	}
 }
 

@@ -38,7 +38,7 @@ import (
 // Validate, Merge returns a *VersionsError matching ErrInvalidVersions.
 func Merge(versions ...replica.Partition) (replica.Partition, error) {
 	var m merger // on the stack: one allocation fewer per merge
-	return m.merge(versions, false)
+	return m.merge(versions, false, false)
 }
 
 // merger holds the state of one merge: a cursor into each version's rows,
@@ -55,7 +55,6 @@ type merger struct {
 	rowDel   replica.Deletion
 	liveness replica.Liveness
 	invalid  bool // a row failed validation, and the merge stopped there
-	aligned  bool // the rows being merged may hold their cells alike (nextAligned)
 	b        builder
 	// When diffing: per version, the member of group it has, or -1; and
 	// what it lacks of the merge so far.
@@ -71,13 +70,19 @@ type member struct {
 	same    bool // it holds a cell equal to the one being merged
 }
 
-// merge merges versions, recording what each lacks if diffing. On invalid
-// versions it returns checkVersions' error.
-func (m *merger) merge(versions []replica.Partition, diffing bool) (replica.Partition, error) {
+// merge merges versions, recording what each lacks if diffing, and
+// checking their rows as it reaches them unless rowsValid: the caller
+// vouches for them. On invalid versions it returns checkVersions' error.
+func (m *merger) merge(versions []replica.Partition, diffing, rowsValid bool) (replica.Partition, error) {
 	if err := checkHeads(versions); err != nil {
 		return replica.Partition{}, err
 	}
 	m.prepare(versions, diffing)
+	if rowsValid {
+		for i := range versions {
+			m.valid[i] = len(versions[i].Rows)
+		}
+	}
 	m.sizeOutput()
 	out := m.run()
 	if m.invalid {

@@ -11,7 +11,6 @@ import "github.com/readpath/readpath/replica"
 func (m *merger) mergeRow(active replica.Deletion) {
 	active = m.mergeHead(active)
 	cds := m.mergeComplexDeletions(active)
-	m.aligned = m.cellsAligned()
 	for c := m.nextCell(); c != nil; c = m.nextCell() {
 		del := active
 		if len(cds) > 0 { // rare: spare the common case the lookup

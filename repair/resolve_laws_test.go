@@ -30,9 +30,9 @@ func requireResolved(t *rapid.T, vs []replica.Partition, merged replica.Partitio
 	}
 }
 
-// Resolve is Merge and a Diff of each version, over the whole data model
-// (range tombstones, static rows, liveness, complex cells), whatever the
-// merges one Resolver served before.
+// Resolve, and ResolveValid of valid versions, is Merge and a Diff of each
+// version, over the whole data model (range tombstones, static rows,
+// liveness, complex cells), whatever the merges one Resolver served before.
 func TestResolveIsMergeAndDiff(t *testing.T) {
 	var r repair.Resolver // one for every case: its scratch is reused
 	rapid.Check(t, func(t *rapid.T) {
@@ -46,6 +46,11 @@ func TestResolveIsMergeAndDiff(t *testing.T) {
 		for i := range vs {
 			requireEqual(t, "version", before[i], vs[i])
 		}
+		merged, diffs, err = r.ResolveValid(vs...)
+		if err != nil {
+			t.Fatalf("ResolveValid of valid versions: %v", err)
+		}
+		requireResolved(t, vs, merged, diffs)
 	})
 }
 
@@ -148,6 +153,10 @@ func TestMergeAndResolveRefuseInvalidVersions(t *testing.T) {
 			assert.Equal(t, want, err, "Resolve")
 			assert.True(t, errors.Is(err, repair.ErrInvalidVersions))
 			assert.True(t, merged.Equal(replica.Partition{}) && diffs == nil, "nothing but the error")
+			if headsInvalid(vs) { // what ResolveValid still checks
+				_, _, err := r.ResolveValid(vs...)
+				assert.Equal(t, want, err, "ResolveValid")
+			}
 		})
 	}
 	a, b := wide(100, 0, 2), wide(100, 1, 2)
@@ -155,4 +164,14 @@ func TestMergeAndResolveRefuseInvalidVersions(t *testing.T) {
 	require.NoError(t, err, "a Resolver that refused versions serves the next")
 	requireSame(t, mustMerge(t, a, b), merged, "merge after refusals")
 	requireDiff(t, diffs[0], merged, a)
+}
+
+// headsInvalid reports whether Merge refuses vs for something besides their
+// rows.
+func headsInvalid(vs []replica.Partition) bool {
+	heads := make([]replica.Partition, len(vs))
+	for i, v := range vs {
+		heads[i] = replica.Partition{Key: v.Key, Deletion: v.Deletion, Static: v.Static, RangeTombstones: v.RangeTombstones}
+	}
+	return checkedVersions(heads) != nil
 }
