@@ -46,11 +46,10 @@ func Merge(versions ...replica.Partition) (replica.Partition, error) {
 // each version lacks. A Resolver reuses one from merge to merge.
 type merger struct {
 	versions []replica.Partition
-	ints     []int       // the backing of next, valid, holders and member
+	ints     []int       // the backing of next, valid and member
 	next     []int       // per version, the index of its next row
 	valid    []int       // per version, how many of its rows are validated
 	group    []member    // the rows of the clustering key being merged
-	holders  []int       // the members of group holding the cell being merged
 	ranges   coverCursor // the merged range tombstones, ahead of the rows
 	rowDel   replica.Deletion
 	liveness replica.Liveness
@@ -67,7 +66,8 @@ type member struct {
 	row     *replica.Row
 	version int  // the index of the version it came from
 	cell    int  // the index of its next cell
-	same    bool // it holds a cell equal to the one being merged
+	holds   bool // it holds a cell of the key being merged,
+	same    bool // equal to the winning one
 }
 
 // merge merges versions, recording what each lacks if diffing, and
@@ -96,9 +96,8 @@ func (m *merger) merge(versions []replica.Partition, diffing, rowsValid bool) (r
 func (m *merger) prepare(versions []replica.Partition, diffing bool) {
 	k := len(versions)
 	m.versions, m.invalid = versions, false
-	m.ints = resize(m.ints, 4*k)
-	m.next, m.valid = m.ints[:k:k], m.ints[k:2*k:2*k]
-	m.holders, m.member = m.ints[2*k:2*k:3*k], m.ints[3*k:4*k:4*k]
+	m.ints = resize(m.ints, 3*k)
+	m.next, m.valid, m.member = m.ints[:k:k], m.ints[k:2*k:2*k], m.ints[2*k:3*k:3*k]
 	m.group = resize(m.group, k)[:0]
 	m.b = builder{out: replica.Partition{Key: versions[0].Key}}
 	for i := range versions {

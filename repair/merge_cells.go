@@ -12,10 +12,10 @@ import (
 // clears it in the others. This is where a merge spends its time.
 func (m *merger) nextCell() *replica.Cell {
 	var win *replica.Cell
-	m.holders = m.holders[:0]
-	for i := range m.group {
-		g := &m.group[i]
-		g.same = false
+	group := m.group
+	for i := range group {
+		g := &group[i]
+		g.same, g.holds = false, false
 		if g.cell == len(g.row.Cells) {
 			continue
 		}
@@ -28,20 +28,20 @@ func (m *merger) nextCell() *replica.Cell {
 			}
 		}
 		switch {
-		case order < 0: // a smaller key: the holders so far do not hold it
-			for _, h := range m.holders {
-				m.group[h].same = false
+		case order < 0: // a smaller key: the members so far do not hold it
+			for j := range group[:i] {
+				group[j].same, group[j].holds = false, false
 			}
-			m.holders, win, g.same = m.holders[:0], c, true
+			win, g.same, g.holds = c, true, true
 		case order == 0:
+			g.holds = true
 			m.rank(g, c, &win)
-		default:
-			continue
 		}
-		m.holders = append(m.holders, i)
 	}
-	for _, i := range m.holders {
-		m.group[i].cell++
+	for i := range group {
+		if group[i].holds {
+			group[i].cell++
+		}
 	}
 	return win
 }
