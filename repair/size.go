@@ -9,7 +9,7 @@ const sizeSamples = 8
 // mostly agree, the merge then allocates nothing more. The sizes come from
 // a few rows of each version, not a walk over them all, which would read
 // every version from memory once more before the merge does (see
-// validateChunk); only under a partition deletion are they counted, so
+// validateCells); only under a partition deletion are they counted, so
 // that a deletion that wiped the partition leaves little to allocate.
 func (m *merger) sizeOutput() {
 	var rows, cells, bytes int

@@ -6,12 +6,15 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// validateChunk is how many rows of a version a merge validates at a time,
-// just ahead of merging them: few enough that they are still in cache when
-// merged, so that a merge reads each version from memory once, not once to
-// validate it and once to merge it (at 10,000 rows the second walk cost
-// more than the rest of the merge grew).
-const validateChunk = 64
+// validateCells is about how many cells of a version a merge validates at
+// a time, just ahead of merging them: a stretch long enough for the
+// hardware to stream it in from memory, and short enough that the three
+// or so versions' stretches are still in cache when they are merged. So a
+// merge reads each version from memory once, not once to validate it and
+// once to merge it: at 10,000 rows of ten cells, validating each version
+// whole before merging made the merge 12.2 times the 1,000-row one,
+// stretches of 16 rows 12.4 times, of 128 to 512 rows about 11.
+const validateCells = 2048
 
 // checkHeads checks what a merge needs before its first row: some
 // versions, one key, and each version's partition deletion, static row and
@@ -50,15 +53,19 @@ func checkVersions(versions []replica.Partition) error {
 	return nil
 }
 
-// validateAhead validates the next chunk of version i's rows, from
-// m.valid[i], and the order of its first against the row before it. It
-// reports whether they are valid.
+// validateAhead validates the next stretch of version i's rows, from
+// m.valid[i], of about validateCells cells, and the order of its first row
+// against the row before it. It reports whether they are valid.
 func (m *merger) validateAhead(i int) bool {
 	v := &m.versions[i]
 	from := m.valid[i]
-	to := min(from+validateChunk, len(v.Rows))
-	chunk := replica.Partition{Key: v.Key, Rows: v.Rows[max(from-1, 0):to]}
-	if chunk.Validate() != nil {
+	to, cells := from, 0
+	for to < len(v.Rows) && cells < validateCells {
+		cells += len(v.Rows[to].Cells) + 1 // a row of no cells is work too
+		to++
+	}
+	stretch := replica.Partition{Key: v.Key, Rows: v.Rows[max(from-1, 0):to]}
+	if stretch.Validate() != nil {
 		return false
 	}
 	m.valid[i] = to
