@@ -18,25 +18,16 @@ func (l *lack) diff(merged, v *replica.Partition) replica.Partition {
 
 // addRows adds to out the rows l notes, copied from merged.
 func (l *lack) addRows(out, merged *replica.Partition) {
-	s := space{cells: make([]replica.Cell, len(l.cells)), values: make([]byte, l.valueBytes(merged))}
-	if len(l.cds) > 0 {
-		s.cds = make([]replica.ComplexDeletion, len(l.cds))
-	}
-	if rows := len(l.rows); l.rows[0].row >= 0 {
-		out.Rows = make([]replica.Row, 0, rows)
-	} else if rows > 1 {
-		out.Rows = make([]replica.Row, 0, rows-1)
+	s := l.space(merged)
+	if n := len(l.rows); l.rows[0].row >= 0 {
+		out.Rows = make([]replica.Row, 0, n)
+	} else if n > 1 {
+		out.Rows = make([]replica.Row, 0, n-1) // the first is the static row
 	}
 	cells, cds := 0, 0
 	for _, lr := range l.rows {
 		src := rowOf(merged, lr.row)
-		r := replica.Row{Clustering: src.Clustering}
-		if lr.liveness {
-			r.Liveness = src.Liveness
-		}
-		if lr.deletion {
-			r.Deletion = src.Deletion
-		}
+		r := lr.head(src)
 		r.Cells = s.copyCells(src.Cells, l.cells[cells:lr.cells])
 		r.ComplexDeletions = s.copyComplexDeletions(src.ComplexDeletions, l.cds[cds:lr.cds])
 		cells, cds = lr.cells, lr.cds
@@ -46,6 +37,29 @@ func (l *lack) addRows(out, merged *replica.Partition) {
 			out.Rows = append(out.Rows, r)
 		}
 	}
+}
+
+// space allocates the memory of the cells, values and complex deletions l
+// notes in merged.
+func (l *lack) space(merged *replica.Partition) space {
+	s := space{cells: make([]replica.Cell, len(l.cells)), values: make([]byte, l.valueBytes(merged))}
+	if len(l.cds) > 0 {
+		s.cds = make([]replica.ComplexDeletion, len(l.cds))
+	}
+	return s
+}
+
+// head returns a row of src's clustering, with the liveness and row
+// deletion of src that lr lacks.
+func (lr *lackRow) head(src *replica.Row) replica.Row {
+	r := replica.Row{Clustering: src.Clustering}
+	if lr.liveness {
+		r.Liveness = src.Liveness
+	}
+	if lr.deletion {
+		r.Deletion = src.Deletion
+	}
+	return r
 }
 
 // valueBytes returns how many value bytes the cells l notes hold in merged.

@@ -178,15 +178,13 @@ func (m *merger) endRow() {
 func (m *merger) gatherRows() bool {
 	m.group = m.group[:0]
 	for i := range m.versions {
-		rows := m.versions[i].Rows
-		if m.next[i] == len(rows) {
+		r := m.peek(i)
+		if r == nil {
+			if m.invalid {
+				return false
+			}
 			continue
 		}
-		if m.next[i] == m.valid[i] && !m.validateAhead(i) {
-			m.invalid = true
-			return false
-		}
-		r := &rows[m.next[i]]
 		if len(m.group) > 0 {
 			c := strings.Compare(r.Clustering, m.group[0].row.Clustering)
 			if c > 0 {
@@ -203,4 +201,18 @@ func (m *merger) gatherRows() bool {
 	}
 	m.noteMembers()
 	return len(m.group) > 0
+}
+
+// peek returns version i's next row, validated, or nil when it has no
+// more or (setting m.invalid) when its next stretch fails validation.
+func (m *merger) peek(i int) *replica.Row {
+	rows := m.versions[i].Rows
+	if m.next[i] == len(rows) {
+		return nil
+	}
+	if m.next[i] == m.valid[i] && !m.validateAhead(i) {
+		m.invalid = true
+		return nil
+	}
+	return &rows[m.next[i]]
 }
