@@ -11,6 +11,9 @@ import (
 // It sets same in the members that hold a cell equal to the winner, and
 // clears it in the others. This is where a merge spends its time.
 func (m *merger) nextCell() *replica.Cell {
+	if len(m.group) == 2 {
+		return m.nextOfTwo()
+	}
 	var win *replica.Cell
 	group := m.group
 	for i := range group {
@@ -60,4 +63,46 @@ func (m *merger) rank(g *member, c *replica.Cell, win **replica.Cell) {
 	case w == 0:
 		g.same = true
 	}
+}
+
+// nextOfTwo is nextCell for a group of two rows, the common case: a QUORUM
+// read at a replication factor of 3 merges two versions.
+func (m *merger) nextOfTwo() *replica.Cell {
+	a, b := &m.group[0], &m.group[1]
+	a.same, b.same = false, false
+	switch {
+	case b.cell == len(b.row.Cells):
+		return a.take()
+	case a.cell == len(a.row.Cells):
+		return b.take()
+	}
+	ca, cb := &a.row.Cells[a.cell], &b.row.Cells[b.cell]
+	order := strings.Compare(ca.Column, cb.Column)
+	if order == 0 && len(ca.Path)|len(cb.Path) != 0 {
+		order = strings.Compare(ca.Path, cb.Path)
+	}
+	switch {
+	case order < 0:
+		return a.take()
+	case order > 0:
+		return b.take()
+	}
+	a.cell, b.cell = a.cell+1, b.cell+1
+	w := compareCells(ca, cb)
+	a.same, b.same = w >= 0, w <= 0
+	if w < 0 {
+		return cb
+	}
+	return ca
+}
+
+// take returns g's next cell, or nil if it has none, as the winner that g
+// alone holds, and moves past it.
+func (g *member) take() *replica.Cell {
+	if g.cell == len(g.row.Cells) {
+		return nil
+	}
+	g.cell++
+	g.same = true
+	return &g.row.Cells[g.cell-1]
 }
