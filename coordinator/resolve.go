@@ -120,7 +120,10 @@ func containsVersion(vs []version, id string) bool {
 // (With a limit, the merge is cut at the limit first, and the cut decides
 // what is repaired: those reads diff against the cut merge.) Every version
 // is a data answer its worker validated (checkData), so the merge does
-// not check their rows again.
+// not check their rows again; and the merge keeps the answers' value bytes,
+// as a read whose replicas agree returns the data answer itself. The diffs
+// share no memory with the merge, so a caller that changes its result
+// changes no repair still on its way.
 func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 	parts := make([]replica.Partition, len(vs))
 	for i, v := range vs {

@@ -3,22 +3,24 @@ package repair
 import "github.com/readpath/readpath/replica"
 
 // builder assembles a partition row by row, copying every cell value into
-// its own arena so that the result shares no memory with its sources.
-// Strings are shared: they are immutable.
+// its own arena, unless it shares values, so that the result shares no
+// memory with its sources. Strings are shared: they are immutable.
 type builder struct {
 	out    replica.Partition
 	cells  arena[replica.Cell]
 	values arena[byte]
 	cds    []replica.ComplexDeletion // the row being built's complex deletions
+	// shareValues keeps the sources' values in the cells instead of
+	// copies (a Resolver's merge).
+	shareValues bool
 }
 
-// addCell appends a copy of *c, with a copy of its value, to the row being
-// built. It copies in place, field by field: appending the cell as a
-// one-element slice cost a bulk write barrier per cell.
+// addCell appends a copy of *c to the row being built, with a copy of its
+// value unless b shares values.
 func (b *builder) addCell(c *replica.Cell) {
 	dst := b.cells.next()
 	*dst = *c
-	if c.Value != nil {
+	if c.Value != nil && !b.shareValues {
 		dst.Value = b.values.copyOf(c.Value)
 	}
 }

@@ -24,9 +24,9 @@
 //	}
 //	view := merged.Visible(nowInSec)
 //
-// Steps 1 and 2 together cost about one merge with a Resolver, which diffs
-// every version in the same pass and reuses its scratch space from read to
-// read:
+// A Resolver does steps 1 and 2 in one pass, diffing every version as it
+// merges, and reuses its scratch space from read to read; its merge keeps
+// the versions' value bytes instead of copies (see Resolve):
 //
 //	var r repair.Resolver // one per goroutine, or in a sync.Pool
 //	merged, diffs, err := r.Resolve(a, b, c)

@@ -38,7 +38,7 @@ import (
 // Validate, Merge returns a *VersionsError matching ErrInvalidVersions.
 func Merge(versions ...replica.Partition) (replica.Partition, error) {
 	var m merger // on the stack: one allocation fewer per merge
-	return m.merge(versions, false, false)
+	return m.merge(versions, mergeMode{})
 }
 
 // merger holds the state of one merge: a cursor into each version's rows,
@@ -70,19 +70,26 @@ type member struct {
 	same    bool // equal to the winning one
 }
 
-// merge merges versions, recording what each lacks if diffing, and
-// checking their rows as it reaches them unless rowsValid: the caller
-// vouches for them. On invalid versions it returns checkVersions' error.
-func (m *merger) merge(versions []replica.Partition, diffing, rowsValid bool) (replica.Partition, error) {
+// mergeMode says how a merger merges.
+type mergeMode struct {
+	diffing     bool // note what each version lacks (a Resolver)
+	rowsValid   bool // the caller vouches for the versions' rows
+	shareValues bool // the output's cells keep the versions' values
+}
+
+// merge merges versions as mode says. On invalid versions it returns
+// checkVersions' error.
+func (m *merger) merge(versions []replica.Partition, mode mergeMode) (replica.Partition, error) {
 	if err := checkHeads(versions); err != nil {
 		return replica.Partition{}, err
 	}
-	m.prepare(versions, diffing)
-	if rowsValid {
+	m.prepare(versions, mode.diffing)
+	if mode.rowsValid {
 		for i := range versions {
 			m.valid[i] = len(versions[i].Rows)
 		}
 	}
+	m.b.shareValues = mode.shareValues
 	m.sizeOutput()
 	out := m.run()
 	if m.invalid {

@@ -55,9 +55,11 @@ func TestResolveIsMergeAndDiff(t *testing.T) {
 }
 
 // What Resolve returns is the caller's: a later Resolve on the same
-// Resolver does not change it, and the merge, the diffs and the versions
-// share no memory: writing every value byte of one changes no other.
-func TestResolveResultsShareNoMemory(t *testing.T) {
+// Resolver does not change it. The merge's values are the versions' own
+// bytes; nothing else is shared: writing every value byte of a diff
+// changes neither the merge, nor another diff, nor a version, and writing
+// the merge's changes no diff.
+func TestResolveResultsShareOnlyValuesWithTheVersions(t *testing.T) {
 	var r repair.Resolver
 	rapid.Check(t, func(t *rapid.T) {
 		vs := genVersions(t)
@@ -65,6 +67,7 @@ func TestResolveResultsShareNoMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		requireValuesOf(t, merged, vs)
 		keptMerge, keptDiffs, keptVersions := merged.Clone(), cloneAll(diffs), cloneAll(vs)
 		if _, _, err := r.Resolve(genVersions(t)...); err != nil {
 			t.Fatal(err)
@@ -73,13 +76,38 @@ func TestResolveResultsShareNoMemory(t *testing.T) {
 		for i := range diffs {
 			requireEqual(t, "diff after another Resolve", keptDiffs[i], diffs[i])
 		}
+		for i := range diffs {
+			scribble(diffs[i])
+			requireEqual(t, "merge after writing to a diff", keptMerge, merged)
+			for j := range vs {
+				requireEqual(t, "version after writing to a diff", keptVersions[j], vs[j])
+			}
+			for j := i + 1; j < len(diffs); j++ {
+				requireEqual(t, "diff after writing to another", keptDiffs[j], diffs[j])
+			}
+		}
 		scribble(merged)
 		for i := range diffs {
+			scribble(diffs[i]) // back as they were
 			requireEqual(t, "diff after writing to the merge", keptDiffs[i], diffs[i])
-			scribble(diffs[i])
 		}
-		for i := range vs {
-			requireEqual(t, "version after writing to the results", keptVersions[i], vs[i])
+	})
+}
+
+// requireValuesOf checks that every value merged holds is the very bytes
+// of a version's cell.
+func requireValuesOf(t *rapid.T, merged replica.Partition, vs []replica.Partition) {
+	held := map[*byte]bool{}
+	for _, v := range vs {
+		forEachCell(v, func(_ string, _ bool, c replica.Cell) {
+			if len(c.Value) > 0 {
+				held[&c.Value[0]] = true
+			}
+		})
+	}
+	forEachCell(merged, func(clustering string, _ bool, c replica.Cell) {
+		if len(c.Value) > 0 && !held[&c.Value[0]] {
+			t.Fatalf("%v of row %q is a copy, not a version's value", c, clustering)
 		}
 	})
 }

@@ -18,7 +18,10 @@ func (m *merger) sizeOutput() {
 		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
 	}
 	m.b.out.Rows = make([]replica.Row, 0, rows)
-	m.b.cells.hint, m.b.values.hint = cells, bytes
+	m.b.cells.hint = cells
+	if !m.b.shareValues {
+		m.b.values.hint = bytes
+	}
 }
 
 // estimate returns how many rows, cells and value bytes of v are likely to
