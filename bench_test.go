@@ -375,13 +375,11 @@ func rangedVersions(n int) []replica.Partition {
 	return vs
 }
 
-// benchMergeRanges is benchMerge over rangedVersions.
+// benchMergeRanges is benchMerge over rangedVersions, against the same live
+// heap.
 func benchMergeRanges(b *testing.B, rows int) {
-	heap := rangedVersions(1000)
-	vs := heap
-	if rows != 1000 {
-		vs = rangedVersions(rows)
-	}
+	heap := divergentVersions(mergeHeapRows) // the live heap of benchMerge, its reference
+	vs := rangedVersions(rows)
 	b.ReportAllocs()
 	for b.Loop() {
 		m, err := repair.Merge(vs...)
