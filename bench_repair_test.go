@@ -144,3 +144,35 @@ func BenchmarkMergeDiff2x100(b *testing.B) {
 		sinkPartition = m
 	}
 }
+
+// ---- replica: checking and digesting a data answer in one walk ----
+
+var sinkErr error
+
+// benchValidateDigest checks and digests a data answer of rows rows of ten
+// cells (queryPartition's), in one walk with ValidateDigest, or, if
+// twoWalks, with Validate and then DigestAt, as the coordinator did.
+func benchValidateDigest(b *testing.B, rows int, twoWalks bool) {
+	p := queryPartition(rows)
+	b.ReportAllocs()
+	for b.Loop() {
+		if twoWalks {
+			if sinkErr = p.Validate(); sinkErr == nil {
+				sinkDigest, sinkErr = p.DigestAt(0)
+			}
+			continue
+		}
+		sinkDigest, sinkErr = p.ValidateDigest(0)
+	}
+}
+
+// BenchmarkValidateDigest1000 and BenchmarkValidateDigest50000 check and
+// digest a data answer in one walk; BenchmarkValidateThenDigest1000 and
+// BenchmarkValidateThenDigest50000, in two, are their references. An
+// answer that stays in cache between two walks (1000 rows, about 1 MiB)
+// costs the same either way; one larger than the last-level cache (50,000
+// rows, about 50 MiB) costs a second trip to memory in two.
+func BenchmarkValidateDigest1000(b *testing.B)      { benchValidateDigest(b, 1000, false) }
+func BenchmarkValidateThenDigest1000(b *testing.B)  { benchValidateDigest(b, 1000, true) }
+func BenchmarkValidateDigest50000(b *testing.B)     { benchValidateDigest(b, 50000, false) }
+func BenchmarkValidateThenDigest50000(b *testing.B) { benchValidateDigest(b, 50000, true) }
