@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -454,14 +455,18 @@ func benchRow(v, i int, buf []byte) (replica.Row, []byte) {
 	return r, buf
 }
 
-// benchMerge merges three versions of rows rows. Both sizes run against the
-// same live heap, the 1000-row versions: otherwise the small run would
-// collect garbage a tenth as often, in a heap a tenth the size, and the ratio
-// would measure the garbage collector's 4 MiB floor, not the merge.
+// mergeHeapRows is how many rows the versions that every merge benchmark
+// keeps alive have: all sizes run against the same live heap, so that the
+// garbage collector runs as often per byte allocated in each, and their
+// ratio measures the merge, not the collector's pacing of a small heap.
+const mergeHeapRows = 10000
+
+// benchMerge merges three versions of rows rows, with the versions of
+// mergeHeapRows rows alive.
 func benchMerge(b *testing.B, rows int) {
-	heap := divergentVersions(1000)
+	heap := divergentVersions(mergeHeapRows)
 	vs := heap
-	if rows != 1000 {
+	if rows != mergeHeapRows {
 		vs = divergentVersions(rows)
 	}
 	b.ReportAllocs()
@@ -475,22 +480,62 @@ func benchMerge(b *testing.B, rows int) {
 	runtime.KeepAlive(heap)
 }
 
-// BenchmarkMerge3x100 and BenchmarkMerge3x1000 show that Merge is linear:
-// ten times the rows must take at most 12 times as long.
-func BenchmarkMerge3x100(b *testing.B)  { benchMerge(b, 100) }
-func BenchmarkMerge3x1000(b *testing.B) { benchMerge(b, 1000) }
+// BenchmarkMerge3x100, BenchmarkMerge3x1000 and BenchmarkMerge3x10000 show
+// that Merge is linear: ten times the rows must take at most 12 times as
+// long from 100 to 1000 rows, and at most 11 times from 1000 to 10,000.
+func BenchmarkMerge3x100(b *testing.B)   { benchMerge(b, 100) }
+func BenchmarkMerge3x1000(b *testing.B)  { benchMerge(b, 1000) }
+func BenchmarkMerge3x10000(b *testing.B) { benchMerge(b, 10000) }
 
-// BenchmarkCloneReference3x1000 deep-copies the three versions of
-// BenchmarkMerge3x1000: the floor for a merge whose result shares no memory
-// with its inputs.
+// BenchmarkCloneReference3x1000 is the reference for BenchmarkMerge3x1000:
+// one output's worth of data produced at the least cost, the largest of
+// its versions copied into memory allocated at once (a block of rows, one
+// of cells, one of value bytes, each of the exact size, counted before
+// the loop), with the same live heap. A merge's result shares no memory
+// with its inputs, so it must do as much as this, and compare versions
+// besides.
 func BenchmarkCloneReference3x1000(b *testing.B) {
-	vs := divergentVersions(1000)
+	heap := divergentVersions(mergeHeapRows)
+	largest := slices.MaxFunc(divergentVersions(1000), func(a, b replica.Partition) int { return len(a.Rows) - len(b.Rows) })
+	cells, bytes := contentSize(largest)
 	b.ReportAllocs()
 	for b.Loop() {
-		for _, v := range vs {
-			sinkPartition = v.Clone()
+		sinkPartition = arenaClone(largest, cells, bytes)
+	}
+	runtime.KeepAlive(heap)
+}
+
+// contentSize returns how many cells and value bytes p's rows hold.
+func contentSize(p replica.Partition) (cells, bytes int) {
+	for _, r := range p.Rows {
+		cells += len(r.Cells)
+		for _, c := range r.Cells {
+			bytes += len(c.Value)
 		}
 	}
+	return cells, bytes
+}
+
+// arenaClone copies p, whose rows hold cells cells and bytes value bytes,
+// into three blocks: its rows, their cells, their values.
+func arenaClone(p replica.Partition, cells, bytes int) replica.Partition {
+	rows := make([]replica.Row, len(p.Rows))
+	cs, vals := make([]replica.Cell, 0, cells), make([]byte, 0, bytes)
+	for i, r := range p.Rows {
+		start := len(cs)
+		for _, c := range r.Cells {
+			if c.Value != nil {
+				v := len(vals)
+				vals = append(vals, c.Value...)
+				c.Value = vals[v:len(vals):len(vals)]
+			}
+			cs = append(cs, c)
+		}
+		r.Cells = cs[start:len(cs):len(cs)]
+		rows[i] = r
+	}
+	p.Rows = rows
+	return p
 }
 
 // rangedVersions returns the versions of divergentVersions with range
@@ -510,13 +555,11 @@ func rangedVersions(n int) []replica.Partition {
 	return vs
 }
 
-// benchMergeRanges is benchMerge over rangedVersions.
+// benchMergeRanges is benchMerge over rangedVersions, against the same live
+// heap.
 func benchMergeRanges(b *testing.B, rows int) {
-	heap := rangedVersions(1000)
-	vs := heap
-	if rows != 1000 {
-		vs = rangedVersions(rows)
-	}
+	heap := divergentVersions(mergeHeapRows) // the live heap of benchMerge, its reference
+	vs := rangedVersions(rows)
 	b.ReportAllocs()
 	for b.Loop() {
 		m, err := repair.Merge(vs...)

@@ -75,11 +75,12 @@ func (k *call) read() {
 	k.at = now()
 	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err)
 	k.report()
-	if k.err == nil && !k.cmd.DigestOnly {
+	switch {
+	case k.err != nil || k.cmd.DigestOnly:
+	case k.digestData && k.part.Key == k.cmd.Key: // one walk of the answer, not two
+		k.digest, k.err = k.part.ValidateDigest(k.cmd.DigestVersion)
+	default:
 		k.err = checkData(&k.cmd, &k.part)
-		if k.err == nil && k.digestData {
-			k.digest, k.err = k.part.DigestAt(k.cmd.DigestVersion)
-		}
 	}
 	k.ch <- k.idx
 }

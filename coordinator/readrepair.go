@@ -13,21 +13,32 @@ type staleReplica struct {
 	diff replica.Partition
 }
 
-// readRepair sends every stale replica its diff, as the table's mode says:
-// BLOCKING waits until blockFor replicas hold the merged data (those
-// already up to date count; per datacenter at EACH_QUORUM), NONE sends
-// nothing, ASYNC queues the writes.
+// readRepair repairs the versions of a limited read from their diffs
+// against merged, the merge cut at the limit (see sendRepairs).
 func (r *read) readRepair(merged replica.Partition, vs []version) error {
-	mode := r.opts.ReadRepair
-	if mode == repair.None {
+	if r.opts.ReadRepair == repair.None {
 		return nil
 	}
+	diffs := make([]replica.Partition, len(vs))
+	for i, v := range vs {
+		diffs[i], _ = repair.Diff(merged, v.part)
+	}
+	return r.sendRepairs(vs, diffs)
+}
+
+// sendRepairs sends every stale replica its diff, diffs[i] for vs[i], as
+// the table's mode says (NONE sends nothing, and does not get here):
+// BLOCKING waits until blockFor replicas hold the merged data (those
+// already up to date, with an empty diff, count; per datacenter at
+// EACH_QUORUM), ASYNC queues the writes.
+func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
+	mode := r.opts.ReadRepair
 	at, may := r.additionalWriteTime()
 	r.newRound(PhaseRepair, len(vs)+len(r.plan.order), false, may)
 	stale := make([]staleReplica, 0, len(vs))
-	for _, v := range vs {
-		if diff, needed := repair.Diff(merged, v.part); needed {
-			stale = append(stale, staleReplica{v.cand, diff})
+	for i, v := range vs {
+		if !diffs[i].IsEmpty() {
+			stale = append(stale, staleReplica{v.cand, diffs[i]})
 			r.trace.Repaired = append(r.trace.Repaired, v.cand.ep.ID)
 		} else {
 			r.rd.credit(&v.cand, false)

@@ -2,7 +2,10 @@ package coordinator
 
 import (
 	"errors"
+	"fmt"
+	"sync"
 
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -76,6 +79,9 @@ func (r *read) reconcile() (replica.Partition, error) {
 		r.trace.Requests[a.idx].Used = true // every version is merged
 	}
 	vs := r.versions()
+	if r.q.Limit == 0 && r.opts.ReadRepair != repair.None {
+		return r.resolveVersions(vs)
+	}
 	if err := r.protectShortReads(vs); err != nil {
 		return replica.Partition{}, err
 	}
@@ -108,3 +114,31 @@ func containsVersion(vs []version, id string) bool {
 	}
 	return false
 }
+
+// resolveVersions merges the versions and repairs them from the diffs
+// worked out in the same pass: a read without a limit repairs all it read.
+// (With a limit, the merge is cut at the limit first, and the cut decides
+// what is repaired: those reads diff against the cut merge.) Every version
+// is a data answer its worker validated (checkData), so the merge does
+// not check their rows again; and the merge keeps the answers' value bytes,
+// as a read whose replicas agree returns the data answer itself. The diffs
+// share no memory with the merge, so a caller that changes its result
+// changes no repair still on its way.
+func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
+	parts := make([]replica.Partition, len(vs))
+	for i, v := range vs {
+		parts[i] = v.part
+	}
+	res := resolvers.Get().(*repair.Resolver)
+	merged, diffs, err := res.ResolveValid(parts...)
+	resolvers.Put(res)
+	if err != nil {
+		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
+	}
+	return merged, r.sendRepairs(vs, diffs)
+}
+
+// resolvers recycles the Resolvers that reconcile reads, so that their
+// scratch space serves read after read. A read state would keep one, but
+// read states are cleared when recycled.
+var resolvers = sync.Pool{New: func() any { return new(repair.Resolver) }}

@@ -81,3 +81,25 @@ func TestMergeOfAWipedPartitionAllocatesLittle(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	assert.Less(t, (after.TotalAlloc-before.TotalAlloc)/runs, uint64(1024), "bytes per merge")
 }
+
+// A reused Resolver allocates what it returns and nothing else: the merge
+// (its rows and cells: its values are the versions'), the diffs slice, and
+// each stale version's diff at its exact size (rows, cells and values: 3
+// blocks more), however many rows.
+func TestResolveAllocatesOnlyWhatItReturns(t *testing.T) {
+	var r repair.Resolver
+	resolve := func(vs ...replica.Partition) func() {
+		return func() {
+			_, _, err := r.Resolve(vs...)
+			require.NoError(t, err)
+		}
+	}
+	for _, n := range []int{10, 1000} {
+		p := wide(n, 0, 1)
+		lacking := wide(n, 0, 1)
+		lacking.Rows = lacking.Rows[:n/2]
+		assert.Equal(t, 3, allocs(resolve(p, p, p)), "%d rows, all up to date", n)
+		assert.Equal(t, 3+3, allocs(resolve(p, lacking, p)), "%d rows, one stale", n)
+		assert.Equal(t, 3+2*3, allocs(resolve(lacking, p, lacking)), "%d rows, two stale", n)
+	}
+}

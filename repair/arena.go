@@ -15,12 +15,22 @@ type arena[T any] struct {
 	hint  int // the size of the first block, if larger than minBlock
 }
 
-// add appends vs to the current group.
-func (a *arena[T]) add(vs ...T) {
+// next appends a zero element to the current group and returns it.
+func (a *arena[T]) next() *T {
+	if len(a.block) == cap(a.block) {
+		a.grow(1)
+	}
+	a.block = a.block[:len(a.block)+1]
+	return &a.block[len(a.block)-1]
+}
+
+// copyOf adds a copy of vs as a group of its own and returns it.
+func (a *arena[T]) copyOf(vs []T) []T {
 	if cap(a.block)-len(a.block) < len(vs) {
 		a.grow(len(vs))
 	}
 	a.block = append(a.block, vs...)
+	return a.seal()
 }
 
 // grow moves the current group into a new block with room for n more.

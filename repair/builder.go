@@ -3,22 +3,26 @@ package repair
 import "github.com/readpath/readpath/replica"
 
 // builder assembles a partition row by row, copying every cell value into
-// its own arena so that the result shares no memory with its sources.
-// Strings are shared: they are immutable.
+// its own arena, unless it shares values, so that the result shares no
+// memory with its sources. Strings are shared: they are immutable.
 type builder struct {
 	out    replica.Partition
 	cells  arena[replica.Cell]
 	values arena[byte]
 	cds    []replica.ComplexDeletion // the row being built's complex deletions
+	// shareValues keeps the sources' values in the cells instead of
+	// copies (a Resolver's merge).
+	shareValues bool
 }
 
-// addCell appends c, with a copy of its value, to the row being built.
-func (b *builder) addCell(c replica.Cell) {
-	if c.Value != nil {
-		b.values.add(c.Value...)
-		c.Value = b.values.seal()
+// addCell appends a copy of *c to the row being built, with a copy of its
+// value unless b shares values.
+func (b *builder) addCell(c *replica.Cell) {
+	dst := b.cells.next()
+	*dst = *c
+	if c.Value != nil && !b.shareValues {
+		dst.Value = b.values.copyOf(c.Value)
 	}
-	b.cells.add(c)
 }
 
 // row closes the row being built and returns it; it is empty if it holds
@@ -35,12 +39,13 @@ func (b *builder) row(clustering string, l replica.Liveness, d replica.Deletion)
 }
 
 // endRow closes the row being built and adds it to the partition, unless it
-// holds nothing.
-func (b *builder) endRow(clustering string, l replica.Liveness, d replica.Deletion) {
+// holds nothing. It reports whether it added it.
+func (b *builder) endRow(clustering string, l replica.Liveness, d replica.Deletion) bool {
 	if b.cells.pending() == 0 && len(b.cds) == 0 && l.IsEmpty() && d.IsLive() {
-		return
+		return false
 	}
 	b.out.Rows = append(b.out.Rows, b.row(clustering, l, d))
+	return true
 }
 
 // endStatic closes the row being built as the static row.

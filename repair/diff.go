@@ -88,7 +88,7 @@ func (b *builder) diffCells(merged, version []replica.Cell) {
 			version = version[1:]
 		}
 		if order != 0 || compareCells(c, &version[0]) > 0 {
-			b.addCell(*c)
+			b.addCell(c)
 		}
 	}
 }

@@ -24,6 +24,18 @@
 //	}
 //	view := merged.Visible(nowInSec)
 //
+// A Resolver does steps 1 and 2 in one pass, diffing every version as it
+// merges, and reuses its scratch space from read to read; its merge keeps
+// the versions' value bytes instead of copies (see Resolve):
+//
+//	var r repair.Resolver // one per goroutine, or in a sync.Pool
+//	merged, diffs, err := r.Resolve(a, b, c)
+//	for i, d := range diffs { // diffs[i] == repair.Diff(merged, versions[i])
+//		if !d.IsEmpty() {
+//			send(i, replica.Mutation{Table: table, Partition: d})
+//		}
+//	}
+//
 // The versions are what replicas answered, each already purged at the
 // read's time (replica.Command.Respond); Merge itself judges no expiry.
 //
@@ -45,6 +57,6 @@
 // Mode names a table's read-repair mode (BLOCKING, NONE or ASYNC), which the
 // coordinator honours.
 //
-// Everything here is safe for concurrent use as long as nobody modifies the
-// partitions passed in.
+// Everything here but a Resolver is safe for concurrent use as long as
+// nobody modifies the partitions passed in.
 package repair

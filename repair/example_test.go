@@ -86,3 +86,28 @@ func ExampleMerge_rangeTombstones() {
 	// replica 2 lacks: partition "user:42": range ["02", "03"] deleted@20/1700000000; range ("03", max) deleted@30/1700000100
 	// view "user:42": row "01" {visits="1"@10}
 }
+
+// A Resolver merges and diffs in one pass: here two replicas each missed
+// one write.
+func ExampleResolver() {
+	const t0 = 1700000000000000 // microseconds
+	a := replica.NewPartition("user:42", replica.NewRow("profile", replica.Live("email", "ada@example.com", t0+1)))
+	b := replica.NewPartition("user:42", replica.NewRow("profile", replica.Live("phone", "555-0100", t0)))
+
+	var r repair.Resolver // reuse it for the next read; not from two goroutines at once
+	merged, diffs, err := r.Resolve(a, b)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("merged:", merged)
+	for i, d := range diffs {
+		if !d.IsEmpty() {
+			fmt.Printf("repair replica %d with %v\n", i, d)
+		}
+	}
+	// Output:
+	// merged: partition "user:42": row "profile" {email="ada@example.com"@1700000000000001, phone="555-0100"@1700000000000000}
+	// repair replica 0 with partition "user:42": row "profile" {phone="555-0100"@1700000000000000}
+	// repair replica 1 with partition "user:42": row "profile" {email="ada@example.com"@1700000000000001}
+}

@@ -1,7 +1,9 @@
 package repair_test
 
 import (
+	"errors"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -129,6 +131,9 @@ func (r *fuzzReader) partition() replica.Partition {
 	return p
 }
 
+// FuzzMergeDiff checks Merge against the reference and its laws, Diff's
+// convergence, and that a Resolver agrees with both, on versions of which
+// some are invalid.
 func FuzzMergeDiff(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{1, 0, 0, 0, 0, 15})                            // a second version with another key
@@ -154,6 +159,7 @@ func FuzzMergeDiff(f *testing.F) {
 			repair.Diff(vs[i], vs[(i+1)%len(vs)]) // must not panic, valid or not
 			requireSame(t, before[i], vs[i], "version %d", i)
 		}
+		requireResolvedAlike(t, vs, m, err)
 		if err != nil {
 			return
 		}
@@ -172,6 +178,51 @@ func FuzzMergeDiff(f *testing.F) {
 		now := int64(r.next(8))
 		requirePurgeLaws(t, m, now, now-int64(r.next(5)))
 	})
+}
+
+// requireResolvedAlike checks that Merge's error err is the first fault in
+// version order, and that a Resolver returns for vs what Merge did, m or
+// err, and Diff's diff of each version.
+func requireResolvedAlike(t *testing.T, vs []replica.Partition, m replica.Partition, err error) {
+	t.Helper()
+	if want := checkedVersions(vs); !reflect.DeepEqual(want, err) {
+		t.Fatalf("Merge's error %v, want %v", err, want)
+	}
+	var r repair.Resolver
+	requireResolveValidSafe(t, &r, vs, err)
+	rm, diffs, rerr := r.Resolve(vs...)
+	if !reflect.DeepEqual(err, rerr) {
+		t.Fatalf("Resolve's error %v, Merge's %v", rerr, err)
+	}
+	if err != nil {
+		return
+	}
+	requireSame(t, m, rm, "Resolve's merge")
+	for i, v := range vs {
+		d, _ := repair.Diff(m, v)
+		requireSame(t, d, diffs[i], "Resolve's diff of version %d", i)
+	}
+}
+
+// requireResolveValidSafe checks ResolveValid on versions that may be
+// invalid, whose Merge returned err: it does not panic, it refuses what
+// it must check (no versions, keys, everything but rows), and on valid
+// versions it is Resolve.
+func requireResolveValidSafe(t *testing.T, r *repair.Resolver, vs []replica.Partition, err error) {
+	t.Helper()
+	m, diffs, verr := r.ResolveValid(vs...)
+	switch {
+	case headsInvalid(vs):
+		if !errors.Is(verr, repair.ErrInvalidVersions) {
+			t.Fatalf("ResolveValid of versions with invalid heads: %v", verr)
+		}
+	case err == nil:
+		requireSame(t, mustMerge(t, vs...), m, "ResolveValid's merge")
+		for i, v := range vs {
+			d, _ := repair.Diff(m, v)
+			requireSame(t, d, diffs[i], "ResolveValid's diff of version %d", i)
+		}
+	}
 }
 
 // requirePurgeLaws checks that purging merged at a read time leaves it

@@ -1,7 +1,7 @@
 package repair
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/readpath/readpath/replica"
@@ -30,96 +30,113 @@ import (
 // Merge is commutative, associative and idempotent. It does not modify its
 // arguments and the result shares no memory with them. It runs in one pass
 // over the rows and cells of all k versions (a k-way merge, O(n·k) for n
-// rows, cells and range tombstones in all; k is a handful of replicas).
+// rows, cells and range tombstones in all; k is a handful of replicas),
+// checking each row just before it merges it. To merge and diff in that
+// one pass, use a Resolver.
 //
 // With no versions, versions of different keys, or a version that fails
 // Validate, Merge returns a *VersionsError matching ErrInvalidVersions.
 func Merge(versions ...replica.Partition) (replica.Partition, error) {
-	if err := checkVersions(versions); err != nil {
-		return replica.Partition{}, err
-	}
-	m := merger{versions: versions} // on the stack: one allocation fewer per merge
-	m.init()
-	return m.run(), nil
+	var m merger // on the stack: one allocation fewer per merge
+	return m.merge(versions, mergeMode{})
 }
 
-func checkVersions(versions []replica.Partition) error {
-	if len(versions) == 0 {
-		return &VersionsError{Index: -1, Reason: "no versions to merge"}
-	}
-	for i := range versions {
-		v := &versions[i]
-		if v.Key != versions[0].Key {
-			return &VersionsError{Index: i, Reason: fmt.Sprintf("key %q differs from version 0's key %q", v.Key, versions[0].Key)}
-		}
-		if err := v.Validate(); err != nil {
-			return &VersionsError{Index: i, Reason: "fails validation", Err: err}
-		}
-	}
-	return nil
-}
-
-// merger holds the state of one Merge: a cursor into each version's rows,
-// and scratch space for the rows of one clustering key.
+// merger holds the state of one merge: a cursor into each version's rows,
+// the rows of the clustering key being merged, and, when diffing, what
+// each version lacks. A Resolver reuses one from merge to merge.
 type merger struct {
 	versions []replica.Partition
-	next     []int          // per version, the index of its next row
-	group    []*replica.Row // the rows of the clustering key being merged
-	from     []int          // per member of group, the version it came from
-	cellNext []int          // per member of group, the index of its next cell
-	holders  []int          // the members of group holding the cell being merged
-	ranges   coverCursor    // the merged range tombstones, ahead of the rows
+	ints     []int       // the backing of next, valid and member
+	next     []int       // per version, the index of its next row
+	valid    []int       // per version, how many of its rows are validated
+	group    []member    // the rows of the clustering key being merged
+	ranges   coverCursor // the merged range tombstones, ahead of the rows
 	rowDel   replica.Deletion
 	liveness replica.Liveness
+	invalid  bool // a row failed validation, and the merge stopped there
 	b        builder
+	// When diffing: per version, the member of group it has, or -1; and
+	// what it lacks of the merge so far.
+	member []int
+	lacks  []lack
 }
 
-// init sizes m's scratch space and output for m.versions.
-func (m *merger) init() {
-	k := len(m.versions)
-	scratch := make([]int, 4*k)
-	m.next, m.from = scratch[:k:k], scratch[k:k:2*k]
-	m.cellNext, m.holders = scratch[2*k:2*k:3*k], scratch[3*k:3*k:4*k]
-	m.group = make([]*replica.Row, 0, k)
-	m.b.out.Key = m.versions[0].Key
-	for i := range m.versions {
-		if d := m.versions[i].Deletion; d.Supersedes(m.b.out.Deletion) {
+// member is one version's row in the group being merged.
+type member struct {
+	row     *replica.Row
+	version int  // the index of the version it came from
+	cell    int  // the index of its next cell
+	holds   bool // it holds a cell of the key being merged,
+	same    bool // equal to the winning one
+}
+
+// mergeMode says how a merger merges.
+type mergeMode struct {
+	diffing     bool // note what each version lacks (a Resolver)
+	rowsValid   bool // the caller vouches for the versions' rows
+	shareValues bool // the output's cells keep the versions' values
+}
+
+// merge merges versions as mode says. On invalid versions it returns
+// checkVersions' error.
+func (m *merger) merge(versions []replica.Partition, mode mergeMode) (replica.Partition, error) {
+	if err := checkHeads(versions); err != nil {
+		return replica.Partition{}, err
+	}
+	m.prepare(versions, mode.diffing)
+	if mode.rowsValid {
+		for i := range versions {
+			m.valid[i] = len(versions[i].Rows)
+		}
+	}
+	m.b.shareValues = mode.shareValues
+	m.sizeOutput()
+	out := m.run()
+	if m.invalid {
+		return replica.Partition{}, checkVersions(versions)
+	}
+	return out, nil
+}
+
+// prepare points m at versions, with its scratch space sized for them and
+// cleared, reusing what an earlier merge left.
+func (m *merger) prepare(versions []replica.Partition, diffing bool) {
+	k := len(versions)
+	m.versions, m.invalid = versions, false
+	m.ints = resize(m.ints, 3*k)
+	m.next, m.valid, m.member = m.ints[:k:k], m.ints[k:2*k:2*k], m.ints[2*k:3*k:3*k]
+	m.group = resize(m.group, k)[:0]
+	m.b = builder{out: replica.Partition{Key: versions[0].Key}}
+	for i := range versions {
+		if d := versions[i].Deletion; d.Supersedes(m.b.out.Deletion) {
 			m.b.out.Deletion = d
 		}
 	}
-	m.sizeOutput()
-}
-
-// sizeOutput sizes the output for what survives the partition deletion in
-// the largest version: when replicas mostly agree, the merge then allocates
-// nothing more, and when a deletion wiped the partition, little.
-func (m *merger) sizeOutput() {
-	var rows, cells, bytes int
-	for i := range m.versions {
-		r, c, b := survivors(&m.versions[i], m.b.out.Deletion)
-		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
-	}
-	m.b.out.Rows = make([]replica.Row, 0, rows)
-	m.b.cells.hint, m.b.values.hint = cells, bytes
-}
-
-// survivors counts the rows, cells and value bytes of v that del leaves.
-func survivors(v *replica.Partition, del replica.Deletion) (rows, cells, bytes int) {
-	for i := range v.Rows {
-		r := &v.Rows[i]
-		before := cells
-		for j := range r.Cells {
-			if c := &r.Cells[j]; !del.Deletes(c.Timestamp) {
-				cells++
-				bytes += len(c.Value)
-			}
-		}
-		if cells > before || r.Deletion.Supersedes(del) || (!r.Liveness.IsEmpty() && !del.Deletes(r.Liveness.Timestamp)) ||
-			len(r.ComplexDeletions) > 0 {
-			rows++
+	m.lacks = m.lacks[:0]
+	if diffing { // the lacks' own slices are kept: their arrays are reused
+		m.lacks = slices.Grow(m.lacks, k)[:k]
+		for i := range m.lacks {
+			m.lacks[i].reset()
 		}
 	}
-	return rows, cells, bytes
+}
+
+// resize returns s with length n and zero elements, reusing its array if
+// it is large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// release drops m's references to the versions and the output, so that a
+// reused merger holds on to nothing of the caller's.
+func (m *merger) release() {
+	clear(m.group[:cap(m.group)])
+	m.versions, m.group, m.ranges, m.b = nil, m.group[:0], coverCursor{}, builder{}
 }
 
 func (m *merger) run() replica.Partition {
@@ -128,11 +145,11 @@ func (m *merger) run() replica.Partition {
 	m.ranges.rts = m.b.out.RangeTombstones
 	for m.gatherRows() {
 		active := m.b.out.Deletion
-		if d := m.ranges.at(m.group[0].Clustering); !d.IsLive() {
+		if d := m.ranges.at(m.group[0].row.Clustering); !d.IsLive() {
 			active = d // it supersedes the partition deletion, or it would not be there
 		}
 		m.mergeRow(active)
-		m.b.endRow(m.group[0].Clustering, m.liveness, m.rowDel)
+		m.endRow()
 	}
 	return m.b.out
 }
@@ -140,43 +157,69 @@ func (m *merger) run() replica.Partition {
 // mergeStatic merges the versions' static rows, which only the partition
 // deletion covers.
 func (m *merger) mergeStatic() {
-	m.group, m.from = m.group[:0], m.from[:0]
+	m.group = m.group[:0]
 	for i := range m.versions {
 		if s := &m.versions[i].Static; !s.IsEmpty() {
-			m.group, m.from = append(m.group, s), append(m.from, i)
+			m.group = append(m.group, member{row: s, version: i})
 		}
 	}
 	if len(m.group) == 0 {
 		return
 	}
+	m.noteMembers()
 	m.mergeRow(m.b.out.Deletion)
 	m.b.endStatic()
+	m.noteRow(-1, true)
+}
+
+// endRow closes the row merged from group: the builder keeps it unless it
+// holds nothing, and each version's lack notes what it lacks of it.
+func (m *merger) endRow() {
+	kept := m.b.endRow(m.group[0].row.Clustering, m.liveness, m.rowDel)
+	m.noteRow(len(m.b.out.Rows)-1, kept)
 }
 
 // gatherRows fills group with the rows of the smallest clustering key not
 // merged yet, and moves past them. It reports false when every version is
-// exhausted.
+// exhausted, or when a row it reached fails validation (m.invalid).
 func (m *merger) gatherRows() bool {
-	m.group, m.from = m.group[:0], m.from[:0]
+	m.group = m.group[:0]
 	for i := range m.versions {
-		rows := m.versions[i].Rows
-		if m.next[i] == len(rows) {
+		r := m.peek(i)
+		if r == nil {
+			if m.invalid {
+				return false
+			}
 			continue
 		}
-		r := &rows[m.next[i]]
 		if len(m.group) > 0 {
-			c := strings.Compare(r.Clustering, m.group[0].Clustering)
+			c := strings.Compare(r.Clustering, m.group[0].row.Clustering)
 			if c > 0 {
 				continue
 			}
 			if c < 0 {
-				m.group, m.from = m.group[:0], m.from[:0]
+				m.group = m.group[:0]
 			}
 		}
-		m.group, m.from = append(m.group, r), append(m.from, i)
+		m.group = append(m.group, member{row: r, version: i})
 	}
-	for _, i := range m.from {
-		m.next[i]++
+	for _, g := range m.group {
+		m.next[g.version]++
 	}
+	m.noteMembers()
 	return len(m.group) > 0
+}
+
+// peek returns version i's next row, validated, or nil when it has no
+// more or (setting m.invalid) when its next stretch fails validation.
+func (m *merger) peek(i int) *replica.Row {
+	rows := m.versions[i].Rows
+	if m.next[i] == len(rows) {
+		return nil
+	}
+	if m.next[i] == m.valid[i] && !m.validateAhead(i) {
+		m.invalid = true
+		return nil
+	}
+	return &rows[m.next[i]]
 }

@@ -1,27 +1,26 @@
 package repair
 
-import (
-	"strings"
-
-	"github.com/readpath/readpath/replica"
-)
+import "github.com/readpath/readpath/replica"
 
 // mergeRow merges the rows in group, under the deletion active that covers
 // them (the partition deletion or a range tombstone), into the builder's
 // current row: its cells and complex deletions go to the builder, and the
-// row deletion and liveness that survive to m.rowDel and m.liveness.
+// row deletion and liveness that survive to m.rowDel and m.liveness. When
+// diffing, each version's lack notes the cells and complex deletions it
+// lacks.
 func (m *merger) mergeRow(active replica.Deletion) {
 	active = m.mergeHead(active)
 	cds := m.mergeComplexDeletions(active)
-	m.cellNext = m.cellNext[:len(m.group)]
-	clear(m.cellNext)
 	for c := m.nextCell(); c != nil; c = m.nextCell() {
 		del := active
 		if len(cds) > 0 { // rare: spare the common case the lookup
 			del = strongest(active, columnDeletion(&cds, c.Column))
 		}
 		if !del.Deletes(c.Timestamp) {
-			m.b.addCell(*c)
+			m.b.addCell(c)
+			if len(m.lacks) > 0 {
+				m.noteCell()
+			}
 		}
 	}
 }
@@ -30,7 +29,8 @@ func (m *merger) mergeRow(active replica.Deletion) {
 // survive active, and returns what covers the row's cells.
 func (m *merger) mergeHead(active replica.Deletion) replica.Deletion {
 	m.rowDel, m.liveness = replica.Deletion{}, replica.Liveness{}
-	for _, r := range m.group {
+	for i := range m.group {
+		r := m.group[i].row
 		if r.Deletion.Supersedes(m.rowDel) {
 			m.rowDel = r.Deletion
 		}
@@ -54,14 +54,17 @@ func (m *merger) mergeHead(active replica.Deletion) replica.Deletion {
 // them.
 func (m *merger) mergeComplexDeletions(active replica.Deletion) []replica.ComplexDeletion {
 	var out []replica.ComplexDeletion
-	for _, r := range m.group {
-		for _, cd := range r.ComplexDeletions {
+	for i := range m.group {
+		for _, cd := range m.group[i].row.ComplexDeletions {
 			if cd.Deletion.Supersedes(active) {
 				out = addComplexDeletion(out, cd)
 			}
 		}
 	}
 	m.b.cds = out
+	if len(out) > 0 && len(m.lacks) > 0 {
+		m.noteComplexDeletions(out)
+	}
 	return out
 }
 
@@ -96,39 +99,4 @@ func columnDeletion(cds *[]replica.ComplexDeletion, column string) replica.Delet
 		return (*cds)[0].Deletion
 	}
 	return replica.Deletion{}
-}
-
-// nextCell returns the winning cell of the smallest (column, path) not
-// merged yet in group, and moves past it; nil when the rows are exhausted.
-// One key comparison per row: this loop is where a merge spends its time.
-func (m *merger) nextCell() *replica.Cell {
-	var win *replica.Cell
-	m.holders = m.holders[:0]
-	for i, r := range m.group {
-		if m.cellNext[i] == len(r.Cells) {
-			continue
-		}
-		c := &r.Cells[m.cellNext[i]]
-		order := -1
-		if win != nil { // by column, then path; simple columns have none
-			order = strings.Compare(c.Column, win.Column)
-			if order == 0 && len(c.Path)|len(win.Path) != 0 {
-				order = strings.Compare(c.Path, win.Path)
-			}
-		}
-		if order > 0 {
-			continue
-		}
-		if order < 0 {
-			m.holders = m.holders[:0]
-		}
-		if order < 0 || compareCells(c, win) > 0 {
-			win = c
-		}
-		m.holders = append(m.holders, i)
-	}
-	for _, i := range m.holders {
-		m.cellNext[i]++
-	}
-	return win
 }

@@ -48,6 +48,11 @@ func compareCells(a, b *replica.Cell) int {
 	if c := cmp.Compare(a.Timestamp, b.Timestamp); c != 0 {
 		return c
 	}
+	if a.Tombstone == b.Tombstone && a.TTL == b.TTL && a.LocalDeletionTime == b.LocalDeletionTime {
+		// One kind and one expiry: only the values can differ. Replicas
+		// that agree send such ties for every cell.
+		return bytes.Compare(a.Value, b.Value)
+	}
 	ka, kb := kind(a), kind(b)
 	if ka != kb {
 		return cmp.Compare(ka, kb)

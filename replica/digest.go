@@ -87,9 +87,26 @@ func (p *Partition) encodingVersion(v byte) byte {
 }
 
 func (p *Partition) encodeFields(e *digest.Encoder, v byte) {
+	p.encodeHead(e, v)
+	for i := range p.Rows {
+		p.Rows[i].encode(e, v)
+	}
+}
+
+// encodeHead writes what p's encoding at version v holds before its rows.
+func (p *Partition) encodeHead(e *digest.Encoder, v byte) {
 	if v == digest.V1 {
-		p.encodeV1(e)
+		encodeHeadV1(e, p.Key, p.Deletion, len(p.Rows))
 		return
 	}
-	p.encodeV2(e)
+	p.encodeHeadV2(e)
+}
+
+// encode writes r at version v.
+func (r *Row) encode(e *digest.Encoder, v byte) {
+	if v == digest.V1 {
+		r.encodeV1(e)
+		return
+	}
+	r.encodeV2(e)
 }

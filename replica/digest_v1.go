@@ -22,14 +22,10 @@ func (p *Partition) expressibleInV1() bool {
 	return true
 }
 
-func (p *Partition) encodeV1(e *digest.Encoder) {
-	encodeHeadV1(e, p.Key, p.Deletion, len(p.Rows))
-	for i := range p.Rows {
-		r := &p.Rows[i]
-		encodeHeadV1(e, r.Clustering, r.Deletion, len(r.Cells))
-		for j := range r.Cells {
-			r.Cells[j].encodeV1(e)
-		}
+func (r *Row) encodeV1(e *digest.Encoder) {
+	encodeHeadV1(e, r.Clustering, r.Deletion, len(r.Cells))
+	for j := range r.Cells {
+		r.Cells[j].encodeV1(e)
 	}
 }
 

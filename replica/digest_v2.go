@@ -23,7 +23,8 @@ const (
 	cellLocalDeletionTime
 )
 
-func (p *Partition) encodeV2(e *digest.Encoder) {
+// encodeHeadV2 writes p up to its rows, their count included.
+func (p *Partition) encodeHeadV2(e *digest.Encoder) {
 	e.String(p.Key)
 	static := p.hasStatic()
 	e.Byte(flag(!p.Deletion.IsLive(), partitionDeleted) | flag(static, partitionStatic) |
@@ -41,9 +42,6 @@ func (p *Partition) encodeV2(e *digest.Encoder) {
 		}
 	}
 	e.Count(len(p.Rows))
-	for i := range p.Rows {
-		p.Rows[i].encodeV2(e)
-	}
 }
 
 func (rt *RangeTombstone) encodeV2(e *digest.Encoder) {

@@ -65,25 +65,36 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 //     2147483647 that Cassandra's materialized views use for expired
 //     liveness, which readpath does not model.
 func (p Partition) Validate() error {
+	if err := p.validateHead(); err != nil {
+		return err
+	}
+	for i := range p.Rows {
+		if err := p.validateRow(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateHead checks what p holds besides its rows.
+func (p *Partition) validateHead() error {
 	if p.Deletion.LocalDeletionTime < 0 {
 		return &ValidationError{Key: p.Key, Reason: "negative partition local deletion time"}
 	}
 	if err := validateStatic(p.Key, &p.Static); err != nil {
 		return err
 	}
-	if err := validateRanges(p.Key, p.RangeTombstones); err != nil {
-		return err
+	return validateRanges(p.Key, p.RangeTombstones)
+}
+
+// validateRow checks p's row at index i, and its order after the row
+// before it.
+func (p *Partition) validateRow(i int) error {
+	r := &p.Rows[i]
+	if i > 0 && p.Rows[i-1].Clustering >= r.Clustering {
+		return rowError(p.Key, r, "rows out of order or duplicated")
 	}
-	for i := range p.Rows {
-		r := &p.Rows[i]
-		if i > 0 && p.Rows[i-1].Clustering >= r.Clustering {
-			return rowError(p.Key, r, "rows out of order or duplicated")
-		}
-		if err := validateRow(p.Key, r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return validateRow(p.Key, r)
 }
 
 func validateStatic(key string, s *Row) error {

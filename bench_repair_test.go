@@ -1,0 +1,178 @@
+package readpath_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// ---- coordinator: a read whose replicas disagree, repaired ----
+
+// staleApply is a replica that acknowledges repairs at once without applying
+// them, so that it stays stale and every read of a benchmark mismatches.
+type staleApply struct{ replica.Replica }
+
+func (s staleApply) Apply(ctx context.Context, _ replica.Mutation) error { return ctx.Err() }
+
+// mismatchRows is how many rows the replicas of the mismatch benchmarks
+// disagree on: every row of their partition.
+const mismatchRows = 100
+
+// replicaVersion returns replica i's version of a partition of n rows of
+// ten cells: in every row, column i was written once more, later, on
+// replica i alone (i < 0: on every replica). So any two replicas disagree
+// on every row, and each lacks one cell per row of the other's.
+func replicaVersion(i, n int) replica.Partition {
+	rows := make([]replica.Row, n)
+	var buf []byte
+	for r := range rows {
+		cells := make([]replica.Cell, len(benchColumns))
+		for c, column := range benchColumns {
+			ts := int64(1000)
+			if c == i || (i < 0 && c < 3) {
+				ts++
+			}
+			start := len(buf)
+			buf = fmt.Appendf(buf, "value-%06d-%02d", ts, c)
+			cells[c] = replica.Cell{Column: column, Value: buf[start:len(buf):len(buf)], Timestamp: ts}
+		}
+		rows[r] = replica.Row{Clustering: fmt.Sprintf("row%06d", r), Cells: cells}
+	}
+	return replica.Partition{Key: "k", Rows: rows}
+}
+
+// staleCoordinator reads three instant replicas that acknowledge repairs
+// without applying them. Replica i holds replicaVersion(i) if disagree, else
+// every one holds the merge of those, replicaVersion(-1): the same data.
+func staleCoordinator(b testing.TB, disagree bool) *coordinator.Coordinator {
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reps := make([]replica.Replica, 0, 3)
+	for i, r := range cl.Replicas() {
+		v := replicaVersion(-1, mismatchRows)
+		if disagree {
+			v = replicaVersion(i, mismatchRows)
+		}
+		if err := r.Seed("t", v); err != nil {
+			b.Fatal(err)
+		}
+		reps = append(reps, staleApply{r})
+	}
+	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) {
+		return reps, consistency.Simple(3), nil
+	}
+	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+func benchStaleRead(b *testing.B, disagree bool) {
+	c := staleCoordinator(b, disagree)
+	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum}
+	ctx := context.Background()
+	res, err := c.Read(ctx, req)
+	if err != nil || len(res.Partition.Rows) != mismatchRows || res.Trace.DigestMismatch != disagree {
+		b.Fatalf("%d rows, mismatch %v, %v; want %d rows, mismatch %v",
+			len(res.Partition.Rows), res.Trace.DigestMismatch, err, mismatchRows, disagree)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Read(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadMismatch100 is a QUORUM read whose two contacts disagree on
+// every one of 100 rows: a second round of data reads, the merge, and a
+// BLOCKING repair of both, which they acknowledge at once (and stay stale).
+// Target: at most 4x BenchmarkReadMatch100, its reference.
+func BenchmarkReadMismatch100(b *testing.B) { benchStaleRead(b, true) }
+
+// BenchmarkReadMatch100 is the reference for BenchmarkReadMismatch100: the
+// same read over replicas that agree, holding the same data as the merge.
+func BenchmarkReadMatch100(b *testing.B) { benchStaleRead(b, false) }
+
+// ---- repair: merging and diffing in one pass ----
+
+// BenchmarkResolve2x100 merges the two versions of a mismatch read
+// (replicaVersion 0 and 1, 100 rows of which each lacks a cell of the
+// other's in every row) and diffs both, in one pass with a reused
+// Resolver. Its reference is BenchmarkMergeDiff2x100.
+func BenchmarkResolve2x100(b *testing.B) {
+	vs := []replica.Partition{replicaVersion(0, mismatchRows), replicaVersion(1, mismatchRows)}
+	var r repair.Resolver
+	b.ReportAllocs()
+	for b.Loop() {
+		m, diffs, err := r.Resolve(vs...)
+		if err != nil || diffs[0].IsEmpty() || diffs[1].IsEmpty() {
+			b.Fatal(err, diffs)
+		}
+		sinkPartition = m
+	}
+}
+
+// BenchmarkMergeDiff2x100 is the reference for BenchmarkResolve2x100: Merge,
+// then a Diff of each version, as the coordinator did before.
+func BenchmarkMergeDiff2x100(b *testing.B) {
+	vs := []replica.Partition{replicaVersion(0, mismatchRows), replicaVersion(1, mismatchRows)}
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := repair.Merge(vs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, v := range vs {
+			if _, stale := repair.Diff(m, v); !stale {
+				b.Fatal("up to date")
+			}
+		}
+		sinkPartition = m
+	}
+}
+
+// ---- replica: checking and digesting a data answer in one walk ----
+
+var sinkErr error
+
+// benchValidateDigest checks and digests a data answer of rows rows of ten
+// cells (queryPartition's), in one walk with ValidateDigest, or, if
+// twoWalks, with Validate and then DigestAt, as the coordinator did.
+func benchValidateDigest(b *testing.B, rows int, twoWalks bool) {
+	p := queryPartition(rows)
+	b.ReportAllocs()
+	for b.Loop() {
+		if twoWalks {
+			if sinkErr = p.Validate(); sinkErr == nil {
+				sinkDigest, sinkErr = p.DigestAt(0)
+			}
+			continue
+		}
+		sinkDigest, sinkErr = p.ValidateDigest(0)
+	}
+}
+
+// BenchmarkValidateDigest1000 and BenchmarkValidateDigest50000 check and
+// digest a data answer in one walk; BenchmarkValidateThenDigest1000 and
+// BenchmarkValidateThenDigest50000, in two, are their references. An
+// answer that stays in cache between two walks (1000 rows, about 1 MiB)
+// costs the same either way; one larger than the last-level cache (50,000
+// rows, about 50 MiB) costs a second trip to memory in two.
+func BenchmarkValidateDigest1000(b *testing.B)      { benchValidateDigest(b, 1000, false) }
+func BenchmarkValidateThenDigest1000(b *testing.B)  { benchValidateDigest(b, 1000, true) }
+func BenchmarkValidateDigest50000(b *testing.B)     { benchValidateDigest(b, 50000, false) }
+func BenchmarkValidateThenDigest50000(b *testing.B) { benchValidateDigest(b, 50000, true) }

@@ -1,0 +1,57 @@
+package repair
+
+import "github.com/readpath/readpath/replica"
+
+// Resolver merges the versions of a partition that replicas answered and,
+// in the same pass, works out what each of them lacks: Merge and a Diff of
+// every version in one walk over the versions. It keeps its scratch
+// space (cursors, and where each version's missing pieces lie in the
+// merge) from call to call, so that one Resolver serving many reads
+// allocates hardly more than what it returns.
+//
+// A Resolver is not safe for concurrent use: give each goroutine its own,
+// or keep them in a sync.Pool. The zero Resolver is ready to use.
+type Resolver struct{ m merger }
+
+// Resolve merges versions and diffs each of them against the merge:
+// merged equals Merge(versions...), and diffs[i] equals Diff(merged,
+// versions[i]), so it is empty (IsEmpty) exactly when versions[i] lacks
+// nothing. Versions that Merge refuses get its *VersionsError, and nothing
+// else.
+//
+// What Resolve returns is the caller's to keep: no later call on r touches
+// it, and once Resolve returns r holds no reference to versions or to its
+// results. Unlike Merge's, merged's cells hold the versions' own value
+// bytes, as they hold their strings: a merge copies every cell, but its
+// values need no copy as long as nobody modifies the versions' (copying
+// them was a tenth of what a read that merged and repaired 100 rows
+// allocated). Everything else in merged is new memory, and the diffs are
+// copies: they share no memory with merged, with versions or with one
+// another.
+func (r *Resolver) Resolve(versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
+	return r.resolve(versions, mergeMode{diffing: true, shareValues: true})
+}
+
+// ResolveValid is Resolve for versions that each passed
+// replica.Partition.Validate already, as a coordinator checks every answer
+// it receives: it does not check their rows again, which is about a
+// quarter of Resolve's work. It still refuses no versions, versions of
+// different keys, and invalid partition deletions, static rows and range
+// tombstones. On versions whose rows are invalid its results are
+// unspecified, but it does not panic.
+func (r *Resolver) ResolveValid(versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
+	return r.resolve(versions, mergeMode{diffing: true, rowsValid: true, shareValues: true})
+}
+
+func (r *Resolver) resolve(versions []replica.Partition, mode mergeMode) (replica.Partition, []replica.Partition, error) {
+	defer r.m.release()
+	merged, err := r.m.merge(versions, mode)
+	if err != nil {
+		return replica.Partition{}, nil, err
+	}
+	diffs := make([]replica.Partition, len(versions))
+	for i := range versions {
+		diffs[i] = r.m.lacks[i].diff(&merged, &versions[i])
+	}
+	return merged, diffs, nil
+}

@@ -1,0 +1,75 @@
+package repair
+
+import "github.com/readpath/readpath/replica"
+
+// sizeSamples is how many rows, spread over a version, estimate reads.
+const sizeSamples = 8
+
+// sizeOutput sizes the output for the largest version: when replicas
+// mostly agree, the merge then allocates nothing more. The sizes come from
+// a few rows of each version, not a walk over them all, which would read
+// every version from memory once more before the merge does (see
+// validateCells); only under a partition deletion are they counted, so
+// that a deletion that wiped the partition leaves little to allocate.
+func (m *merger) sizeOutput() {
+	var rows, cells, bytes int
+	for i := range m.versions {
+		r, c, b := estimate(&m.versions[i], m.b.out.Deletion)
+		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
+	}
+	m.b.out.Rows = make([]replica.Row, 0, rows)
+	m.b.cells.hint = cells
+	if !m.b.shareValues {
+		m.b.values.hint = bytes
+	}
+}
+
+// estimate returns how many rows, cells and value bytes of v are likely to
+// survive the partition deletion del: all of them when del is live, their
+// cells and bytes extrapolated from sizeSamples rows spread over v; those
+// del leaves, counted, otherwise.
+func estimate(v *replica.Partition, del replica.Deletion) (rows, cells, bytes int) {
+	if !del.IsLive() {
+		return survivors(v, del)
+	}
+	cells, bytes = rowSize(&v.Static)
+	n := len(v.Rows)
+	samples := min(n, sizeSamples)
+	var sc, sb int
+	for j := range samples {
+		c, b := rowSize(&v.Rows[j*(n-1)/max(samples-1, 1)])
+		sc, sb = sc+c, sb+b
+	}
+	if samples > 0 {
+		cells += (sc*n + samples - 1) / samples
+		bytes += (sb*n + samples - 1) / samples
+	}
+	return n, cells, bytes
+}
+
+// rowSize returns how many cells and value bytes r holds.
+func rowSize(r *replica.Row) (cells, bytes int) {
+	for j := range r.Cells {
+		bytes += len(r.Cells[j].Value)
+	}
+	return len(r.Cells), bytes
+}
+
+// survivors counts the rows, cells and value bytes of v that del leaves.
+func survivors(v *replica.Partition, del replica.Deletion) (rows, cells, bytes int) {
+	for i := range v.Rows {
+		r := &v.Rows[i]
+		before := cells
+		for j := range r.Cells {
+			if c := &r.Cells[j]; !del.Deletes(c.Timestamp) {
+				cells++
+				bytes += len(c.Value)
+			}
+		}
+		if cells > before || r.Deletion.Supersedes(del) || (!r.Liveness.IsEmpty() && !del.Deletes(r.Liveness.Timestamp)) ||
+			len(r.ComplexDeletions) > 0 {
+			rows++
+		}
+	}
+	return rows, cells, bytes
+}
