@@ -70,8 +70,8 @@ var latencySamples = func() *[numLatencySamples]time.Duration {
 // latencySamples, so goroutines do not record the same value in lock-step.
 var parallelOffset atomic.Uint32
 
-// BenchmarkTrackerRecord is on every read's path: one compare-and-swap and,
-// on one sample in 128, a clock read; no allocation.
+// BenchmarkTrackerRecord is on every read's path: one atomic add and, on
+// one sample in 128, a clock read; no allocation.
 func BenchmarkTrackerRecord(b *testing.B) {
 	t := latency.NewTracker()
 	b.ReportAllocs()
