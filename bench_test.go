@@ -241,6 +241,31 @@ func BenchmarkTrackerQuantileFullWindow(b *testing.B) {
 	}
 }
 
+// BenchmarkTrackerSummarize is what a metrics scrape costs per table: the
+// count, mean, maximum and three quantiles of a full window, in one read.
+// Its reference is BenchmarkTrackerSnapshot, the same figures through a
+// Snapshot.
+func BenchmarkTrackerSummarize(b *testing.B) {
+	t := servedTracker(&fakeClock{at: time.Unix(1_700_000_000, 0)})
+	qs := []float64{0.5, 0.99, 0.999}
+	var q [3]time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		s := t.Summarize(qs, q[:])
+		sinkDuration += q[0] + q[1] + q[2] + s.Mean + s.Max
+	}
+}
+
+// BenchmarkTrackerSnapshot is the reference for BenchmarkTrackerSummarize.
+func BenchmarkTrackerSnapshot(b *testing.B) {
+	t := servedTracker(&fakeClock{at: time.Unix(1_700_000_000, 0)})
+	b.ReportAllocs()
+	for b.Loop() {
+		s := t.Snapshot()
+		sinkDuration += s.Quantile(0.5) + s.Quantile(0.99) + s.Quantile(0.999) + s.Mean + s.Max
+	}
+}
+
 // fakeClock is a clock the benchmark moves by hand.
 type fakeClock struct{ at time.Time }
 
