@@ -71,8 +71,8 @@ var latencySamples = func() *[numLatencySamples]time.Duration {
 // latencySamples, so goroutines do not record the same value in lock-step.
 var parallelOffset atomic.Uint32
 
-// BenchmarkTrackerRecord is on every read's path: one compare-and-swap and,
-// on one sample in 128, a clock read; no allocation.
+// BenchmarkTrackerRecord is on every read's path: one atomic add and, on
+// one sample in 128, a clock read; no allocation.
 func BenchmarkTrackerRecord(b *testing.B) {
 	t := latency.NewTracker()
 	b.ReportAllocs()
@@ -239,6 +239,31 @@ func BenchmarkTrackerQuantileFullWindow(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkDuration += t.Quantile(0.99)
+	}
+}
+
+// BenchmarkTrackerSummarize is what a metrics scrape costs per table: the
+// count, mean, maximum and three quantiles of a full window, in one read.
+// Its reference is BenchmarkTrackerSnapshot, the same figures through a
+// Snapshot.
+func BenchmarkTrackerSummarize(b *testing.B) {
+	t := servedTracker(&fakeClock{at: time.Unix(1_700_000_000, 0)})
+	qs := []float64{0.5, 0.99, 0.999}
+	var q [3]time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		s := t.Summarize(qs, q[:])
+		sinkDuration += q[0] + q[1] + q[2] + s.Mean + s.Max
+	}
+}
+
+// BenchmarkTrackerSnapshot is the reference for BenchmarkTrackerSummarize.
+func BenchmarkTrackerSnapshot(b *testing.B) {
+	t := servedTracker(&fakeClock{at: time.Unix(1_700_000_000, 0)})
+	b.ReportAllocs()
+	for b.Loop() {
+		s := t.Snapshot()
+		sinkDuration += s.Quantile(0.5) + s.Quantile(0.99) + s.Quantile(0.999) + s.Mean + s.Max
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 // divisor of clockEvery, so that one test serves both.
 const probeEvery = 64
 
-// probe runs on every probeEvery-th add v to a counter of stripe s of set:
-// it notes contention if another goroutine probed s last, and starts a new
+// probe runs on every probeEvery-th add v to a counter of stripe s of set
+// by the goroutine whose stack is me (the one s was picked by): it notes
+// contention if another goroutine probed s last, and starts a new
 // sub-window if due. Goroutines that take turns on a stripe, at this rate,
 // run on several cores and move its cache lines between them, or soon will.
 //
@@ -18,9 +19,9 @@ const probeEvery = 64
 // by then the stripes have grown and been dealt out all they can, and in a
 // pool of goroutines that take turns on every stripe, probing would only
 // move the stripes' and the tracker's written words between cores.
-func (t *Tracker) probe(set *stripeSet, s *stripe, v uint32) {
+func (t *Tracker) probe(set *stripeSet, s *stripe, me uintptr, v uint32) {
 	if t.contention.Load() < contentionCap {
-		if me, last := stackOf(), s.user.Load(); me != last {
+		if last := s.user.Load(); me != last {
 			s.user.Store(me)
 			t.contended(set, me, last)
 		}

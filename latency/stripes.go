@@ -76,13 +76,13 @@ func newStripeSet(old []*stripe, n int, salt uint64) *stripeSet {
 	return set
 }
 
-// pick returns the calling goroutine's stripe, chosen by the address of its
-// stack: a goroutine keeps its stack, and so its stripe, from one call to the
-// next (until the stack grows), at the price of a multiplication rather than
-// a random number or a lookup. Which goroutines share a stripe depends on
-// where their stacks happen to be, so the tracker watches for contention
+// pick returns the stripe of the goroutine whose stack is stack (see
+// stackOf): a goroutine keeps its stack, and so its stripe, from one call to
+// the next (until the stack grows), at the price of a multiplication rather
+// than a random number or a lookup. Which goroutines share a stripe depends
+// on where their stacks happen to be, so the tracker watches for contention
 // instead of trusting the layout (see contended).
-func (set *stripeSet) pick() *stripe { return set.stripes[set.index(stackOf())] }
+func (set *stripeSet) pick(stack uintptr) *stripe { return set.stripes[set.index(stack)] }
 
 // index returns the stripe of the goroutine whose stack is stack (see
 // stackOf).

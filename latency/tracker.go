@@ -87,13 +87,14 @@ func (t *Tracker) Record(d time.Duration) {
 	if set == nil {
 		set = t.firstStripe()
 	}
-	s := set.pick()
+	me := stackOf()
+	s := set.pick(me)
 	c := s.counter(b)
 	if c == nil {
 		c = s.rareCounter(b)
 	}
 	if v := c.Add(1); v%probeEvery == 0 {
-		t.probe(set, s, v)
+		t.probe(set, s, me, v)
 	}
 	if b != negativeBucket && t.early.Load() < earlyCap {
 		t.early.Add(1)
