@@ -4,7 +4,7 @@
 // goroutines and timers, under several scenarios and speculative-retry
 // policies, and prints one row per pair beside the ideal of its model.
 //
-//	go run ./cmd/readsim             # every scenario and policy, about a minute and a half
+//	go run ./cmd/readsim             # every scenario and policy, about two minutes
 //	go run ./cmd/readsim -quick      # the same effects in about 30 s
 //	go run ./cmd/readsim -scenarios gc-pauses -policies NEVER,95p -json
 //	go run ./cmd/readsim -plot tradeoff.svg
