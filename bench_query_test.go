@@ -36,6 +36,7 @@ func queryCommand(p replica.Partition, q replica.Query, digestOnly bool) replica
 var middle100 = replica.Query{Slices: []replica.Slice{{Start: replica.StartAt("r005000"), End: replica.EndBefore("r005100")}}}
 
 func benchRespond(b *testing.B, p replica.Partition, cmd replica.Command, rows int) {
+	clearSinkAtEnd(b)
 	resp, err := cmd.Respond(p)
 	if err != nil {
 		b.Fatal(err)

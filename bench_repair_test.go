@@ -114,6 +114,7 @@ func BenchmarkReadMatch100(b *testing.B) { benchStaleRead(b, false) }
 // other's in every row) and diffs both, in one pass with a reused
 // Resolver. Its reference is BenchmarkMergeDiff2x100.
 func BenchmarkResolve2x100(b *testing.B) {
+	clearSinkAtEnd(b)
 	vs := []replica.Partition{replicaVersion(0, mismatchRows), replicaVersion(1, mismatchRows)}
 	var r repair.Resolver
 	b.ReportAllocs()
@@ -129,6 +130,7 @@ func BenchmarkResolve2x100(b *testing.B) {
 // BenchmarkMergeDiff2x100 is the reference for BenchmarkResolve2x100: Merge,
 // then a Diff of each version, as the coordinator did before.
 func BenchmarkMergeDiff2x100(b *testing.B) {
+	clearSinkAtEnd(b)
 	vs := []replica.Partition{replicaVersion(0, mismatchRows), replicaVersion(1, mismatchRows)}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -432,6 +432,11 @@ func benchPartition(rows, cells int) replica.Partition {
 // ---- repair: merge linearity and diffs ----
 var sinkPartition replica.Partition
 
+// clearSinkAtEnd empties sinkPartition when b ends: a large partition left
+// there would be live heap that the collections of every later benchmark
+// in the run mark, and not in a run of that benchmark alone.
+func clearSinkAtEnd(b *testing.B) { b.Cleanup(func() { sinkPartition = replica.Partition{} }) }
+
 // divergentVersions returns three versions of a partition of n rows of ten
 // cells, as replicas hold it after missed writes: replica 1 lacks every 7th
 // row and holds an older value for column 4 of every 3rd row; replica 2 lacks
@@ -489,6 +494,7 @@ const mergeHeapRows = 10000
 // benchMerge merges three versions of rows rows, with the versions of
 // mergeHeapRows rows alive.
 func benchMerge(b *testing.B, rows int) {
+	clearSinkAtEnd(b)
 	heap := divergentVersions(mergeHeapRows)
 	vs := heap
 	if rows != mergeHeapRows {
@@ -520,6 +526,7 @@ func BenchmarkMerge3x10000(b *testing.B) { benchMerge(b, 10000) }
 // with its inputs, so it must do as much as this, and compare versions
 // besides.
 func BenchmarkCloneReference3x1000(b *testing.B) {
+	clearSinkAtEnd(b)
 	heap := divergentVersions(mergeHeapRows)
 	largest := slices.MaxFunc(divergentVersions(1000), func(a, b replica.Partition) int { return len(a.Rows) - len(b.Rows) })
 	cells, bytes := contentSize(largest)
@@ -583,6 +590,7 @@ func rangedVersions(n int) []replica.Partition {
 // benchMergeRanges is benchMerge over rangedVersions, against the same live
 // heap.
 func benchMergeRanges(b *testing.B, rows int) {
+	clearSinkAtEnd(b)
 	heap := divergentVersions(mergeHeapRows) // the live heap of benchMerge, its reference
 	vs := rangedVersions(rows)
 	b.ReportAllocs()
