@@ -43,8 +43,8 @@ type score struct {
 	misses   atomic.Int64  // requests ended without an answer since the last one
 }
 
-// maxMisses caps a replica's misses: its rank key is multiplied by one plus
-// them, and eight is enough to put it behind any replica that answers.
+// maxMisses caps a replica's misses, which order the replicas that missed
+// among themselves (see rank).
 const maxMisses = 8
 
 // entry returns the replica's score, creating it on first sight.
@@ -123,7 +123,8 @@ func (sc *score) latency(now time.Time, reset time.Duration) float64 {
 // rank puts the best k candidates of one proximity group first, in order;
 // the rest keep the locator's order. A replica's key is its latency times
 // one plus its outstanding requests; one never measured and idle comes
-// first, to be measured. Keys are compared in buckets Badness wide,
+// first, to be measured; one that missed since its last answer comes
+// after every one that did not. Keys are compared in buckets Badness wide,
 // keeping the static order within a bucket, so that replicas of similar
 // standing do not swap places on noise. Ranking only the replicas a read
 // may contact keeps a read at ONE among nine replicas nearly as cheap as
@@ -144,8 +145,25 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 	if math.IsInf(best, 1) {
 		best = 1 // nothing measured: outstanding requests alone decide
 	}
+	var misses [16]int64
+	clean := 0.0 // the largest key of a replica that has not missed
 	for i, c := range cs {
-		keys[i] = weigh(keys[i], best, c.score.inflight.Load(), c.score.misses.Load())
+		misses[i] = c.score.misses.Load()
+		keys[i] = weigh(keys[i], best, c.score.inflight.Load())
+		if misses[i] == 0 {
+			clean = max(clean, keys[i])
+		}
+	}
+	// A replica that missed since its last answer goes behind every one
+	// that has not, however many requests those have out: a replica that
+	// fails at once never has any out, and would otherwise come first for
+	// every read under load. Among those that missed, fewer misses first.
+	// The factor puts it at least one Badness bucket behind.
+	behind := 2 * (1 + s.cfg.Badness)
+	for i := range cs {
+		if misses[i] > 0 {
+			keys[i] = max(keys[i], clean, best) * behind * float64(misses[i])
+		}
 	}
 	bucketize(keys[:len(cs)], s.cfg.Badness)
 	selectByKeys(cs, keys[:len(cs)], k)
@@ -183,17 +201,16 @@ func rackUsed(cs []candidate, ep replica.Endpoint) bool {
 }
 
 // weigh turns a latency score into a rank key: the latency times one plus
-// the requests outstanding, times one plus the misses. An unmeasured
-// replica with requests outstanding or misses is taken to be as fast as
-// the best.
-func weigh(lat, best float64, inflight, misses int64) float64 {
+// the requests outstanding. An unmeasured replica with requests
+// outstanding is taken to be as fast as the best.
+func weigh(lat, best float64, inflight int64) float64 {
 	switch {
-	case inflight <= 0 && misses <= 0 && lat <= 0:
+	case inflight <= 0 && lat <= 0:
 		return 0
 	case lat <= 0:
 		lat = best
 	}
-	return lat * float64(1+max(inflight, 0)) * float64(1+misses)
+	return lat * float64(1+max(inflight, 0))
 }
 
 // bucketize replaces each key by its bucket relative to the best: -1 for

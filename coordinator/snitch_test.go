@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -198,4 +199,32 @@ func TestSnitchDemotesAReplicaThatStopsAnswering(t *testing.T) {
 			})
 		})
 	}
+}
+
+// Requests outstanding do not outweigh misses. Under concurrent reads the
+// replicas that answer always have requests out, and the one failing at
+// once never has: ranked by latency times outstanding requests alone, it
+// would come first for every read and fail each one at NEVER.
+func TestSnitchDemotesAFailingReplicaUnderConcurrentReads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		for range 20 {
+			_, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+		}
+		settle()
+		require.NoError(t, e.replica(A).SetFault(replicatest.ErrorAfter(0, nil)))
+		var failed atomic.Int64
+		var wg sync.WaitGroup
+		for range 200 {
+			wg.Go(func() {
+				if _, _, err := e.read(consistency.Quorum); err != nil {
+					failed.Add(1)
+				}
+			})
+			time.Sleep(100 * time.Microsecond) // ten reads out at a time
+		}
+		wg.Wait()
+		assert.LessOrEqual(t, failed.Load(), int64(3), "reads that asked the failing replica")
+	})
 }
