@@ -234,8 +234,10 @@ func checkChaosMetrics(t *testing.T, m coordinator.Metrics, tally *chaosTally, r
 	assert.Zero(t, tot.OtherErrors+tot.Cancelled)
 	assert.Equal(t, tot.SpeculativeRetries, tot.HedgeWins+tot.FailedSpeculations)
 	assert.Equal(t, tot.RepairsSent, tot.RepairsAcked+tot.RepairsFailed+tot.RepairsDropped+tot.RepairsAbandoned)
+	// Reconcile speculations are not among them: a run makes 0 to 5, and
+	// about one run in a hundred none; reconcile_test.go pins them.
 	for _, kind := range []int64{ok, tot.Timeouts, tot.Failures, tot.Unavailable, tot.SpeculativeRetries,
-		tot.ReconcileSpeculations, tot.DigestMismatches, tot.RepairsSent, tot.SuppressedBudget} {
+		tot.DigestMismatches, tot.RepairsSent, tot.SuppressedBudget} {
 		assert.Positive(t, kind, "the chaos exercised too little:\n%v", m)
 	}
 	for _, tm := range m.Tables {
