@@ -202,29 +202,40 @@ func TestSnitchDemotesAReplicaThatStopsAnswering(t *testing.T) {
 }
 
 // Requests outstanding do not outweigh misses. Under concurrent reads the
-// replicas that answer always have requests out, and the one failing at
-// once never has: ranked by latency times outstanding requests alone, it
-// would come first for every read and fail each one at NEVER.
+// replicas that answer always have requests out, and one failing at once
+// never has: ranked by latency times outstanding requests alone, it would
+// come first for every read and fail each one at NEVER. One that hangs
+// gives no miss until its first request times out, 50 ms on; it drops
+// behind once it has more requests out than the others, which takes a
+// dozen reads here (ten out at a time, each asking two replicas).
 func TestSnitchDemotesAFailingReplicaUnderConcurrentReads(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
-		for range 20 {
-			_, _, err := e.read(consistency.Quorum)
-			require.NoError(t, err)
-		}
-		settle()
-		require.NoError(t, e.replica(A).SetFault(replicatest.ErrorAfter(0, nil)))
-		var failed atomic.Int64
-		var wg sync.WaitGroup
-		for range 200 {
-			wg.Go(func() {
-				if _, _, err := e.read(consistency.Quorum); err != nil {
-					failed.Add(1)
+	for _, f := range []struct {
+		name   string
+		fault  replicatest.Fault
+		failed int64 // at most, of 200
+	}{{"failing at once", replicatest.ErrorAfter(0, nil), 3}, {"unreachable", replicatest.Unreachable(), 15}} {
+		t.Run(f.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"), ReadTimeout: 50 * time.Millisecond})
+				for range 20 {
+					_, _, err := e.read(consistency.Quorum)
+					require.NoError(t, err)
 				}
+				settle()
+				require.NoError(t, e.replica(A).SetFault(f.fault))
+				var failed atomic.Int64
+				var wg sync.WaitGroup
+				for range 200 {
+					wg.Go(func() {
+						if _, _, err := e.read(consistency.Quorum); err != nil {
+							failed.Add(1)
+						}
+					})
+					time.Sleep(100 * time.Microsecond) // ten reads out at a time
+				}
+				wg.Wait()
+				assert.LessOrEqual(t, failed.Load(), f.failed, "reads that asked the failing replica")
 			})
-			time.Sleep(100 * time.Microsecond) // ten reads out at a time
-		}
-		wg.Wait()
-		assert.LessOrEqual(t, failed.Load(), int64(3), "reads that asked the failing replica")
-	})
+		})
+	}
 }
