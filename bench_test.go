@@ -494,11 +494,20 @@ const mergeHeapRows = 10000
 // benchMerge merges three versions of rows rows, with the versions of
 // mergeHeapRows rows alive.
 func benchMerge(b *testing.B, rows int) {
+	if rows == mergeHeapRows {
+		benchMergeOf(b, nil)
+		return
+	}
+	benchMergeOf(b, divergentVersions(rows))
+}
+
+// benchMergeOf merges vs, or the live heap's versions if vs is nil, with
+// the versions of mergeHeapRows rows alive.
+func benchMergeOf(b *testing.B, vs []replica.Partition) {
 	clearSinkAtEnd(b)
 	heap := divergentVersions(mergeHeapRows)
-	vs := heap
-	if rows != mergeHeapRows {
-		vs = divergentVersions(rows)
+	if vs == nil {
+		vs = heap
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -589,20 +598,7 @@ func rangedVersions(n int) []replica.Partition {
 
 // benchMergeRanges is benchMerge over rangedVersions, against the same live
 // heap.
-func benchMergeRanges(b *testing.B, rows int) {
-	clearSinkAtEnd(b)
-	heap := divergentVersions(mergeHeapRows) // the live heap of benchMerge, its reference
-	vs := rangedVersions(rows)
-	b.ReportAllocs()
-	for b.Loop() {
-		m, err := repair.Merge(vs...)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sinkPartition = m
-	}
-	runtime.KeepAlive(heap)
-}
+func benchMergeRanges(b *testing.B, rows int) { benchMergeOf(b, rangedVersions(rows)) }
 
 // BenchmarkMergeRanges3x100 and BenchmarkMergeRanges3x1000 show that Merge
 // stays linear with range tombstones (a tenth of the rows under one in each
@@ -630,21 +626,7 @@ func BenchmarkDiff3x100(b *testing.B) {
 // ---- coordinator: reads over replicas that answer at once, against a bare fan-out ----
 // benchCluster is three in-memory replicas that answer at once, all
 // holding the same small partition of key "k".
-func benchCluster(b *testing.B) *replicatest.Cluster {
-	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-		Replication: consistency.Simple(3),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := replica.NewPartition("k", replica.NewRow("r",
-		replica.Live("a", "alpha", 1), replica.Live("b", "beta", 1), replica.Live("c", "gamma", 1)))
-	if err := cl.Seed("t", p); err != nil {
-		b.Fatal(err)
-	}
-	return cl
-}
+func benchCluster(b *testing.B) *replicatest.Cluster { return rfCluster(b, 3) }
 
 func benchCoordinator(b *testing.B, cl *replicatest.Cluster) *coordinator.Coordinator {
 	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: "dc1"})
@@ -655,17 +637,7 @@ func benchCoordinator(b *testing.B, cl *replicatest.Cluster) *coordinator.Coordi
 	return c
 }
 
-func benchCoordinatorRead(b *testing.B, level consistency.Level) {
-	c := benchCoordinator(b, benchCluster(b))
-	req := coordinator.Request{Table: "t", Key: "k", Level: level}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Read(ctx, req); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func benchCoordinatorRead(b *testing.B, level consistency.Level) { benchRFRead(b, 3, level) }
 
 // BenchmarkReadOne is a read at ONE: one data request.
 func BenchmarkReadOne(b *testing.B) { benchCoordinatorRead(b, consistency.One) }
