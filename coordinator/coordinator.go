@@ -40,7 +40,7 @@ func New(cfg Config) (*Coordinator, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, snitch: snitch{cfg: cfg.Snitch}, workers: new(workers)}
+	c := &Coordinator{cfg: cfg, snitch: newSnitch(cfg.Snitch), workers: new(workers)}
 	c.reads.New = func() any { return new(read) }
 	c.calls.New = func() any { return new(call) }
 	c.timers.New = func() any { return new(readTimer) }
@@ -98,3 +98,8 @@ func (c *Coordinator) Close() error {
 // now is the coordinator's clock: time.Now, which is virtual inside a
 // testing/synctest bubble.
 func now() time.Time { return time.Now() }
+
+// nowSince is the clock read against t's monotonic reading: the same
+// instant as now, for one clock read instead of time.Now's two (wall and
+// monotonic). t must carry a monotonic reading, as now's do.
+func nowSince(t time.Time) time.Time { return t.Add(time.Since(t)) }

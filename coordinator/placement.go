@@ -3,6 +3,7 @@ package coordinator
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
@@ -22,17 +23,42 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	if len(reps) == 0 {
 		return fmt.Errorf("%w: no replicas", ErrBadPlacement)
 	}
+	var fps [inlineReplicas]uint32
 	for i, r := range reps {
 		if r == nil {
 			return fmt.Errorf("%w: replica %d is nil", ErrBadPlacement, i)
 		}
-		for _, o := range eps[:i] {
-			if o.ID == eps[i].ID {
-				return fmt.Errorf("%w: replica %q listed twice", ErrBadPlacement, o.ID)
+		id := eps[i].ID
+		if i >= len(fps) {
+			if slices.ContainsFunc(eps[:i], func(o replica.Endpoint) bool { return o.ID == id }) {
+				return fmt.Errorf("%w: replica %q listed twice", ErrBadPlacement, id)
+			}
+			continue
+		}
+		// Compare IDs only where their fingerprints agree: at nine
+		// replicas, 36 string comparisons were a tenth of planning.
+		fps[i] = fingerprint(id)
+		for j, fp := range fps[:i] {
+			if fp == fps[i] && eps[j].ID == id {
+				return fmt.Errorf("%w: replica %q listed twice", ErrBadPlacement, id)
 			}
 		}
 	}
 	return nil
+}
+
+// fingerprint is a cheap summary of an ID: equal IDs have equal ones. Its
+// length and last two bytes tell apart IDs such as "n1"…"n9" or
+// addresses that differ at the end.
+func fingerprint(id string) uint32 {
+	fp := uint32(len(id)) << 16
+	if n := len(id); n > 0 {
+		fp |= uint32(id[n-1])
+		if n > 1 {
+			fp |= uint32(id[n-2]) << 8
+		}
+	}
+	return fp
 }
 
 // endpoints asks each replica for its endpoint once, into buf; a nil

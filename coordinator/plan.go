@@ -152,12 +152,15 @@ func explainLocal(in planInput, eps []replica.Endpoint, err error) error {
 func partitionLocalFirst(cs []candidate, localDC string) int {
 	n := 0
 	for i := range cs {
-		if cs[i].ep.Datacenter == localDC {
+		if cs[i].ep.Datacenter != localDC {
+			continue
+		}
+		if i > n { // a candidate is 80 bytes: move only what must move
 			c := cs[i]
 			copy(cs[n+1:i+1], cs[n:i])
 			cs[n] = c
-			n++
 		}
+		n++
 	}
 	return n
 }

@@ -57,7 +57,7 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 // repair-write latency, from now), and whether it may: not under NEVER,
 // nor when the threshold exceeds the read timeout.
 func (r *read) additionalWriteTime() (time.Time, bool) {
-	t := now()
+	t := r.now()
 	d, ok := r.t.writeThreshold.Load(t)
 	return t.Add(d), ok && d < r.c.cfg.ReadTimeout
 }
@@ -103,7 +103,7 @@ func (r *read) additionalWrites() bool {
 	for _, c := range targets {
 		r.sendMutation(c, update, true)
 	}
-	h.Fired, h.At, h.To = true, now().Sub(r.start), targets[0].ep.ID
+	h.Fired, h.At, h.To = true, r.since(), targets[0].ep.ID
 	r.t.m.additionalWrites.Add(int64(len(targets)))
 	r.observeHedge(targets[0], KindRepair, h.At)
 	return true

@@ -30,6 +30,12 @@ const snitchAlpha = 0.02
 type snitch struct {
 	cfg    SnitchConfig
 	scores sync.Map // replica ID -> *score
+	// logBadness is log(1 + cfg.Badness), a bucket's width in log space.
+	logBadness float64
+}
+
+func newSnitch(cfg SnitchConfig) snitch {
+	return snitch{cfg: cfg, logBadness: math.Log1p(cfg.Badness)}
 }
 
 // score is what the snitch knows of one replica.
@@ -165,7 +171,7 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 			keys[i] = max(keys[i], clean, best) * behind * float64(misses[i])
 		}
 	}
-	bucketize(keys[:len(cs)], s.cfg.Badness)
+	bucketize(keys[:len(cs)], s.cfg.Badness, s.logBadness)
 	selectByKeys(cs, keys[:len(cs)], k)
 	spreadRacks(cs[:k], keys[:k])
 }
@@ -214,8 +220,9 @@ func weigh(lat, best float64, inflight int64) float64 {
 }
 
 // bucketize replaces each key by its bucket relative to the best: -1 for
-// 0 (unmeasured and idle), then 0, 1, … per factor of (1+badness).
-func bucketize(keys []float64, badness float64) {
+// 0 (unmeasured and idle), then 0, 1, … per factor of (1+badness), whose
+// logarithm is logBadness.
+func bucketize(keys []float64, badness, logBadness float64) {
 	best := math.Inf(1)
 	for _, k := range keys {
 		if k > 0 && k < best {
@@ -231,7 +238,7 @@ func bucketize(keys []float64, badness float64) {
 		case k < best*(1+badness):
 			keys[i] = 0 // within the margin of the best: no logarithms
 		default:
-			keys[i] = math.Floor(math.Log(k/best) / math.Log1p(badness))
+			keys[i] = math.Floor(math.Log(k/best) / logBadness)
 		}
 	}
 }
