@@ -171,7 +171,7 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 			keys[i] = max(keys[i], clean, best) * behind * float64(misses[i])
 		}
 	}
-	bucketize(keys[:len(cs)], s.cfg.Badness, s.logBadness)
+	bucketize(keys[:len(cs)], s.cfg.Badness, s.logBadness, k)
 	selectByKeys(cs, keys[:len(cs)], k)
 	spreadRacks(cs[:k], keys[:k])
 }
@@ -221,26 +221,57 @@ func weigh(lat, best float64, inflight int64) float64 {
 
 // bucketize replaces each key by its bucket relative to the best: -1 for
 // 0 (unmeasured and idle), then 0, 1, … per factor of (1+badness), whose
-// logarithm is logBadness.
-func bucketize(keys []float64, badness, logBadness float64) {
+// logarithm is logBadness. Only the k least buckets are ever selected
+// (selectByKeys), so a key two buckets or more above the k-th least key
+// gets +Inf instead of a logarithm: at nine replicas, the logarithms were
+// a quarter of ranking.
+func bucketize(keys []float64, badness, logBadness float64, k int) {
 	best := math.Inf(1)
-	for _, k := range keys {
-		if k > 0 && k < best {
-			best = k
+	for _, key := range keys {
+		if key > 0 && key < best {
+			best = key
 		}
 	}
-	for i, k := range keys {
+	limit := math.Inf(1)
+	if badness > 0 && k < len(keys) {
+		// A key of at least kth·(1+badness)² has a bucket above kth's,
+		// and the k keys up to kth have buckets up to kth's. The square,
+		// not one factor, keeps rounding at a bucket's edge out of it.
+		limit = max(kthLeast(keys, k)*(1+badness)*(1+badness), 0)
+	}
+	for i, key := range keys {
 		switch {
-		case k <= 0:
+		case key <= 0:
 			keys[i] = -1
 		case badness <= 0:
-			keys[i] = k
-		case k < best*(1+badness):
+			keys[i] = key
+		case key >= limit:
+			keys[i] = math.Inf(1) // never among the k selected
+		case key < best*(1+badness):
 			keys[i] = 0 // within the margin of the best: no logarithms
 		default:
-			keys[i] = math.Floor(math.Log(k/best) / logBadness)
+			keys[i] = math.Floor(math.Log(key/best) / logBadness)
 		}
 	}
+}
+
+// kthLeast returns the k-th least of keys (k ≥ 1; at most 16 keys).
+func kthLeast(keys []float64, k int) float64 {
+	var least [16]float64 // the k least so far, ascending
+	n := 0
+	for _, key := range keys {
+		if n == k && key >= least[n-1] {
+			continue
+		}
+		j := min(n, k-1) // insert key in order, dropping the largest if full
+		for j > 0 && least[j-1] > key {
+			least[j] = least[j-1]
+			j--
+		}
+		least[j] = key
+		n = min(n+1, k)
+	}
+	return least[k-1]
 }
 
 // selectByKeys moves the k candidates of least keys to the front, in
