@@ -72,7 +72,7 @@ func (k *call) run() {
 // looks slow.
 func (k *call) read() {
 	k.err = k.safeRead()
-	k.at = nowSince(k.sent)
+	k.at = now()
 	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err)
 	k.report()
 	switch {
@@ -88,7 +88,7 @@ func (k *call) read() {
 // apply runs a repair write of k.part.
 func (k *call) apply() {
 	k.err = k.c.safeApply(k.ctx, k.cand, replica.Mutation{Table: k.cmd.Table, Partition: k.part})
-	k.at = nowSince(k.sent)
+	k.at = now()
 	k.report()
 	k.ch <- k.idx
 }

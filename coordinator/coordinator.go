@@ -98,8 +98,3 @@ func (c *Coordinator) Close() error {
 // now is the coordinator's clock: time.Now, which is virtual inside a
 // testing/synctest bubble.
 func now() time.Time { return time.Now() }
-
-// nowSince is the clock read against t's monotonic reading: the same
-// instant as now, for one clock read instead of time.Now's two (wall and
-// monotonic). t must carry a monotonic reading, as now's do.
-func nowSince(t time.Time) time.Time { return t.Add(time.Since(t)) }

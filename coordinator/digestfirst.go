@@ -30,11 +30,11 @@ func (r *read) fetchData() error {
 	for i := range digests.received {
 		r.rd.credit(&r.plan.order[i], false) // the digests in hand count
 	}
-	r.send(r.plan.order[0], KindData, false, r.now())
+	r.send(r.plan.order[0], KindData, false, now())
 	if r.always && r.hedging {
 		r.speculate() // ALWAYS: the second fastest is asked for data at once
 	}
-	r.armSpeculation(r.now().Add(r.threshold))
+	r.armSpeculation(now().Add(r.threshold))
 	return r.gather()
 }
 

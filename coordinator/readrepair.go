@@ -57,7 +57,7 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 // repair-write latency, from now), and whether it may: not under NEVER,
 // nor when the threshold exceeds the read timeout.
 func (r *read) additionalWriteTime() (time.Time, bool) {
-	t := r.now()
+	t := now()
 	d, ok := r.t.writeThreshold.Load(t)
 	return t.Add(d), ok && d < r.c.cfg.ReadTimeout
 }

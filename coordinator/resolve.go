@@ -68,10 +68,10 @@ func (r *read) reconcile() (replica.Partition, error) {
 	}
 	for _, a := range r.answers[:first] {
 		if a.cmd.DigestOnly && !containsVersion(have, a.cand.ep.ID) {
-			r.send(a.cand, KindData, false, r.now())
+			r.send(a.cand, KindData, false, now())
 		}
 	}
-	r.armSpeculation(r.now().Add(r.threshold))
+	r.armSpeculation(now().Add(r.threshold))
 	if err := r.gather(); err != nil {
 		return replica.Partition{}, err
 	}

@@ -48,7 +48,7 @@ func (r *read) hedge() bool {
 
 // sendHedge sends the first round's speculative request to cand.
 func (r *read) sendHedge(cand candidate, kind RequestKind) {
-	r.hedgeIdx = r.send(cand, kind, true, r.now())
+	r.hedgeIdx = r.send(cand, kind, true, now())
 	h := &r.trace.Hedge
 	h.Fired, h.At, h.To = true, r.trace.Requests[r.hedgeIdx].Sent, cand.ep.ID
 	r.t.m.speculative.Add(1)
@@ -99,7 +99,7 @@ func (r *read) allowed(candidate bool) SuppressCause {
 	case r.c.overloaded():
 		m.suppressedOverload.Add(1)
 		return SuppressedOverload
-	case !r.c.withdraw(r.t, r.now()):
+	case !r.c.withdraw(r.t, now()):
 		m.suppressedBudget.Add(1)
 		return SuppressedBudget
 	}
@@ -173,7 +173,7 @@ func (r *read) reconcileHedge() bool {
 	if h.Suppressed = r.allowed(ok); h.Suppressed != NotSuppressed {
 		return false
 	}
-	idx := r.send(cand, KindData, true, r.now())
+	idx := r.send(cand, KindData, true, now())
 	h.Fired, h.At, h.To = true, r.trace.Requests[idx].Sent, cand.ep.ID
 	r.t.m.reconcileSpeculations.Add(1)
 	r.observeHedge(cand, KindData, h.At)

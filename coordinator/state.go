@@ -93,9 +93,6 @@ func (r *read) release() {
 
 func (r *read) since() time.Duration { return time.Since(r.start) }
 
-// now is the clock, read against the read's start (see nowSince).
-func (r *read) now() time.Time { return nowSince(r.start) }
-
 // book records the request k is about to run in the running round and
 // gives it its index.
 func (r *read) book(k *call, kind RequestKind, speculative bool) {
@@ -149,7 +146,7 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 // sendMutation starts one repair write of p to cand in the running round.
 func (r *read) sendMutation(cand candidate, p replica.Partition, speculative bool) int {
 	k := r.c.newCall()
-	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, r.ctx, r.rd.ch, cand, r.now()
+	k.c, k.ctx, k.ch, k.cand, k.sent = r.c, r.ctx, r.rd.ch, cand, now()
 	k.out = r.c.cfg.Outcomes
 	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
 	r.book(k, KindRepair, speculative)
