@@ -22,7 +22,7 @@ func placementOf(ids ...string) ([]replica.Replica, []replica.Endpoint) {
 
 // The duplicate check compares fingerprints first: IDs whose fingerprints
 // agree must still be told apart, and a duplicate found wherever it is,
-// past the fingerprinted replicas too.
+// beyond the replicas a read plans without allocating too.
 func TestCheckPlacementFindsDuplicatesWhateverTheirFingerprints(t *testing.T) {
 	repl := consistency.Simple(3)
 	// "a10" and "b10": same length, same last two bytes.
@@ -45,7 +45,7 @@ func TestCheckPlacementFindsDuplicatesWhateverTheirFingerprints(t *testing.T) {
 	}
 	reps, eps = placementOf(many...)
 	assert.NoError(t, checkPlacement(reps, eps, repl), "%d distinct replicas", len(many))
-	for _, dup := range []int{3, inlineReplicas + 1} { // before and past the fingerprinted ones
+	for _, dup := range []int{3, inlineReplicas + 1} {
 		ids := append(append([]string(nil), many...), many[dup])
 		reps, eps := placementOf(ids...)
 		assert.ErrorIs(t, checkPlacement(reps, eps, repl), ErrBadPlacement, "n%d listed twice among %d", dup, len(ids))
