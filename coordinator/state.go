@@ -8,12 +8,14 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// inline is how many requests and answers a read holds without
-// allocating more; inlineReplicas how many replicas it plans without
-// allocating. Read states are recycled, so the room costs nothing per read.
+// inlineReplicas is how many replicas a read plans without allocating,
+// and inline how many requests and answers it books: as many, so that a
+// read at ALL over RF 9 grows no slice (growing them from four was six of
+// its eleven allocations and 8 % of its time). Read states are recycled,
+// so the room costs nothing per read.
 const (
-	inline         = 4
 	inlineReplicas = 16
+	inline         = inlineReplicas
 )
 
 // read is the state of one read. Only the goroutine running Read touches
