@@ -2,6 +2,7 @@ package readpath_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -33,6 +34,9 @@ type sameWork struct {
 	perRep  map[string]*latency.Tracker // a response-time tracker per replica
 	latency *latency.Tracker            // the read's
 }
+
+// errTooFewAlive would mean the benchmark's cluster lost a replica.
+var errTooFewAlive = errors.New("bench: fewer than two replicas alive")
 
 type sameWorkJob struct {
 	ctx  context.Context
@@ -97,7 +101,7 @@ func (s *sameWork) read(parent context.Context) error {
 		}
 	}
 	if n < len(live) {
-		return errDigestMismatch
+		return errTooFewAlive
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
