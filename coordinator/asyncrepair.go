@@ -21,7 +21,7 @@ type repairJob struct {
 // finds the queue full is dropped and counted; reads never wait for it.
 type repairQueue struct {
 	c      *Coordinator
-	jobs   chan repairJob
+	jobs   chan repairJob // made by the first job (see startWorkers)
 	ctx    context.Context
 	cancel context.CancelFunc
 	start  sync.Once
@@ -39,7 +39,6 @@ type repairQueue struct {
 
 func (q *repairQueue) init(c *Coordinator) {
 	q.c = c
-	q.jobs = make(chan repairJob, c.cfg.RepairQueue)
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	q.exited = make(chan struct{})
 	q.applying = map[*table]int{}
@@ -67,7 +66,12 @@ func (q *repairQueue) drop(j repairJob) {
 	}
 }
 
+// startWorkers makes the queue and starts its workers. The queue is made
+// here, not by init: its buffer is 288 KiB at the default capacity, which
+// every coordinator would hold, even one that never repairs in the
+// background (most read with BLOCKING repair, the default).
 func (q *repairQueue) startWorkers() {
+	q.jobs = make(chan repairJob, q.c.cfg.RepairQueue)
 	q.running.Lock()
 	q.live = q.c.cfg.RepairWorkers
 	q.running.Unlock()

@@ -82,7 +82,8 @@ type Config struct {
 	// Snitch tunes the ordering of replicas by their recent latency.
 	Snitch SnitchConfig
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
-	// arriving at a full queue is dropped and counted. Default 1024.
+	// arriving at a full queue is dropped and counted. Default 1024. The
+	// queue is made by the first ASYNC repair.
 	RepairQueue int
 	// RepairWorkers is the number of goroutines applying ASYNC repairs.
 	// They start with the first ASYNC repair and stop in Close. Default 4.
