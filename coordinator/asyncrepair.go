@@ -69,7 +69,7 @@ func (q *repairQueue) drop(j repairJob) {
 // startWorkers makes the queue and starts its workers. The queue is made
 // here, not by init: its buffer is 288 KiB at the default capacity, which
 // every coordinator would hold, even one that never repairs in the
-// background (most read with BLOCKING repair, the default).
+// background (BLOCKING is the default).
 func (q *repairQueue) startWorkers() {
 	q.jobs = make(chan repairJob, q.c.cfg.RepairQueue)
 	q.running.Lock()
