@@ -16,6 +16,7 @@ import (
 // still running when the read returns writes here and nowhere else.
 type call struct {
 	holders atomic.Int32 // the read and the worker, until each drops it
+	started atomic.Bool  // a worker has taken it up
 
 	c    *Coordinator
 	ctx  context.Context
@@ -58,6 +59,7 @@ func (k *call) drop() {
 
 // run runs the request on the worker's goroutine.
 func (k *call) run() {
+	k.started.Store(true)
 	if k.mutation {
 		k.apply()
 		return

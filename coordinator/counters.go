@@ -18,6 +18,7 @@ type counters struct {
 	reconcileSpeculations, additionalWrites           atomic.Int64
 	shortReads, tombstoneWarnings, tombstoneFailures  atomic.Int64
 	noCandidate, suppressedBudget, suppressedOverload atomic.Int64
+	postponed                                         atomic.Int64
 
 	mismatches                                                                atomic.Int64
 	repairsSent, repairsAcked, repairsFailed, repairsTimedOut, repairsDropped atomic.Int64

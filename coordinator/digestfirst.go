@@ -34,7 +34,7 @@ func (r *read) fetchData() error {
 	if r.always && r.hedging {
 		r.speculate() // ALWAYS: the second fastest is asked for data at once
 	}
-	r.armSpeculation(now().Add(r.threshold))
+	r.armSpeculation(now(), r.threshold)
 	return r.gather()
 }
 

@@ -32,7 +32,9 @@
 // is the merge of the unacknowledged repairs, written to every live
 // replica not contacted (TableOptions.AdditionalWritePolicy). Every action
 // draws on the table's budget and Config.Budget, and is counted and
-// traced. Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
+// traced. An action due while a request of its round has not yet been
+// started by the coordinator's own goroutines waits one more threshold:
+// that delay is the coordinator's, and the action would wait behind it. Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
 //
 // A table's threshold follows its own latency (package latency): each
 // read's first round is recorded, a hedged one at the threshold plus the

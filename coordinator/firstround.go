@@ -8,7 +8,7 @@ func (r *read) dataAndDigests() error {
 	r.newRound(PhaseInitial, len(r.plan.order), true, r.hedging)
 	extra := r.decideAlways()
 	r.sendContacts(extra)
-	r.armSpeculation(r.start.Add(r.threshold)) // while the replicas work
+	r.armSpeculation(r.start, r.threshold) // while the replicas work
 	return r.gather()
 }
 

@@ -56,6 +56,13 @@ type TableMetrics struct {
 	// ask (Cassandra's "insufficient replicas"), a budget was spent, or
 	// too many reads were in flight.
 	NoCandidate, SuppressedBudget, SuppressedOverload int64
+	// PostponedSpeculations counts speculative actions put off when due
+	// because a request of their round had not yet started on one of the
+	// coordinator's goroutines: the delay was the coordinator's own (a
+	// collector's pause, cores busy elsewhere), and another request would
+	// have waited behind it. Many of them mean the coordinator is short of
+	// CPU, not that replicas are slow.
+	PostponedSpeculations int64
 
 	DigestMismatches int64
 	// Repairs of stale replicas (one per stale replica per read): sent,
@@ -136,6 +143,7 @@ func (m *counters) snapshot() TableMetrics {
 	tm.ShortReadRequests = m.shortReads.Load()
 	tm.TombstoneWarnings, tm.TombstoneFailures = m.tombstoneWarnings.Load(), m.tombstoneFailures.Load()
 	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
+	tm.PostponedSpeculations = m.postponed.Load()
 	tm.DigestMismatches = m.mismatches.Load()
 	tm.RepairsSent, tm.RepairsAcked, tm.RepairsFailed = m.repairsSent.Load(), m.repairsAcked.Load(), m.repairsFailed.Load()
 	tm.RepairsTimedOut, tm.RepairsDropped, tm.RepairsAbandoned = m.repairsTimedOut.Load(), m.repairsDropped.Load(), m.repairsAbandoned.Load()
@@ -169,7 +177,7 @@ func (t *TableMetrics) counterFields() [numCounters]*int64 {
 		&t.SpeculativeRetries, &t.HedgeWins, &t.FailedSpeculations,
 		&t.ReconcileSpeculations, &t.AdditionalWrites, &t.ShortReadRequests,
 		&t.TombstoneWarnings, &t.TombstoneFailures,
-		&t.NoCandidate, &t.SuppressedBudget, &t.SuppressedOverload,
+		&t.NoCandidate, &t.SuppressedBudget, &t.SuppressedOverload, &t.PostponedSpeculations,
 		&t.DigestMismatches,
 		&t.RepairsSent, &t.RepairsAcked, &t.RepairsFailed, &t.RepairsDropped, &t.RepairsAbandoned, &t.RepairsTimedOut,
 		&t.Unavailable, &t.Timeouts, &t.Failures, &t.Cancelled, &t.OtherErrors,
@@ -181,7 +189,7 @@ var counterNames = [...]string{
 	"speculative retries", "hedge wins", "failed speculations",
 	"reconcile speculations", "additional writes", "short-read requests",
 	"tombstone warnings", "tombstone failures",
-	"no candidate", "suppressed (budget)", "suppressed (overload)",
+	"no candidate", "suppressed (budget)", "suppressed (overload)", "postponed speculations",
 	"digest mismatches",
 	"repairs sent", "repairs acked", "repairs failed", "repairs dropped", "repairs abandoned", "repairs timed out",
 	"unavailable", "timeouts", "failures", "cancelled", "other errors",

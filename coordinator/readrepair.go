@@ -33,7 +33,7 @@ func (r *read) readRepair(merged replica.Partition, vs []version) error {
 // EACH_QUORUM), ASYNC queues the writes.
 func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 	mode := r.opts.ReadRepair
-	at, may := r.additionalWriteTime()
+	from, wait, may := r.additionalWriteWait()
 	r.newRound(PhaseRepair, len(vs)+len(r.plan.order), false, may)
 	stale := make([]staleReplica, 0, len(vs))
 	for i, v := range vs {
@@ -49,29 +49,29 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 		r.enqueueRepairs(stale)
 		return nil
 	}
-	return r.blockingRepair(stale, at)
+	return r.blockingRepair(stale, from, wait)
 }
 
-// additionalWriteTime is when a BLOCKING repair still short of acks sends
-// additional writes (the table's additional-write threshold over its
-// repair-write latency, from now), and whether it may: not under NEVER,
-// nor when the threshold exceeds the read timeout.
-func (r *read) additionalWriteTime() (time.Time, bool) {
+// additionalWriteWait is how long, from now, a BLOCKING repair still short
+// of acks waits before it sends additional writes (the table's
+// additional-write threshold over its repair-write latency), and whether
+// it may: not under NEVER, nor when the threshold exceeds the read timeout.
+func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bool) {
 	t := now()
 	d, ok := r.t.writeThreshold.Load(t)
-	return t.Add(d), ok && d < r.c.cfg.ReadTimeout
+	return t, d, ok && d < r.c.cfg.ReadTimeout
 }
 
 // blockingRepair writes the diffs and waits for acknowledgements until
 // blockFor replicas are up to date. Writes still running then are
 // cancelled with the read and handed to the ASYNC queue, so every stale
 // replica is repaired and no goroutine outlives the read.
-func (r *read) blockingRepair(stale []staleReplica, at time.Time) error {
+func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Duration) error {
 	r.stale, r.staleFirst = stale, len(r.trace.Requests)
 	for _, s := range stale {
 		r.sendMutation(s.cand, s.diff, false)
 	}
-	r.armSpeculation(at)
+	r.armSpeculation(from, wait)
 	err := r.gather()
 	var leftover []staleReplica
 	for i, s := range stale {

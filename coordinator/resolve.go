@@ -71,7 +71,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 			r.send(a.cand, KindData, false, now())
 		}
 	}
-	r.armSpeculation(now().Add(r.threshold))
+	r.armSpeculation(now(), r.threshold)
 	if err := r.gather(); err != nil {
 		return replica.Partition{}, err
 	}

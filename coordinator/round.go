@@ -23,9 +23,10 @@ type round struct {
 	dataIn                                   bool
 	dc                                       []dcCount // EACH_QUORUM: per datacenter, as plan.dcs
 
-	maySpeculate bool // it may still speculate
-	armed        bool // the timer is set for its speculation, not the deadline
-	first        int  // the index of its first request
+	maySpeculate bool          // it may still speculate
+	armed        bool          // the timer is set for its speculation, not the deadline
+	first        int           // the index of its first request
+	wait         time.Duration // how long its speculation waits for answers
 }
 
 // dcCount is one datacenter's answers in a round at EACH_QUORUM.
@@ -155,8 +156,16 @@ func (r *read) gather() error {
 		case r.ctx.Err() != nil: // the deadline
 			return r.interrupted()
 		case rd.armed:
-			r.speculate()
-			r.armDeadline()
+			r.acceptWaiting()
+			switch {
+			case rd.done(): // its answers were waiting behind the tick
+			case r.ctx.Err() != nil: // a tick taken with them was the deadline's
+				return r.interrupted()
+			case r.postponeSpeculation():
+			default:
+				r.speculate()
+				r.armDeadline()
+			}
 		}
 	}
 	return nil
@@ -181,8 +190,9 @@ func (r *read) receive() (int, bool) {
 // armSpeculation sets the timer for the round's speculation at at, or
 // for the deadline when the round may not speculate or at is not before
 // the deadline.
-func (r *read) armSpeculation(at time.Time) {
-	if r.rd.maySpeculate && at.Before(r.ctx.deadline) {
+func (r *read) armSpeculation(from time.Time, wait time.Duration) {
+	r.rd.wait = wait
+	if at := from.Add(wait); r.rd.maySpeculate && at.Before(r.ctx.deadline) {
 		r.setTimer(at, true)
 		return
 	}
@@ -191,3 +201,53 @@ func (r *read) armSpeculation(at time.Time) {
 
 // armDeadline sets the timer for the read's deadline.
 func (r *read) armDeadline() { r.setTimer(r.ctx.deadline, false) }
+
+// postponeSpeculation sets the round's speculation its wait from now, and
+// reports so, when a request of the round still out has not yet been taken
+// up by a worker. Then the delay is the coordinator's own (a collector's
+// pause, cores busy elsewhere), not the replica's, and a speculative
+// request would only wait behind the same: it goes once the requests out
+// have had their wait at the replicas. A round with no wait speculates at
+// once, as asked.
+func (r *read) postponeSpeculation() bool {
+	if r.rd.wait <= 0 {
+		return false
+	}
+	for i := r.rd.first; i < len(r.calls); i++ {
+		if r.trace.Requests[i].Outcome == Pending && !r.calls[i].started.Load() {
+			r.roundHedge().Postponed++
+			r.t.m.postponed.Add(1)
+			r.armSpeculation(now(), r.rd.wait)
+			return true
+		}
+	}
+	return false
+}
+
+// roundHedge is the trace of the running round's speculative action.
+func (r *read) roundHedge() *HedgeTrace {
+	switch r.rd.phase {
+	case PhaseReconcile:
+		return &r.trace.ReconcileHedge
+	case PhaseRepair:
+		return &r.trace.AdditionalWrite
+	}
+	return &r.trace.Hedge
+}
+
+// acceptWaiting accepts the answers already waiting on the round's
+// channel, until it completes. A tick is taken late when the read's
+// goroutine did not run for a while, and answers that arrived meanwhile
+// wait behind it: they count before the read decides to speculate.
+func (r *read) acceptWaiting() {
+	for !r.rd.done() {
+		select {
+		case idx := <-r.rd.ch:
+			if idx != tick {
+				r.accept(idx)
+			}
+		default:
+			return
+		}
+	}
+}

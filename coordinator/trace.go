@@ -119,6 +119,10 @@ type HedgeTrace struct {
 	Won   bool
 	// Suppressed says why a hedge that was due was not sent.
 	Suppressed SuppressCause
+	// Postponed counts the times it was put off, when due, because a
+	// request of its round had not yet started: the coordinator's own
+	// goroutines had not run (see TableMetrics.PostponedSpeculations).
+	Postponed int
 }
 
 // SuppressCause is why a due hedge was not sent.
@@ -153,6 +157,14 @@ func (t Trace) String() string {
 	}
 	if h := t.AdditionalWrite; h.Fired {
 		fmt.Fprintf(&b, ", additional writes at %v", h.At)
+	}
+	for _, h := range [...]struct {
+		what string
+		n    int
+	}{{"hedge", t.Hedge.Postponed}, {"reconcile read", t.ReconcileHedge.Postponed}, {"additional writes", t.AdditionalWrite.Postponed}} {
+		if h.n > 0 {
+			fmt.Fprintf(&b, ", %s postponed %d×", h.what, h.n)
+		}
 	}
 	for _, r := range t.Requests {
 		fmt.Fprintf(&b, "\n  %-8v %-11s %-6s -> %-8s %s", r.Sent, r.Phase, r.Kind, r.Endpoint+r.rackText(), r.outcomeText())

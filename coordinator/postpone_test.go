@@ -1,0 +1,83 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+)
+
+// readAsync starts a QUORUM read of key and returns where its result and
+// error arrive.
+func (e *env) readAsync() (<-chan coordinator.Result, <-chan error) {
+	res, errs := make(chan coordinator.Result, 1), make(chan error, 1)
+	go func() {
+		r, err := e.c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		res <- r
+		errs <- err
+	}()
+	return res, errs
+}
+
+// The replicas answer in 1 ms, but the coordinator's goroutines do not take
+// up the read's requests until 70 ms: at the 50 ms threshold no request has
+// reached its replica, so a hedge would only wait behind them. The read
+// puts it off and ends at 71 ms, when its answers arrive, without one.
+func TestNoHedgeWhileTheRequestsWaitForTheCoordinator(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
+		release := make(chan struct{})
+		coordinator.HoldWorkers(e.c, 2, release)
+		start := time.Now()
+		results, errs := e.readAsync()
+
+		time.Sleep(ms(70))
+		synctest.Wait()
+		m := e.c.Metrics().Total
+		assert.Zero(t, m.SpeculativeRetries, "hedged while its requests had not started")
+		assert.Equal(t, int64(1), m.PostponedSpeculations)
+		assert.Zero(t, e.totalReads(), "no replica was asked anything yet")
+
+		close(release)
+		res := <-results
+		require.NoError(t, <-errs)
+		assert.Equal(t, ms(71), time.Since(start))
+		assert.False(t, res.Trace.Hedge.Fired)
+		assert.Equal(t, 1, res.Trace.Hedge.Postponed)
+		assert.Contains(t, res.Trace.String(), "hedge postponed 1×")
+		settle()
+		assert.Equal(t, int64(2), e.totalReads(), "no extra request")
+	})
+}
+
+// As above, but A is slow too (200 ms) once its request starts at 70 ms.
+// The hedge put off at 50 ms goes a threshold later, at 100 ms, when every
+// request has been at its replica for a while, and C's answer ends the read.
+func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
+		e.behave(t, A, constant(ms(200)))
+		release := make(chan struct{})
+		coordinator.HoldWorkers(e.c, 2, release)
+		start := time.Now()
+		results, errs := e.readAsync()
+
+		time.Sleep(ms(70))
+		close(release)
+		res := <-results
+		require.NoError(t, <-errs)
+		assert.Equal(t, ms(101), time.Since(start))
+		h := res.Trace.Hedge
+		assert.True(t, h.Fired)
+		assert.Equal(t, ms(100), h.At)
+		assert.Equal(t, C, h.To)
+		assert.Equal(t, 1, h.Postponed)
+		assert.Equal(t, int64(1), e.c.Metrics().Total.PostponedSpeculations)
+	})
+}
