@@ -34,7 +34,8 @@
 // draws on the table's budget and Config.Budget, and is counted and
 // traced. An action due while a request of its round has not yet been
 // started by the coordinator's own goroutines waits one more threshold:
-// that delay is the coordinator's, and the action would wait behind it. Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
+// that delay is the coordinator's, and the action would wait behind it.
+// Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
 //
 // A table's threshold follows its own latency (package latency): each
 // read's first round is recorded, a hedged one at the threshold plus the

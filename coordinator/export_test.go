@@ -1,26 +1,30 @@
 package coordinator
 
-// HoldWorkers puts n workers on every stripe's idle stack that take up the
-// job they are given only once release is closed: requests the coordinator
-// has sent but its own goroutines have not started, as when a collector's
-// pause or busy cores keep them from running. They run one job each and
-// exit; Close stops those given none.
-func HoldWorkers(c *Coordinator, n int, release <-chan struct{}) {
+// HoldWorkers puts n workers on every stripe's idle stack that take up a
+// job only once release is closed (with repairsOnly, only a repair write;
+// reads at once): requests the coordinator has sent but its own goroutines
+// have not started, as when a collector's pause or busy cores keep them
+// from running. Like the pool's own workers they wait for the next job
+// after each one, until Close.
+func HoldWorkers(c *Coordinator, n int, repairsOnly bool, release <-chan struct{}) {
 	for i := range c.workers.s {
 		s := &c.workers.s[i]
 		for range n {
 			w := &worker{home: s, jobs: make(chan *call, 1)}
-			s.mu.Lock()
-			s.idle = append(s.idle, w)
-			s.mu.Unlock()
+			if !s.park(w) {
+				return
+			}
 			go func() {
-				k, ok := <-w.jobs
-				if !ok {
-					return
+				for k := range w.jobs {
+					if k.mutation || !repairsOnly {
+						<-release
+					}
+					k.run()
+					k.drop()
+					if !s.park(w) {
+						return
+					}
 				}
-				<-release
-				k.run()
-				k.drop()
 			}()
 		}
 	}

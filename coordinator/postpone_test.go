@@ -11,6 +11,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/latency"
 )
 
 // readAsync starts a QUORUM read of key and returns where its result and
@@ -33,7 +34,7 @@ func TestNoHedgeWhileTheRequestsWaitForTheCoordinator(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
 		release := make(chan struct{})
-		coordinator.HoldWorkers(e.c, 2, release)
+		coordinator.HoldWorkers(e.c, 2, false, release)
 		start := time.Now()
 		results, errs := e.readAsync()
 
@@ -64,7 +65,7 @@ func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
 		e.behave(t, A, constant(ms(200)))
 		release := make(chan struct{})
-		coordinator.HoldWorkers(e.c, 2, release)
+		coordinator.HoldWorkers(e.c, 2, false, release)
 		start := time.Now()
 		results, errs := e.readAsync()
 
@@ -79,5 +80,40 @@ func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
 		assert.Equal(t, C, h.To)
 		assert.Equal(t, 1, h.Postponed)
 		assert.Equal(t, int64(1), e.c.Metrics().Total.PostponedSpeculations)
+	})
+}
+
+// The repair round's speculation waits in the same way. A holds val1 and B
+// val2, so the read repairs A, whose write the coordinator's goroutines do
+// not start until 9 ms: at the additional-write threshold (5 ms after the
+// write was sent at 2 ms) no write goes to C, and A's acknowledgement ends
+// the read at 10 ms.
+func TestNoAdditionalWritesWhileTheRepairWaitsForTheCoordinator(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, err := latency.ParseSpeculativeRetry("5ms")
+		require.NoError(t, err)
+		e := newEnv(t, coordinator.Config{DefaultTable: coordinator.TableOptions{AdditionalWritePolicy: p}})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val1", 20), A))
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val2", 20), B, C))
+		release := make(chan struct{})
+		coordinator.HoldWorkers(e.c, 2, true, release)
+		start := time.Now()
+		results, errs := e.readAsync()
+
+		time.Sleep(ms(9))
+		close(release)
+		res := <-results
+		require.NoError(t, <-errs)
+		assert.Equal(t, ms(10), time.Since(start))
+		assert.True(t, res.Partition.Equal(row(key, "val2", 20)))
+		h := res.Trace.AdditionalWrite
+		assert.False(t, h.Fired)
+		assert.Equal(t, 1, h.Postponed)
+		assert.Contains(t, res.Trace.String(), "additional writes postponed 1×")
+		settle()
+		m := e.c.Metrics().Total
+		assert.Zero(t, m.AdditionalWrites)
+		assert.Equal(t, int64(1), m.PostponedSpeculations)
+		assert.Zero(t, e.stats(C).Mutations, "C was written nothing")
 	})
 }
