@@ -14,17 +14,26 @@ import (
 	"github.com/readpath/readpath/replica/replicatest"
 )
 
-// newUnackedEnv is the scenario of Cassandra's maybeSendAdditionalWrites:
-// A (asked for data) holds val1 and B (asked for a digest) val2, written at
-// the same timestamp, so val2 wins; A answers its reads at 1 ms and then
-// stalls on the repair write it is sent at 2 ms.
-func newUnackedEnv(t *testing.T, writePolicy string) *env {
+// newDisagreeingEnv is a cluster whose replica A (asked for data) holds
+// val1 and B (asked for a digest) and C val2, written at the same
+// timestamp, so val2 wins and a read repairs A, under the additional-write
+// policy writePolicy.
+func newDisagreeingEnv(t *testing.T, writePolicy string) *env {
 	t.Helper()
 	p, err := latency.ParseSpeculativeRetry(writePolicy)
 	require.NoError(t, err)
 	e := newEnv(t, coordinator.Config{DefaultTable: coordinator.TableOptions{AdditionalWritePolicy: p}})
 	require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val1", 20), A))
 	require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val2", 20), B, C))
+	return e
+}
+
+// newUnackedEnv is the scenario of Cassandra's maybeSendAdditionalWrites:
+// newDisagreeingEnv, where A answers its reads at 1 ms and then stalls on
+// the repair write it is sent at 2 ms.
+func newUnackedEnv(t *testing.T, writePolicy string) *env {
+	t.Helper()
+	e := newDisagreeingEnv(t, writePolicy)
 	e.behave(t, A, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
 		Pauses: []replicatest.Window{{Start: ms(2), End: ms(60_000)}}})
 	return e

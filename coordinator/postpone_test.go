@@ -11,19 +11,32 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/latency"
 )
 
-// readAsync starts a QUORUM read of key and returns where its result and
-// error arrive.
-func (e *env) readAsync() (<-chan coordinator.Result, <-chan error) {
-	res, errs := make(chan coordinator.Result, 1), make(chan error, 1)
+// heldRead runs a QUORUM read of key while the coordinator's goroutines
+// take up its requests (with repairsOnly, its repair writes) only at
+// release, after the start of the read; before letting them go it calls
+// meanwhile, if any. It returns the result and how long the read took.
+func (e *env) heldRead(t *testing.T, repairsOnly bool, release time.Duration, meanwhile func()) (coordinator.Result, time.Duration) {
+	t.Helper()
+	held := make(chan struct{})
+	coordinator.HoldWorkers(e.c, 2, repairsOnly, held)
+	start := time.Now()
+	results, errs := make(chan coordinator.Result, 1), make(chan error, 1)
 	go func() {
 		r, err := e.c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
-		res <- r
+		results <- r
 		errs <- err
 	}()
-	return res, errs
+	time.Sleep(release)
+	if meanwhile != nil {
+		synctest.Wait()
+		meanwhile()
+	}
+	close(held)
+	res := <-results
+	require.NoError(t, <-errs)
+	return res, time.Since(start)
 }
 
 // The replicas answer in 1 ms, but the coordinator's goroutines do not take
@@ -33,22 +46,13 @@ func (e *env) readAsync() (<-chan coordinator.Result, <-chan error) {
 func TestNoHedgeWhileTheRequestsWaitForTheCoordinator(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
-		release := make(chan struct{})
-		coordinator.HoldWorkers(e.c, 2, false, release)
-		start := time.Now()
-		results, errs := e.readAsync()
-
-		time.Sleep(ms(70))
-		synctest.Wait()
-		m := e.c.Metrics().Total
-		assert.Zero(t, m.SpeculativeRetries, "hedged while its requests had not started")
-		assert.Equal(t, int64(1), m.PostponedSpeculations)
-		assert.Zero(t, e.totalReads(), "no replica was asked anything yet")
-
-		close(release)
-		res := <-results
-		require.NoError(t, <-errs)
-		assert.Equal(t, ms(71), time.Since(start))
+		res, took := e.heldRead(t, false, ms(70), func() {
+			m := e.c.Metrics().Total
+			assert.Zero(t, m.SpeculativeRetries, "hedged while its requests had not started")
+			assert.Equal(t, int64(1), m.PostponedSpeculations)
+			assert.Zero(t, e.totalReads(), "no replica was asked anything yet")
+		})
+		assert.Equal(t, ms(71), took)
 		assert.False(t, res.Trace.Hedge.Fired)
 		assert.Equal(t, 1, res.Trace.Hedge.Postponed)
 		assert.Contains(t, res.Trace.String(), "hedge postponed 1×")
@@ -64,16 +68,8 @@ func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
 		e.behave(t, A, constant(ms(200)))
-		release := make(chan struct{})
-		coordinator.HoldWorkers(e.c, 2, false, release)
-		start := time.Now()
-		results, errs := e.readAsync()
-
-		time.Sleep(ms(70))
-		close(release)
-		res := <-results
-		require.NoError(t, <-errs)
-		assert.Equal(t, ms(101), time.Since(start))
+		res, took := e.heldRead(t, false, ms(70), nil)
+		assert.Equal(t, ms(101), took)
 		h := res.Trace.Hedge
 		assert.True(t, h.Fired)
 		assert.Equal(t, ms(100), h.At)
@@ -84,27 +80,15 @@ func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
 }
 
 // The repair round's speculation waits in the same way. A holds val1 and B
-// val2, so the read repairs A, whose write the coordinator's goroutines do
-// not start until 9 ms: at the additional-write threshold (5 ms after the
-// write was sent at 2 ms) no write goes to C, and A's acknowledgement ends
-// the read at 10 ms.
+// val2 (newDisagreeingEnv), so the read repairs A, whose write the
+// coordinator's goroutines do not start until 9 ms: at the additional-write
+// threshold (5 ms after the write was sent at 2 ms) no write goes to C, and
+// A's acknowledgement ends the read at 10 ms.
 func TestNoAdditionalWritesWhileTheRepairWaitsForTheCoordinator(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, err := latency.ParseSpeculativeRetry("5ms")
-		require.NoError(t, err)
-		e := newEnv(t, coordinator.Config{DefaultTable: coordinator.TableOptions{AdditionalWritePolicy: p}})
-		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val1", 20), A))
-		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val2", 20), B, C))
-		release := make(chan struct{})
-		coordinator.HoldWorkers(e.c, 2, true, release)
-		start := time.Now()
-		results, errs := e.readAsync()
-
-		time.Sleep(ms(9))
-		close(release)
-		res := <-results
-		require.NoError(t, <-errs)
-		assert.Equal(t, ms(10), time.Since(start))
+		e := newDisagreeingEnv(t, "5ms")
+		res, took := e.heldRead(t, true, ms(9), nil)
+		assert.Equal(t, ms(10), took)
 		assert.True(t, res.Partition.Equal(row(key, "val2", 20)))
 		h := res.Trace.AdditionalWrite
 		assert.False(t, h.Fired)

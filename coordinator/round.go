@@ -187,9 +187,10 @@ func (r *read) receive() (int, bool) {
 	}
 }
 
-// armSpeculation sets the timer for the round's speculation at at, or
-// for the deadline when the round may not speculate or at is not before
-// the deadline.
+// armSpeculation sets the timer for the round's speculation a wait after
+// from, or for the deadline when the round may not speculate or that is
+// not before the deadline. The round keeps wait: a postponed speculation
+// waits as long again.
 func (r *read) armSpeculation(from time.Time, wait time.Duration) {
 	r.rd.wait = wait
 	if at := from.Add(wait); r.rd.maySpeculate && at.Before(r.ctx.deadline) {
