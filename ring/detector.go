@@ -52,7 +52,13 @@ type tracked struct {
 	down     atomic.Uint32 // conviction bits; written under mu
 	failures atomic.Int32  // connection failures since the last success
 
+	// ctx ends when the node is forgotten or the detector closes; its
+	// probes and readmission wait on it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
 	mu     sync.Mutex // guards the fields below; never held across a wait
+	gone   bool       // forgotten: no more transitions
 	ep     replica.Endpoint
 	rep    replica.Replica
 	window *ArrivalWindow // nil until the first heartbeat
@@ -145,6 +151,7 @@ func (d *Detector) track(id string) *tracked {
 		return t
 	}
 	t := &tracked{ep: replica.Endpoint{ID: id}, rng: rand.New(rand.NewPCG(d.seed, hashID(id)))}
+	t.ctx, t.cancel = context.WithCancel(d.ctx)
 	next := make(map[string]*tracked, len(old)+1)
 	for k, v := range old {
 		next[k] = v
@@ -160,7 +167,7 @@ func hashID(id string) uint64 { return uint64(token(id)) }
 // must be held.
 func (d *Detector) set(t *tracked, bit uint32, cause Cause, at time.Time) bool {
 	was := t.down.Load()
-	if was&bit != 0 {
+	if t.gone || was&bit != 0 {
 		return false
 	}
 	t.down.Store(was | bit)
@@ -174,7 +181,7 @@ func (d *Detector) set(t *tracked, bit uint32, cause Cause, at time.Time) bool {
 // t.mu must be held.
 func (d *Detector) clear(t *tracked, bit uint32, cause Cause, at time.Time) {
 	was := t.down.Load()
-	if was&bit == 0 {
+	if t.gone || was&bit == 0 {
 		return
 	}
 	t.down.Store(was &^ bit)

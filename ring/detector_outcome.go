@@ -57,19 +57,19 @@ func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica)
 	}
 }
 
-// probe probes t until it answers or the detector closes.
+// probe probes t until it answers, t is forgotten or the detector closes.
 func (d *Detector) probe(t *tracked, p replica.Prober) {
 	for n := 0; ; n++ {
 		t.mu.Lock()
 		wait := d.cfg.Probe.Delay(n, t.rng.Float64())
 		t.mu.Unlock()
-		if !d.sleep(wait) {
+		if !t.sleep(wait) {
 			return
 		}
-		ctx, cancel := context.WithTimeout(d.ctx, d.cfg.ProbeTimeout)
+		ctx, cancel := context.WithTimeout(t.ctx, d.cfg.ProbeTimeout)
 		err := p.Probe(ctx)
 		cancel()
-		if d.ctx.Err() != nil {
+		if t.ctx.Err() != nil {
 			return
 		}
 		if err == nil {
@@ -80,7 +80,7 @@ func (d *Detector) probe(t *tracked, p replica.Prober) {
 }
 
 func (d *Detector) readmitAfter(t *tracked) {
-	if d.sleep(d.cfg.ReadmitAfter) {
+	if t.sleep(d.cfg.ReadmitAfter) {
 		d.readmit(t, ReadmitTimeout)
 	}
 }
@@ -92,14 +92,15 @@ func (d *Detector) readmit(t *tracked, cause Cause) {
 	d.clear(t, downConn, cause, time.Now())
 }
 
-// sleep waits d, and reports false if the detector closed first.
-func (d *Detector) sleep(wait time.Duration) bool {
+// sleep waits wait, and reports false if t was forgotten or the detector
+// closed first.
+func (t *tracked) sleep(wait time.Duration) bool {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
 		return true
-	case <-d.ctx.Done():
+	case <-t.ctx.Done():
 		return false
 	}
 }

@@ -109,7 +109,8 @@
 // the detector's goroutines, never on a read.
 //
 // OnChange hears every transition (down, up, and why) in order, from the
-// detector's goroutine. Close stops its goroutines.
+// detector's goroutine. Forget(id) drops a node that left the ring: its
+// heartbeats, conviction and probes. Close stops its goroutines.
 //
 // # Wiring
 //
@@ -128,6 +129,7 @@
 //	})
 //	// gossip, if you have it: det.Heartbeat(nodeID, time.Now())
 //	// topology changes:       loc.AddNode(n), loc.RemoveNode(id), loc.ReplaceNode(old, n)
+//	// a node gone for good:   det.Forget(id), once the reads in flight to it are done
 //
 // Ring, Locator and Detector are safe for concurrent use; ArrivalWindow is
 // a plain value for one goroutine.
