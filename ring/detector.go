@@ -114,8 +114,9 @@ func (d *Detector) Phi(id string, now time.Time) float64 {
 }
 
 // Close stops the detector's goroutines and waits for them; probes in
-// progress see their context cancelled. OnChange is not called after Close
-// returns. Close is idempotent and returns nil.
+// progress see their context cancelled, and one that ignores it is
+// abandoned to its replica. OnChange is not called after Close returns.
+// Close is idempotent and returns nil.
 func (d *Detector) Close() error {
 	d.goMu.Lock()
 	d.closed = true

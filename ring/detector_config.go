@@ -33,7 +33,8 @@ type DetectorConfig struct {
 	// Probe schedules the probes of a replica convicted for connection
 	// failures whose replica.Replica is a replica.Prober.
 	Probe Backoff
-	// ProbeTimeout bounds each probe. Default 1 s.
+	// ProbeTimeout bounds each probe: a probe that has not answered by then
+	// fails, and is abandoned if it ignores its context. Default 1 s.
 	ProbeTimeout time.Duration
 	// ReadmitAfter readmits a replica convicted for connection failures
 	// that has no Prober this long after its conviction. Default 5 s.

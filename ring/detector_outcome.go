@@ -1,7 +1,6 @@
 package ring
 
 import (
-	"context"
 	"time"
 
 	"github.com/readpath/readpath/replica"
@@ -66,9 +65,7 @@ func (d *Detector) probe(t *tracked, p replica.Prober) {
 		if !t.sleep(wait) {
 			return
 		}
-		ctx, cancel := context.WithTimeout(t.ctx, d.cfg.ProbeTimeout)
-		err := p.Probe(ctx)
-		cancel()
+		err := d.probeOnce(t, p)
 		if t.ctx.Err() != nil {
 			return
 		}

@@ -106,7 +106,10 @@
 // 20 % jitter, each probe bounded by ProbeTimeout, until one answers; a
 // replica without Prober is readmitted after ReadmitAfter (5 s) and
 // convicted again by its next failure if it is still down. Probes run on
-// the detector's goroutines, never on a read.
+// the detector's goroutines, never on a read; a probe that panics fails,
+// and one that ignores its context is abandoned to its replica at
+// ProbeTimeout, so a misbehaving Prober holds up neither the detector nor
+// Close.
 //
 // OnChange hears every transition (down, up, and why) in order, from the
 // detector's goroutine. Forget(id) drops a node that left the ring: its
