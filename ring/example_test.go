@@ -107,3 +107,18 @@ func ExampleArrivalWindow() {
 	// phi after 10 s of silence: 4.34
 	// convicted after: 18.421s
 }
+
+// A node that leaves the ring for good is forgotten: otherwise it stays
+// convicted, listed in Down and probed, for as long as the detector runs.
+func ExampleDetector_Forget() {
+	det, _ := ring.NewDetector(ring.DetectorConfig{})
+	defer det.Close()
+	n07 := replica.Endpoint{ID: "n07", Datacenter: "dc1", Rack: "r1"}
+	det.ReportOutcome(replica.Outcome{Endpoint: n07, Err: replica.ErrConnectionFailed}) // it went away
+	fmt.Println("down:", det.Down())
+	det.Forget("n07") // decommissioned: removed from the ring for good
+	fmt.Println("down after Forget:", det.Down())
+	// Output:
+	// down: [n07]
+	// down after Forget: []
+}
