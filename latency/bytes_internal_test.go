@@ -76,7 +76,7 @@ func TestTrackerMemoryBudget(t *testing.T) {
 
 // BenchmarkTrackerBytesAllStripes reports the heap of a tracker that has
 // served a window of reads through as many stripes as contention can give
-// it on this machine (GOMAXPROCS rounded up to a power of two), at 4,000
+// it on this machine (twice GOMAXPROCS rounded up to a power of two), at 4,000
 // trackers: at weight 1 most counts of a third fit a byte, at 25 two.
 func BenchmarkTrackerBytesAllStripes(b *testing.B) {
 	for _, weight := range []int{1, 25} {

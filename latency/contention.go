@@ -92,10 +92,18 @@ func separating(salt uint64, shift uint8, a, b uintptr) uint64 {
 	return salt
 }
 
-// maxStripes is GOMAXPROCS rounded up to a power of two: enough for every
-// core to add to its own stripe once the multiplier separates them.
+// maxStripes is twice GOMAXPROCS rounded up to a power of two, or one
+// stripe on one core, where Records never run at once. A goroutine's stripe
+// follows its stack, not its core, and a server runs many more goroutines
+// than cores: with a stripe per core, goroutines running at once often
+// share one whatever the multiplier, and twice the stripes halve the odds
+// that two of them do. Only a tracker whose Records contend grows them.
 func maxStripes() int {
-	return min(1<<bits.Len(uint(runtime.GOMAXPROCS(0)-1)), maxStripesCap)
+	procs := runtime.GOMAXPROCS(0)
+	if procs == 1 {
+		return 1
+	}
+	return min(2<<bits.Len(uint(procs-1)), maxStripesCap)
 }
 
 // maxStripesCap bounds the memory of a tracker on a large machine: beyond

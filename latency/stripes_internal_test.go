@@ -19,8 +19,8 @@ func withGOMAXPROCS(t *testing.T, n int, f func()) {
 	f()
 }
 
-func TestMaxStripesIsGOMAXPROCSRoundedUp(t *testing.T) {
-	for procs, want := range map[int]int{1: 1, 2: 2, 3: 4, 4: 4, 5: 8, 64: 64, 65: 64, 200: 64} {
+func TestMaxStripesIsTwiceGOMAXPROCSRoundedUp(t *testing.T) {
+	for procs, want := range map[int]int{1: 1, 2: 4, 3: 8, 4: 8, 5: 16, 32: 64, 33: 64, 200: 64} {
 		withGOMAXPROCS(t, procs, func() { assert.Equal(t, want, maxStripes(), "GOMAXPROCS %d", procs) })
 	}
 }
@@ -35,7 +35,7 @@ func TestContentionSpreadsRecordsOut(t *testing.T) {
 		tr.Record(time.Millisecond)
 		first := tr.set.Load().stripes[0]
 		r := rand.New(rand.NewPCG(3, 4))
-		for _, want := range []int{1, 2, 4, 4, 4} {
+		for _, want := range []int{1, 2, 4, 8, 8, 8} {
 			set := tr.set.Load()
 			require.Len(t, set.stripes, want)
 			assert.Same(t, first, set.stripes[0], "counts stay where they are")
@@ -44,8 +44,8 @@ func TestContentionSpreadsRecordsOut(t *testing.T) {
 				tr.contended(set, a, b)
 			}
 			now := tr.set.Load()
-			if want == 4 {
-				assert.Same(t, set, now, "no more stripes than GOMAXPROCS")
+			if want == 8 {
+				assert.Same(t, set, now, "no more stripes than twice GOMAXPROCS")
 			}
 			assert.NotEqual(t, now.index(a), now.index(b), "the colliding pair comes apart")
 		}

@@ -20,8 +20,8 @@ import (
 // samples span, one that has takes 256 bytes per stripe (the current
 // third's counters) and 80 to 272 bytes per packed third: about 4 KiB with
 // one stripe for reads that span eight octaves. It starts with one stripe and
-// adds stripes only while Records contend for them, up to GOMAXPROCS rounded
-// up to a power of two (see the package documentation).
+// adds stripes only while Records contend for them, up to twice GOMAXPROCS
+// rounded up to a power of two (see the package documentation).
 //
 // A Tracker is safe for concurrent use. Create it with NewTracker.
 type Tracker struct {
