@@ -30,7 +30,7 @@ import (
 type Detector struct {
 	cfg    DetectorConfig
 	nodes  atomic.Pointer[map[string]*tracked]
-	addMu  sync.Mutex // serialises additions to nodes
+	addMu  sync.Mutex // serialises changes to nodes (additions, Forget)
 	seed   uint64
 	events eventQueue
 
