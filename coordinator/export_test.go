@@ -1,12 +1,19 @@
 package coordinator
 
+// HeldCall is what HoldWorkers' hold is told of a request.
+type HeldCall struct {
+	Replica    string
+	DigestOnly bool
+	Mutation   bool // a repair write
+}
+
 // HoldWorkers puts n workers on every stripe's idle stack that take up a
-// job only once release is closed (with repairsOnly, only a repair write;
-// reads at once): requests the coordinator has sent but its own goroutines
+// job for which hold reports true only once release is closed, and any
+// other at once: requests the coordinator has sent but its own goroutines
 // have not started, as when a collector's pause or busy cores keep them
 // from running. Like the pool's own workers they wait for the next job
 // after each one, until Close.
-func HoldWorkers(c *Coordinator, n int, repairsOnly bool, release <-chan struct{}) {
+func HoldWorkers(c *Coordinator, n int, hold func(HeldCall) bool, release <-chan struct{}) {
 	for i := range c.workers.s {
 		s := &c.workers.s[i]
 		for range n {
@@ -16,7 +23,7 @@ func HoldWorkers(c *Coordinator, n int, repairsOnly bool, release <-chan struct{
 			}
 			go func() {
 				for k := range w.jobs {
-					if k.mutation || !repairsOnly {
+					if hold(HeldCall{Replica: k.cand.ep.ID, DigestOnly: k.cmd.DigestOnly, Mutation: k.mutation}) {
 						<-release
 					}
 					k.run()

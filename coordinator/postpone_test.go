@@ -14,13 +14,13 @@ import (
 )
 
 // heldRead runs a QUORUM read of key while the coordinator's goroutines
-// take up its requests (with repairsOnly, its repair writes) only at
-// release, after the start of the read; before letting them go it calls
-// meanwhile, if any. It returns the result and how long the read took.
-func (e *env) heldRead(t *testing.T, repairsOnly bool, release time.Duration, meanwhile func()) (coordinator.Result, time.Duration) {
+// take up the requests that hold picks only at release, after the start of
+// the read; before letting them go it calls meanwhile, if any. It returns
+// the result and how long the read took.
+func (e *env) heldRead(t *testing.T, hold func(coordinator.HeldCall) bool, release time.Duration, meanwhile func()) (coordinator.Result, time.Duration) {
 	t.Helper()
 	held := make(chan struct{})
-	coordinator.HoldWorkers(e.c, 2, repairsOnly, held)
+	coordinator.HoldWorkers(e.c, 2, hold, held)
 	start := time.Now()
 	results, errs := make(chan coordinator.Result, 1), make(chan error, 1)
 	go func() {
@@ -39,6 +39,10 @@ func (e *env) heldRead(t *testing.T, repairsOnly bool, release time.Duration, me
 	return res, time.Since(start)
 }
 
+// every holds every request; repairWrites only repair writes.
+func every(coordinator.HeldCall) bool          { return true }
+func repairWrites(k coordinator.HeldCall) bool { return k.Mutation }
+
 // The replicas answer in 1 ms, but the coordinator's goroutines do not take
 // up the read's requests until 70 ms: at the 50 ms threshold no request has
 // reached its replica, so a hedge would only wait behind them. The read
@@ -46,7 +50,7 @@ func (e *env) heldRead(t *testing.T, repairsOnly bool, release time.Duration, me
 func TestNoHedgeWhileTheRequestsWaitForTheCoordinator(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
-		res, took := e.heldRead(t, false, ms(70), func() {
+		res, took := e.heldRead(t, every, ms(70), func() {
 			m := e.c.Metrics().Total
 			assert.Zero(t, m.SpeculativeRetries, "hedged while its requests had not started")
 			assert.Equal(t, int64(1), m.PostponedSpeculations)
@@ -68,7 +72,7 @@ func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "50ms")})
 		e.behave(t, A, constant(ms(200)))
-		res, took := e.heldRead(t, false, ms(70), nil)
+		res, took := e.heldRead(t, every, ms(70), nil)
 		assert.Equal(t, ms(101), took)
 		h := res.Trace.Hedge
 		assert.True(t, h.Fired)
@@ -87,7 +91,7 @@ func TestAPostponedHedgeGoesAThresholdLater(t *testing.T) {
 func TestNoAdditionalWritesWhileTheRepairWaitsForTheCoordinator(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newDisagreeingEnv(t, "5ms")
-		res, took := e.heldRead(t, true, ms(9), nil)
+		res, took := e.heldRead(t, repairWrites, ms(9), nil)
 		assert.Equal(t, ms(10), took)
 		assert.True(t, res.Partition.Equal(row(key, "val2", 20)))
 		h := res.Trace.AdditionalWrite
@@ -99,5 +103,30 @@ func TestNoAdditionalWritesWhileTheRepairWaitsForTheCoordinator(t *testing.T) {
 		assert.Zero(t, m.AdditionalWrites)
 		assert.Equal(t, int64(1), m.PostponedSpeculations)
 		assert.Zero(t, e.stats(C).Mutations, "C was written nothing")
+	})
+}
+
+// The reconcile round's speculation waits in the same way. A holds v1, B
+// and C v2; at the mismatch at 1 ms the reconcile round asks B for data,
+// which the coordinator's goroutines do not start until 15 ms. At the 10 ms
+// threshold (11 ms) C is not asked: B's request has not reached B. B
+// answers at 16 ms and A is repaired by 17 ms.
+func TestNoReconcileHedgeWhileItsReadWaitsForTheCoordinator(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "10ms")})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), B, C))
+		reconcileRead := func(k coordinator.HeldCall) bool { return k.Replica == B && !k.DigestOnly && !k.Mutation }
+		res, took := e.heldRead(t, reconcileRead, ms(15), nil)
+		assert.Equal(t, ms(17), took)
+		assert.True(t, res.Partition.Equal(row(key, "v2", 20)))
+		h := res.Trace.ReconcileHedge
+		assert.False(t, h.Fired)
+		assert.Equal(t, 1, h.Postponed)
+		assert.Contains(t, res.Trace.String(), "reconcile read postponed 1×")
+		settle()
+		m := e.c.Metrics().Total
+		assert.Zero(t, m.ReconcileSpeculations)
+		assert.Equal(t, int64(1), m.PostponedSpeculations)
+		assert.Zero(t, e.stats(C).Reads, "C was asked nothing")
 	})
 }
