@@ -22,8 +22,13 @@ var ErrClosed = errors.New("coordinator: closed")
 // Close lets its idle goroutines go when it is garbage collected.) Inside a
 // testing/synctest bubble, create it in the bubble that uses it.
 type Coordinator struct {
-	cfg      Config
-	tables   sync.Map // table name -> *table: lock-free reads, O(1) additions
+	cfg    Config
+	tables sync.Map // table name -> *table: lock-free reads, O(1) additions
+	// dropped sums the counters of dropped tables, for Metrics().Total;
+	// dropMu orders DropTable against Metrics, so that a table is counted
+	// once, in Tables or in dropped.
+	dropped  TableMetrics
+	dropMu   sync.RWMutex
 	snitch   snitch
 	latency  *latency.Tracker // every successful read, for Metrics
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge

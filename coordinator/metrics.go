@@ -98,12 +98,15 @@ func summarize(t *latency.Tracker) LatencySummary {
 // Metrics returns a snapshot of the coordinator's metrics.
 func (c *Coordinator) Metrics() Metrics {
 	var m Metrics
+	c.dropMu.RLock()
 	c.tables.Range(func(_, v any) bool {
 		tm := v.(*table).metrics()
 		m.Total.add(tm)
 		m.Tables = append(m.Tables, tm)
 		return true
 	})
+	m.Total.add(c.dropped)
+	c.dropMu.RUnlock()
 	m.Total.Latency = summarize(c.latency)
 	m.Replicas = c.snitch.replicaMetrics()
 	slices.SortFunc(m.Tables, func(a, b TableMetrics) int { return strings.Compare(a.Table, b.Table) })

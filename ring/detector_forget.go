@@ -5,12 +5,13 @@ import "maps"
 // Forget drops node id: its heartbeats, its conviction and its count of
 // connection failures, and stops probing it, as Cassandra's gossiper drops
 // a node that left the ring from its failure detector. Call it when a node
-// leaves for good (after Locator.RemoveNode or ReplaceNode), once the
-// reads in flight to it are done: a later heartbeat or outcome tracks it
-// again, as a node never heard of. Without it, a removed node stays in
-// Down, has its phi evaluated, and is probed, for as long as the detector
-// runs. No Change is delivered for a forgotten node after Forget returns,
-// except one already queued. Forgetting an unknown node does nothing.
+// leaves for good (after Locator.RemoveNode or ReplaceNode, with
+// coordinator.Coordinator.ForgetReplica), once the reads in flight to it
+// are done: a later heartbeat or outcome tracks it again, as a node never
+// heard of. Without it, a removed node stays in Down, has its phi
+// evaluated, and is probed, for as long as the detector runs. No Change is
+// delivered for a forgotten node after Forget returns, except one already
+// queued. Forgetting an unknown node does nothing.
 func (d *Detector) Forget(id string) {
 	d.addMu.Lock()
 	old := *d.nodes.Load()

@@ -132,7 +132,7 @@
 //	})
 //	// gossip, if you have it: det.Heartbeat(nodeID, time.Now())
 //	// topology changes:       loc.AddNode(n), loc.RemoveNode(id), loc.ReplaceNode(old, n)
-//	// a node gone for good:   det.Forget(id), once the reads in flight to it are done
+//	// a node gone for good:   det.Forget(id) and c.ForgetReplica(id), once the reads in flight to it are done
 //
 // Ring, Locator and Detector are safe for concurrent use; ArrivalWindow is
 // a plain value for one goroutine.

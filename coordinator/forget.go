@@ -1,0 +1,27 @@
+package coordinator
+
+// DropTable forgets table name, as after DROP TABLE: its options, latency
+// trackers, thresholds, hedge budget and metrics, which Metrics no longer
+// lists. What the table counted stays in Metrics().Total, so that totals
+// never go backwards (a Prometheus counter must not). A read of it still
+// running finishes with the state it started with, and what it counts
+// after the drop is lost. A later read or SetTableOptions makes the table
+// afresh, with Config.DefaultTable's options. Without it, a coordinator
+// keeps every table it has ever read, which matters where tables come and
+// go (one per day, say). Dropping an unknown table does nothing.
+func (c *Coordinator) DropTable(name string) {
+	c.dropMu.Lock()
+	defer c.dropMu.Unlock()
+	if v, ok := c.tables.LoadAndDelete(name); ok {
+		c.dropped.add(v.(*table).m.snapshot())
+	}
+}
+
+// ForgetReplica forgets what the snitch knows of replica id (its latency
+// score, misses and request counts), which Metrics().Replicas then no
+// longer lists. Call it when a node leaves the ring for good (with
+// ring.Detector.Forget); without it, every replica the coordinator has ever
+// sent a request to stays listed. A read still running that contacted it
+// finishes normally; the next read to contact it starts it afresh, ranked
+// as a replica never heard from.
+func (c *Coordinator) ForgetReplica(id string) { c.snitch.scores.Delete(id) }
