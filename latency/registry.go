@@ -33,6 +33,12 @@ func (r *Registry) Tracker(table string) *Tracker {
 	return t.(*Tracker)
 }
 
+// Remove drops table's tracker, as after DROP TABLE, so that a registry
+// does not keep every table it has ever seen; the next Tracker call for it
+// creates a new one. A handle taken before still records, into the
+// dropped tracker. Removing an unknown table does nothing.
+func (r *Registry) Remove(table string) { r.trackers.Delete(table) }
+
 // All yields every table and its tracker, in table-name order.
 func (r *Registry) All() iter.Seq2[string, *Tracker] {
 	return func(yield func(string, *Tracker) bool) {
@@ -43,7 +49,10 @@ func (r *Registry) All() iter.Seq2[string, *Tracker] {
 		})
 		sort.Strings(tables)
 		for _, table := range tables {
-			t, _ := r.trackers.Load(table)
+			t, ok := r.trackers.Load(table)
+			if !ok { // removed since
+				continue
+			}
 			if !yield(table, t.(*Tracker)) {
 				return
 			}

@@ -63,3 +63,35 @@ func TestRegistryCopiesItsOptions(t *testing.T) {
 	opts[0] = latency.WithWindow(time.Hour)
 	assert.Equal(t, 3*time.Minute, r.Tracker("t").Window())
 }
+
+// A removed table leaves All, and its next use gets a new, empty tracker.
+func TestRegistryRemove(t *testing.T) {
+	r := latency.NewRegistry()
+	old := r.Tracker("ks.daily_0101")
+	old.Record(time.Millisecond)
+	r.Tracker("ks.users")
+	r.Remove("ks.daily_0101")
+	r.Remove("ks.never")
+	var tables []string
+	for table := range r.All() {
+		tables = append(tables, table)
+	}
+	assert.Equal(t, []string{"ks.users"}, tables)
+	fresh := r.Tracker("ks.daily_0101")
+	assert.NotSame(t, old, fresh)
+	assert.Zero(t, fresh.Snapshot().Count)
+}
+
+// A table removed while All runs is skipped, not yielded as nil.
+func TestRegistryRemoveDuringAll(t *testing.T) {
+	r := latency.NewRegistry()
+	r.Tracker("ks.a")
+	r.Tracker("ks.b")
+	var tables []string
+	for table, tr := range r.All() {
+		assert.NotNil(t, tr)
+		tables = append(tables, table)
+		r.Remove("ks.b")
+	}
+	assert.Equal(t, []string{"ks.a"}, tables)
+}
