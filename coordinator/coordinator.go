@@ -22,13 +22,8 @@ var ErrClosed = errors.New("coordinator: closed")
 // Close lets its idle goroutines go when it is garbage collected.) Inside a
 // testing/synctest bubble, create it in the bubble that uses it.
 type Coordinator struct {
-	cfg    Config
-	tables sync.Map // table name -> *table: lock-free reads, O(1) additions
-	// dropped sums the counters of dropped tables, for Metrics().Total;
-	// dropMu orders DropTable against Metrics, so that a table is counted
-	// once, in Tables or in dropped.
-	dropped  TableMetrics
-	dropMu   sync.RWMutex
+	cfg      Config
+	tables   sync.Map // table name -> *table: lock-free reads, O(1) additions
 	snitch   snitch
 	latency  *latency.Tracker // every successful read, for Metrics
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
@@ -37,6 +32,12 @@ type Coordinator struct {
 	workers  *workers // run the replica requests
 	// Kept for reuse: read states, calls and read timers.
 	reads, calls, timers sync.Pool
+
+	// dropped sums the counters of dropped tables, for Metrics().Total;
+	// dropMu orders DropTable against Metrics, so that a table is counted
+	// once, in Tables or in dropped. Last, away from what reads touch.
+	dropped TableMetrics
+	dropMu  sync.RWMutex
 }
 
 // New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.
