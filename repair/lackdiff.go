@@ -100,14 +100,14 @@ func (s *space) copyCells(src []replica.Cell, at []int) []replica.Cell {
 	out := s.cells[:len(at):len(at)]
 	s.cells = s.cells[len(at):]
 	for j, p := range at {
-		c := &out[j]
-		*c = src[p]
-		if c.Value != nil {
-			n := len(c.Value)
-			c.Value = s.values[:n:n]
-			copy(c.Value, src[p].Value)
+		value := src[p].Value
+		if value != nil {
+			n := len(value)
+			value = s.values[:n:n]
+			copy(value, src[p].Value)
 			s.values = s.values[n:]
 		}
+		setCell(&out[j], &src[p], value)
 	}
 	return out
 }
