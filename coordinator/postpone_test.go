@@ -39,6 +39,20 @@ func (e *env) heldRead(t *testing.T, hold func(coordinator.HeldCall) bool, relea
 	return res, time.Since(start)
 }
 
+// postponedOnce asserts that speculation h of res, traced as what, was put
+// off once and not sent, and returns the coordinator's metrics once the
+// read's requests have settled.
+func (e *env) postponedOnce(t *testing.T, res coordinator.Result, h coordinator.HedgeTrace, what string) coordinator.TableMetrics {
+	t.Helper()
+	assert.False(t, h.Fired)
+	assert.Equal(t, 1, h.Postponed)
+	assert.Contains(t, res.Trace.String(), what+" postponed 1×")
+	settle()
+	m := e.c.Metrics().Total
+	assert.Equal(t, int64(1), m.PostponedSpeculations)
+	return m
+}
+
 // every holds every request; repairWrites only repair writes.
 func every(coordinator.HeldCall) bool          { return true }
 func repairWrites(k coordinator.HeldCall) bool { return k.Mutation }
@@ -57,10 +71,8 @@ func TestNoHedgeWhileTheRequestsWaitForTheCoordinator(t *testing.T) {
 			assert.Zero(t, e.totalReads(), "no replica was asked anything yet")
 		})
 		assert.Equal(t, ms(71), took)
-		assert.False(t, res.Trace.Hedge.Fired)
-		assert.Equal(t, 1, res.Trace.Hedge.Postponed)
-		assert.Contains(t, res.Trace.String(), "hedge postponed 1×")
-		settle()
+		m := e.postponedOnce(t, res, res.Trace.Hedge, "hedge")
+		assert.Zero(t, m.SpeculativeRetries)
 		assert.Equal(t, int64(2), e.totalReads(), "no extra request")
 	})
 }
@@ -94,14 +106,8 @@ func TestNoAdditionalWritesWhileTheRepairWaitsForTheCoordinator(t *testing.T) {
 		res, took := e.heldRead(t, repairWrites, ms(9), nil)
 		assert.Equal(t, ms(10), took)
 		assert.True(t, res.Partition.Equal(row(key, "val2", 20)))
-		h := res.Trace.AdditionalWrite
-		assert.False(t, h.Fired)
-		assert.Equal(t, 1, h.Postponed)
-		assert.Contains(t, res.Trace.String(), "additional writes postponed 1×")
-		settle()
-		m := e.c.Metrics().Total
+		m := e.postponedOnce(t, res, res.Trace.AdditionalWrite, "additional writes")
 		assert.Zero(t, m.AdditionalWrites)
-		assert.Equal(t, int64(1), m.PostponedSpeculations)
 		assert.Zero(t, e.stats(C).Mutations, "C was written nothing")
 	})
 }
@@ -119,14 +125,8 @@ func TestNoReconcileHedgeWhileItsReadWaitsForTheCoordinator(t *testing.T) {
 		res, took := e.heldRead(t, reconcileRead, ms(15), nil)
 		assert.Equal(t, ms(17), took)
 		assert.True(t, res.Partition.Equal(row(key, "v2", 20)))
-		h := res.Trace.ReconcileHedge
-		assert.False(t, h.Fired)
-		assert.Equal(t, 1, h.Postponed)
-		assert.Contains(t, res.Trace.String(), "reconcile read postponed 1×")
-		settle()
-		m := e.c.Metrics().Total
+		m := e.postponedOnce(t, res, res.Trace.ReconcileHedge, "reconcile read")
 		assert.Zero(t, m.ReconcileSpeculations)
-		assert.Equal(t, int64(1), m.PostponedSpeculations)
 		assert.Zero(t, e.stats(C).Reads, "C was asked nothing")
 	})
 }

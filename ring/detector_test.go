@@ -83,6 +83,19 @@ func change(id string, alive bool, cause ring.Cause, at time.Time) ring.Change {
 	return ring.Change{Endpoint: replica.Endpoint{ID: id}, Alive: alive, Cause: cause, At: at}
 }
 
+// wantProbedBack checks that replica "a", convicted at convicted, is alive
+// again, readmitted by a probe after after, and that nothing else changed.
+func wantProbedBack(t *testing.T, d *ring.Detector, rec *recorder, convicted time.Time, after time.Duration) {
+	t.Helper()
+	synctest.Wait()
+	if !d.IsAlive(replica.Endpoint{ID: "a"}) {
+		t.Fatalf("not readmitted by the probe at +%v", after)
+	}
+	wantChanges(t, rec,
+		change("a", false, ring.ConnectionFailed, convicted),
+		change("a", true, ring.ProbeSucceeded, convicted.Add(after)))
+}
+
 // With ConnectionFailures 3, the third connection failure in a row
 // convicts; a success in between starts the count again.
 func TestConnectionFailuresConvict(t *testing.T) {
@@ -126,13 +139,7 @@ func TestConvictedReplicaIsProbedBack(t *testing.T) {
 			t.Fatal("readmitted before the probe at +7 s")
 		}
 		time.Sleep(time.Nanosecond)
-		synctest.Wait()
-		if !d.IsAlive(a.Endpoint()) {
-			t.Fatal("not readmitted by the probe at +7 s")
-		}
-		wantChanges(t, rec,
-			change("a", false, ring.ConnectionFailed, convicted),
-			change("a", true, ring.ProbeSucceeded, convicted.Add(7*time.Second)))
+		wantProbedBack(t, d, rec, convicted, 7*time.Second)
 	})
 }
 
