@@ -59,11 +59,13 @@ func (r *Ring) newWalker(repl consistency.Replication) *walker {
 // walk.
 func (w *walker) walk(start int, dst []int32) []int32 {
 	w.picked = dst[:0]
-	clear(w.taken)
 	if w.quota == nil {
 		w.walkSimple(start)
 	} else {
 		w.walkTopology(start)
+	}
+	for _, n := range w.picked { // not clear(w.taken): a walk takes a few of many nodes
+		w.taken[n] = false
 	}
 	return w.picked
 }

@@ -65,11 +65,8 @@ func New(nodes []Node) (*Ring, error) {
 }
 
 func (r *Ring) addNode(i int, n Node) error {
-	switch {
-	case n.ID == "":
-		return &NodeError{ID: n.ID, Reason: "empty ID"}
-	case len(n.Tokens) == 0:
-		return &NodeError{ID: n.ID, Reason: "no tokens"}
+	if err := checkNode(n); err != nil {
+		return err
 	}
 	if _, dup := r.index[n.ID]; dup {
 		return &DuplicateNodeError{ID: n.ID}
@@ -92,7 +89,12 @@ func (r *Ring) sortTokens() error {
 			vs = append(vs, vnode{t, int32(i)})
 		}
 	}
-	slices.SortStableFunc(vs, func(a, b vnode) int { return cmpInt64(a.token, b.token) })
+	slices.SortFunc(vs, func(a, b vnode) int { // by token, then in input order
+		if c := cmpInt64(a.token, b.token); c != 0 {
+			return c
+		}
+		return int(a.node - b.node)
+	})
 	r.tokens = make([]int64, len(vs))
 	r.owners = make([]int32, len(vs))
 	for i, v := range vs {
