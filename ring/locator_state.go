@@ -11,6 +11,7 @@ type locatorState struct {
 	ring     *Ring
 	replicas []replica.Replica // per node of ring, in the ring's node order
 	tables   map[string]*tableRanges
+	byRepl   map[string]*tableRanges            // the placements, by Replication.String
 	repls    map[string]consistency.Replication // what tables was built from
 }
 
@@ -19,6 +20,7 @@ type locatorState struct {
 type tableRanges struct {
 	repl   consistency.Replication
 	ranges [][]replica.Replica
+	age    int // updates since the lists were last copied into one array (see fill)
 }
 
 // build returns the state for ring r and tables, reusing the replicas of
@@ -33,13 +35,30 @@ func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consisten
 		s.replicas[i] = rep
 	}
 	s.tables = make(map[string]*tableRanges, len(tables))
-	shared := map[string]*tableRanges{} // by replication: tables of a keyspace share
+	s.byRepl = map[string]*tableRanges{} // tables of a keyspace share
+	var diff *tokenDiff                  // from prev's ring, once needed
 	for name, repl := range tables {
 		key := repl.String()
-		if shared[key] == nil {
-			shared[key] = s.place(repl)
+		if s.byRepl[key] != nil {
+			s.tables[name] = s.byRepl[key]
+			continue
 		}
-		s.tables[name] = shared[key]
+		var old *tableRanges
+		if prev != nil {
+			old = prev.byRepl[key]
+		}
+		switch {
+		case old == nil:
+			s.byRepl[key] = s.place(repl)
+		case prev.ring == r: // the tables changed, not the ring
+			s.byRepl[key] = old
+		default:
+			if diff == nil {
+				diff = diffTokens(prev.ring, r)
+			}
+			s.byRepl[key] = s.placeChanged(prev.ring, old, diff)
+		}
+		s.tables[name] = s.byRepl[key]
 	}
 	return s, nil
 }
@@ -64,21 +83,68 @@ func (l *Locator) replicaFor(n Node, prev *locatorState) (replica.Replica, error
 	return rep, nil
 }
 
-// place computes the replicas of every token range under repl. The lists
-// share one backing array; each is capped at its length so that an append
-// by a caller cannot overwrite its neighbour.
+// place computes the replicas of every token range under repl.
 func (s *locatorState) place(repl consistency.Replication) *tableRanges {
-	w := s.ring.newWalker(repl)
+	return s.fill(repl, keep{})
+}
+
+// keep says which lists of an earlier placement a new one keeps: range i
+// of the new ring keeps old's range from[i], unless that is -1 or reached.
+type keep struct {
+	old   *tableRanges
+	from  []int
+	reach []bool
+}
+
+func (k keep) list(i int) []replica.Replica {
+	if k.old == nil || k.from[i] < 0 || k.reach[k.from[i]] {
+		return nil
+	}
+	return k.old.ranges[k.from[i]]
+}
+
+// fill computes the replicas of every token range under repl: the lists k
+// keeps, and walks for the others. The walked lists share one new backing
+// array, each capped at its length so that an append by a caller cannot
+// overwrite its neighbour. Kept lists stay in the backing arrays of
+// earlier placements, which they keep alive; once a placement is
+// compactAfter updates old they are copied into the new array too, so that
+// the memory a placement holds stays within a small multiple of its size.
+func (s *locatorState) fill(repl consistency.Replication, k keep) *tableRanges {
 	t := &tableRanges{repl: repl, ranges: make([][]replica.Replica, len(s.ring.tokens))}
+	if k.old != nil {
+		t.age = (k.old.age + 1) % (compactAfter + 1)
+	}
+	walked := len(s.ring.tokens)
+	if t.age > 0 {
+		for i := range t.ranges {
+			if l := k.list(i); l != nil {
+				t.ranges[i] = l
+				walked--
+			}
+		}
+	}
+	w := s.ring.newWalker(repl)
 	var picked []int32
-	backing := make([]replica.Replica, 0, len(s.ring.tokens)*min(repl.Total(), len(s.ring.nodes)))
-	for i := range s.ring.tokens {
-		picked = w.walk(i, picked)
+	backing := make([]replica.Replica, 0, walked*min(repl.Total(), len(s.ring.nodes)))
+	for i := range t.ranges {
+		if t.ranges[i] != nil {
+			continue
+		}
 		start := len(backing)
-		for _, n := range picked {
-			backing = append(backing, s.replicas[n])
+		if l := k.list(i); l != nil {
+			backing = append(backing, l...)
+		} else {
+			picked = w.walk(i, picked)
+			for _, n := range picked {
+				backing = append(backing, s.replicas[n])
+			}
 		}
 		t.ranges[i] = backing[start:len(backing):len(backing)]
 	}
 	return t
 }
+
+// compactAfter is how many updates a placement's kept lists may stay in
+// earlier backing arrays.
+const compactAfter = 8

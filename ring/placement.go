@@ -25,6 +25,7 @@ type walker struct {
 	taken  []bool    // per node
 	seen   []bool    // per (datacenter, rack)
 	picked []int32   // positions of the nodes taken, in order
+	met    int       // how many tokens the last walk met
 }
 
 // dcQuota is what a datacenter still needs during a walk.
@@ -43,13 +44,10 @@ func (r *Ring) newWalker(repl consistency.Replication) *walker {
 	w.fill = make([]dcQuota, len(r.dcInfo))
 	w.seen = make([]bool, r.racks)
 	for _, f := range repl.Datacenters() {
-		d, ok := r.dcs[f.Datacenter]
-		if !ok || f.Factor <= 0 {
-			continue
+		if q, ok := r.quota(f); ok {
+			w.quota[r.dcs[f.Datacenter]] = q
+			w.want++
 		}
-		info := r.dcInfo[d]
-		w.quota[d] = dcQuota{left: min(f.Factor, info.nodes), repeats: f.Factor - info.racks}
-		w.want++
 	}
 	return w
 }
@@ -72,9 +70,11 @@ func (w *walker) walk(start int, dst []int32) []int32 {
 
 func (w *walker) walkSimple(start int) {
 	owners := w.r.owners
-	for i := 0; len(w.picked) < w.simple && i < len(owners); i++ {
+	i := 0
+	for ; len(w.picked) < w.simple && i < len(owners); i++ {
 		w.take(owners[(start+i)%len(owners)])
 	}
+	w.met = i
 }
 
 // take adds node n unless it is already a replica, and reports whether it
@@ -92,11 +92,13 @@ func (w *walker) walkTopology(start int) {
 	copy(w.fill, w.quota)
 	clear(w.seen)
 	owners := w.r.owners
-	for i, want := 0, w.want; want > 0 && i < len(owners); i++ {
+	i := 0
+	for want := w.want; want > 0 && i < len(owners); i++ {
 		if w.offer(owners[(start+i)%len(owners)]) {
 			want--
 		}
 	}
+	w.met = i
 }
 
 // offer is DatacenterEndpoints.addEndpointAndCheckIfDone: it takes node n
