@@ -73,7 +73,12 @@
 // taking over a dead one's tokens, as replace_address does) and SetTable
 // build the new placements aside and swap them in atomically: reads in
 // flight keep the version they started with. Only new nodes are connected;
-// a removed node's replica is not closed for you.
+// a removed node's replica is not closed for you. A change places again only
+// the ranges whose placement it can alter (every range when it changes a
+// datacenter's node or rack count against its factor), and SetTable only
+// the replication it adds. A change still copies the ring's token and range
+// lists, so it costs in proportion to the ring's size: give NewLocator every
+// node known at start rather than adding them one by one.
 //
 // # Failure detection
 //
