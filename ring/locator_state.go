@@ -1,6 +1,8 @@
 package ring
 
 import (
+	"strconv"
+
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
 )
@@ -11,7 +13,7 @@ type locatorState struct {
 	ring     *Ring
 	replicas []replica.Replica // per node of ring, in the ring's node order
 	tables   map[string]*tableRanges
-	byRepl   map[string]*tableRanges            // the placements, by Replication.String
+	byRepl   map[string]*tableRanges            // the placements, by placementKey
 	repls    map[string]consistency.Replication // what tables was built from
 }
 
@@ -38,7 +40,7 @@ func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consisten
 	s.byRepl = map[string]*tableRanges{} // tables of a keyspace share
 	var diff *tokenDiff                  // from prev's ring, once needed
 	for name, repl := range tables {
-		key := repl.String()
+		key := placementKey(repl)
 		if s.byRepl[key] != nil {
 			s.tables[name] = s.byRepl[key]
 			continue
@@ -61,6 +63,20 @@ func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consisten
 		s.tables[name] = s.byRepl[key]
 	}
 	return s, nil
+}
+
+// placementKey names a replication unambiguously. (Its String does not:
+// datacenter names may hold the ", " and ":" it separates them with.)
+func placementKey(repl consistency.Replication) string {
+	if repl.IsSimple() {
+		return strconv.Itoa(repl.Total())
+	}
+	var b []byte
+	for _, f := range repl.Datacenters() {
+		b = strconv.AppendQuote(b, f.Datacenter)
+		b = strconv.AppendInt(b, int64(f.Factor), 10)
+	}
+	return string(b)
 }
 
 // replicaFor returns prev's replica of n if n is unchanged there, or a new

@@ -187,6 +187,36 @@ func TestLocatorTables(t *testing.T) {
 	}
 }
 
+// Two replications whose names print alike (a datacenter name may hold the
+// ", " and ":" Replication.String separates them with) are placed apart.
+func TestLocatorTellsApartReplicationsThatPrintAlike(t *testing.T) {
+	nodes := randomNodes(6, 9, 8, 1, 1)
+	for i := range nodes {
+		nodes[i].Datacenter = []string{"a", "b", "a:1, b"}[i%3]
+	}
+	odd := consistency.NetworkTopology(map[string]int{"a:1, b": 2})
+	plain := consistency.NetworkTopology(map[string]int{"a": 1, "b": 2})
+	if odd.String() != plain.String() {
+		t.Fatalf("the test needs two replications that print alike: %v, %v", odd, plain)
+	}
+	l, err := ring.NewLocator(ring.LocatorConfig{
+		Nodes: nodes, Tables: map[string]consistency.Replication{"odd": odd, "plain": plain}, Connect: new(connector).connect,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		key := fmt.Sprintf("key-%d", i)
+		for table, repl := range map[string]consistency.Replication{"odd": odd, "plain": plain} {
+			got, _, _ := l.Locate(table, key)
+			want, _ := l.Ring().ReplicasFor(ring.Murmur3Token([]byte(key)), repl)
+			if !slices.Equal(endpointIDs(got), ids(want)) {
+				t.Fatalf("%s, %s: %v, want %v", table, key, endpointIDs(got), ids(want))
+			}
+		}
+	}
+}
+
 // Reads run while the topology changes: each sees a whole version, with
 // RF distinct replicas, never a half-built one. Run with -race.
 func TestLocatorConcurrentReadsAndChanges(t *testing.T) {
