@@ -6,9 +6,10 @@ import "github.com/readpath/readpath/consistency"
 // clockwise from its token, and a walk that met no changed token (none
 // added, removed or passed to another node) takes the same nodes on the new
 // ring as on the old. placeChanged therefore walks again only the ranges
-// whose walk the change reaches: on a ring of 1,000 nodes of 16 tokens, a
-// few hundred of 16,000, where placing every range was most of a change's
-// time.
+// whose walk the change reaches: a node joining a ring of 1,000 nodes of 16
+// tokens over two datacenters reaches 32 of its 16,000 ranges under
+// Simple(3), 141 under NetworkTopology(dc1:3, dc2:2). Placing every range
+// was most of a change's time.
 //
 // Finding them relies on a law of both strategies: how many replicas a walk
 // has taken after meeting a set of nodes depends on the set, not on the
