@@ -21,7 +21,7 @@ func (r *Ring) With(n Node) (*Ring, error) {
 	}
 	n.Tokens = slices.Clone(n.Tokens)
 	nodes := append(slices.Clip(r.nodes), n)
-	tokens, owners, err := r.merge(r.tokens, r.owners, n.Tokens, int32(len(r.nodes)), nodes)
+	tokens, owners, err := merge(r.tokens, r.owners, n.Tokens, int32(len(r.nodes)), nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (r *Ring) Replacing(old string, n Node) (*Ring, error) {
 		return derive(nodes, r.tokens, r.owners), nil
 	}
 	tokens, owners := r.drop(int32(i), false)
-	tokens, owners, err := r.merge(tokens, owners, n.Tokens, int32(i), nodes)
+	tokens, owners, err := merge(tokens, owners, n.Tokens, int32(i), nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (r *Ring) drop(i int32, renumber bool) ([]int64, []int32) {
 // merge returns the sorted token list (tokens, owners) with add, the tokens
 // of node at, merged in. A token held twice gets the *DuplicateTokenError
 // New would report: the smallest such token, its holders in nodes' order.
-func (r *Ring) merge(tokens []int64, owners []int32, add []int64, at int32, nodes []Node) ([]int64, []int32, error) {
+func merge(tokens []int64, owners []int32, add []int64, at int32, nodes []Node) ([]int64, []int32, error) {
 	add = slices.Clone(add)
 	slices.Sort(add)
 	n := len(tokens) + len(add)
