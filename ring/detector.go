@@ -2,6 +2,7 @@ package ring
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -28,9 +29,19 @@ import (
 // goroutine that evaluates phi, delivers OnChange and probes; Close stops
 // it. A Detector is safe for concurrent use.
 type Detector struct {
-	cfg    DetectorConfig
-	nodes  atomic.Pointer[map[string]*tracked]
-	addMu  sync.Mutex // serialises changes to nodes (additions, Forget)
+	cfg DetectorConfig
+	// nodes is what the lock-free paths read. It holds every node that
+	// has been convicted or had a connection failure, and every node
+	// tracked before one of those was. A node outside it is alive with no
+	// failures, as one never heard of is, so a node learned by heartbeat
+	// joins all alone: nodes, a copy, is rebuilt at a node's first
+	// conviction or failure, not at every node learned, which made
+	// learning n nodes cost O(n²).
+	nodes atomic.Pointer[map[string]*tracked]
+	// addMu guards all and serialises changes to nodes. It is taken
+	// under a tracked's mu (set publishes), never the other way round.
+	addMu  sync.Mutex
+	all    map[string]*tracked // every node tracked
 	seed   uint64
 	events eventQueue
 
@@ -51,6 +62,7 @@ const (
 type tracked struct {
 	down     atomic.Uint32 // conviction bits; written under mu
 	failures atomic.Int32  // connection failures since the last success
+	id       string
 
 	// ctx ends when the node is forgotten or the detector closes; its
 	// probes and readmission wait on it.
@@ -71,7 +83,7 @@ func NewDetector(cfg DetectorConfig) (*Detector, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	d := &Detector{cfg: cfg, seed: cfg.Seed, events: newEventQueue(cfg.OnChange != nil)}
+	d := &Detector{cfg: cfg, seed: cfg.Seed, events: newEventQueue(cfg.OnChange != nil), all: map[string]*tracked{}}
 	if d.seed == 0 {
 		d.seed = rand.Uint64()
 	}
@@ -89,6 +101,7 @@ func (d *Detector) IsAlive(ep replica.Endpoint) bool {
 
 // Down returns the IDs of the convicted nodes, sorted.
 func (d *Detector) Down() []string {
+	// A convicted node is in nodes: set publishes it first.
 	var out []string
 	for id, t := range *d.nodes.Load() {
 		if t.down.Load() != 0 {
@@ -101,7 +114,9 @@ func (d *Detector) Down() []string {
 
 // Phi returns the phi of node id at now, 0 for a node without heartbeats.
 func (d *Detector) Phi(id string, now time.Time) float64 {
-	t := (*d.nodes.Load())[id]
+	d.addMu.Lock()
+	t := d.all[id]
+	d.addMu.Unlock()
 	if t == nil {
 		return 0
 	}
@@ -147,19 +162,36 @@ func (d *Detector) track(id string) *tracked {
 	}
 	d.addMu.Lock()
 	defer d.addMu.Unlock()
-	old := *d.nodes.Load()
-	if t := old[id]; t != nil {
+	if t := d.all[id]; t != nil {
 		return t
 	}
-	t := &tracked{ep: replica.Endpoint{ID: id}, rng: rand.New(rand.NewPCG(d.seed, hashID(id)))}
+	t := &tracked{id: id, ep: replica.Endpoint{ID: id}, rng: rand.New(rand.NewPCG(d.seed, hashID(id)))}
 	t.ctx, t.cancel = context.WithCancel(d.ctx)
-	next := make(map[string]*tracked, len(old)+1)
-	for k, v := range old {
-		next[k] = v
-	}
-	next[id] = t
-	d.nodes.Store(&next)
+	d.all[id] = t
 	return t
+}
+
+// publish puts t, and every node tracked so far, into nodes, unless t is
+// there already or was forgotten. Call it before t's first conviction or
+// connection failure, which the lock-free paths must see.
+func (d *Detector) publish(t *tracked) {
+	if (*d.nodes.Load())[t.id] == t {
+		return
+	}
+	d.addMu.Lock()
+	defer d.addMu.Unlock()
+	if d.all[t.id] != t || (*d.nodes.Load())[t.id] == t {
+		return
+	}
+	next := maps.Clone(d.all)
+	d.nodes.Store(&next)
+}
+
+// snapshot returns every node tracked, in buf.
+func (d *Detector) snapshot(buf []*tracked) []*tracked {
+	d.addMu.Lock()
+	defer d.addMu.Unlock()
+	return slices.AppendSeq(buf[:0], maps.Values(d.all))
 }
 
 func hashID(id string) uint64 { return uint64(token(id)) }
@@ -171,6 +203,7 @@ func (d *Detector) set(t *tracked, bit uint32, cause Cause, at time.Time) bool {
 	if t.gone || was&bit != 0 {
 		return false
 	}
+	d.publish(t)
 	t.down.Store(was | bit)
 	if was == 0 {
 		d.events.push(Change{Endpoint: t.ep, Alive: false, Cause: cause, At: at})

@@ -14,15 +14,17 @@ import "maps"
 // queued. Forgetting an unknown node does nothing.
 func (d *Detector) Forget(id string) {
 	d.addMu.Lock()
-	old := *d.nodes.Load()
-	t := old[id]
+	t := d.all[id]
 	if t == nil {
 		d.addMu.Unlock()
 		return
 	}
-	next := maps.Clone(old)
-	delete(next, id)
-	d.nodes.Store(&next)
+	delete(d.all, id)
+	if old := *d.nodes.Load(); old[id] != nil {
+		next := maps.Clone(old)
+		delete(next, id)
+		d.nodes.Store(&next)
+	}
 	d.addMu.Unlock()
 
 	t.mu.Lock()

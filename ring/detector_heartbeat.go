@@ -25,12 +25,15 @@ func (d *Detector) Heartbeat(id string, at time.Time) {
 func (d *Detector) monitor() {
 	tick := time.NewTicker(d.cfg.CheckInterval)
 	defer tick.Stop()
+	var nodes []*tracked
 	for {
 		select {
 		case <-d.ctx.Done():
 			return
 		case now := <-tick.C:
-			d.check(now)
+			nodes = d.snapshot(nodes)
+			d.check(nodes, now)
+			clear(nodes) // let forgotten nodes go
 		case <-d.events.ready:
 			for _, c := range d.events.drain() {
 				d.cfg.OnChange(c)
@@ -40,8 +43,8 @@ func (d *Detector) monitor() {
 }
 
 // check convicts the nodes whose phi at now exceeds the threshold.
-func (d *Detector) check(now time.Time) {
-	for _, t := range *d.nodes.Load() {
+func (d *Detector) check(nodes []*tracked, now time.Time) {
+	for _, t := range nodes {
 		t.mu.Lock()
 		if t.window != nil && t.window.Phi(now) > d.cfg.PhiConvictThreshold {
 			d.set(t, downPhi, HeartbeatsStopped, now)

@@ -31,6 +31,7 @@ func (d *Detector) ReportOutcome(o replica.Outcome) {
 		return
 	}
 	t := d.track(ep.ID)
+	d.publish(t) // so that a success resets its count
 	if int(t.failures.Add(1)) >= d.cfg.ConnectionFailures {
 		d.convict(t, ep, o.Replica)
 	}
