@@ -92,8 +92,9 @@ func BenchmarkIsAlive(b *testing.B) {
 }
 
 // A detector learning every node of a cluster from its first heartbeats,
-// as at a coordinator's start: the cost per node must not grow with the
-// cluster, so 5,000 nodes cost at most 12× what 500 do.
+// as at a coordinator's start. The cost per node must not grow with the
+// cluster as it did when each new node copied IsAlive's map: 5,000 nodes
+// then cost 55× what 500 did.
 func BenchmarkDetectorLearn(b *testing.B) {
 	for _, n := range []int{500, 5000} {
 		ids := make([]string, n)
