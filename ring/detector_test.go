@@ -3,7 +3,9 @@ package ring_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -369,5 +371,30 @@ func TestIsAliveAllocatesNothing(t *testing.T) {
 		d.ReportOutcome(ok)
 	}); n != 0 {
 		t.Errorf("IsAlive and a success's ReportOutcome allocate %v times, want 0", n)
+	}
+}
+
+// Learning a node costs the same memory however many the detector knows.
+// It copied the map IsAlive reads for every node learned: 100 more nodes
+// cost over ten times as much beside 4,000 as beside 100.
+func TestLearningANodeCostsTheSameAtAnyClusterSize(t *testing.T) {
+	learn := func(known int) uint64 {
+		d, _ := ring.NewDetector(ring.DetectorConfig{})
+		defer d.Close()
+		at := time.Now()
+		for i := range known {
+			d.Heartbeat(fmt.Sprintf("known%05d", i), at)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range 100 {
+			d.Heartbeat(fmt.Sprintf("new%05d", i), at)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := learn(100), learn(4000)
+	if large > 2*small {
+		t.Errorf("100 nodes learned beside 4,000 allocate %d B, beside 100 %d B: want at most twice", large, small)
 	}
 }
