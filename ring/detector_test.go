@@ -403,36 +403,39 @@ func TestLearningANodeCostsTheSameAtAnyClusterSize(t *testing.T) {
 // convicted by connection failures is down as soon as ReportOutcome
 // returns, and a success between failures still resets the count.
 func TestConvictionIsSeenWhileNodesAreLearned(t *testing.T) {
-	d, _ := ring.NewDetector(ring.DetectorConfig{ConnectionFailures: 2})
-	defer d.Close()
-	at := time.Now()
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			for i := range 500 {
-				d.Heartbeat(fmt.Sprintf("learned%d-%03d", g, i), at)
+	// In a bubble, so that no readmission (ReadmitAfter) can intervene.
+	synctest.Test(t, func(t *testing.T) {
+		d, _ := ring.NewDetector(ring.DetectorConfig{ConnectionFailures: 2})
+		defer d.Close()
+		at := time.Now()
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 500 {
+					d.Heartbeat(fmt.Sprintf("learned%d-%03d", g, i), at)
+				}
+			})
+		}
+		refused := func(id string) replica.Outcome {
+			return replica.Outcome{Endpoint: replica.Endpoint{ID: id}, Err: replica.ErrConnectionFailed}
+		}
+		for i := range 200 {
+			id := fmt.Sprintf("learned%d-%03d", i%4, i)
+			d.Heartbeat(id, at)
+			d.ReportOutcome(refused(id))
+			d.ReportOutcome(replica.Outcome{Endpoint: replica.Endpoint{ID: id}}) // resets the count
+			d.ReportOutcome(refused(id))
+			if !d.IsAlive(replica.Endpoint{ID: id}) {
+				t.Fatalf("%s convicted by failures that a success separated", id)
 			}
-		})
-	}
-	refused := func(id string) replica.Outcome {
-		return replica.Outcome{Endpoint: replica.Endpoint{ID: id}, Err: replica.ErrConnectionFailed}
-	}
-	for i := range 200 {
-		id := fmt.Sprintf("learned%d-%03d", i%4, i)
-		d.Heartbeat(id, at)
-		d.ReportOutcome(refused(id))
-		d.ReportOutcome(replica.Outcome{Endpoint: replica.Endpoint{ID: id}}) // resets the count
-		d.ReportOutcome(refused(id))
-		if !d.IsAlive(replica.Endpoint{ID: id}) {
-			t.Fatalf("%s convicted by failures that a success separated", id)
+			d.ReportOutcome(refused(id))
+			if d.IsAlive(replica.Endpoint{ID: id}) {
+				t.Fatalf("%s alive after two connection failures in a row", id)
+			}
 		}
-		d.ReportOutcome(refused(id))
-		if d.IsAlive(replica.Endpoint{ID: id}) {
-			t.Fatalf("%s alive after two connection failures in a row", id)
+		wg.Wait()
+		if got := len(d.Down()); got != 200 {
+			t.Errorf("%d nodes down, want 200", got)
 		}
-	}
-	wg.Wait()
-	if got := len(d.Down()); got != 200 {
-		t.Errorf("%d nodes down, want 200", got)
-	}
+	})
 }
