@@ -12,10 +12,15 @@ import (
 // recorded, so that a long partition does not teach the window to wait
 // longer. It is a plain value with no clock: times are inputs. It is not
 // safe for concurrent use.
+//
+// The window holds only the intervals recorded so far, growing to Size as
+// they arrive: a detector learns every node of a large cluster at once, and
+// 1000 intervals (8 KB) for each would be 40 MB at 5,000 nodes before any
+// of them had sent a second heartbeat.
 type ArrivalWindow struct {
-	intervals []time.Duration // a ring buffer
-	next      int             // where the next interval goes
-	full      bool
+	intervals []time.Duration // a ring buffer once it holds size intervals
+	size      int
+	next      int // where the next interval goes once full
 	sum       time.Duration
 	last      time.Time
 	started   bool
@@ -30,7 +35,7 @@ func NewArrivalWindow(size int, initial, max time.Duration) (*ArrivalWindow, err
 	if size < 1 || initial < 1 || max < 1 {
 		return nil, &ConfigError{Setting: "arrival window", Reason: "size, initial and max interval must be positive"}
 	}
-	return &ArrivalWindow{intervals: make([]time.Duration, size), initial: initial, max: max}, nil
+	return &ArrivalWindow{size: size, initial: initial, max: max}, nil
 }
 
 // Add records a heartbeat that arrived at at. A heartbeat before the
@@ -49,14 +54,22 @@ func (w *ArrivalWindow) Add(at time.Time) {
 }
 
 func (w *ArrivalWindow) record(d time.Duration) {
-	if w.full {
-		w.sum -= w.intervals[w.next]
-	}
-	w.intervals[w.next] = d
 	w.sum += d
+	if n := len(w.intervals); n < w.size {
+		if n == cap(w.intervals) {
+			// Double, but never past size: append's growth would.
+			grown := make([]time.Duration, n, min(max(2*n, 4), w.size))
+			copy(grown, w.intervals)
+			w.intervals = grown
+		}
+		w.intervals = append(w.intervals, d)
+		return
+	}
+	w.sum -= w.intervals[w.next]
+	w.intervals[w.next] = d
 	w.next++
-	if w.next == len(w.intervals) {
-		w.next, w.full = 0, true
+	if w.next == w.size {
+		w.next = 0
 	}
 }
 
@@ -85,12 +98,7 @@ func (w *ArrivalWindow) Phi(now time.Time) float64 {
 	return float64(now.Sub(w.last)) / mean / math.Ln10
 }
 
-func (w *ArrivalWindow) count() int {
-	if w.full {
-		return len(w.intervals)
-	}
-	return w.next
-}
+func (w *ArrivalWindow) count() int { return len(w.intervals) }
 
 // SilenceBound returns how long after the latest heartbeat phi exceeds
 // threshold: threshold * ln 10 * the mean interval.
