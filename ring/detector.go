@@ -64,17 +64,21 @@ type tracked struct {
 	failures atomic.Int32  // connection failures since the last success
 	id       string
 
-	// ctx ends when the node is forgotten or the detector closes; its
-	// probes and readmission wait on it.
-	ctx    context.Context
-	cancel context.CancelFunc
-
 	mu     sync.Mutex // guards the fields below; never held across a wait
 	gone   bool       // forgotten: no more transitions
 	ep     replica.Endpoint
 	rep    replica.Replica
 	window *ArrivalWindow // nil until the first heartbeat
-	rng    *rand.Rand     // the probes' jitter
+
+	// ctx ends when the node is forgotten or the detector closes; its
+	// probes and readmission wait on it. ctx, cancel and rng are made at
+	// the first conviction by connection failures, under mu, and never
+	// change after, so the goroutines started then read them without mu.
+	// Most nodes never need them, and a context for every node learned
+	// made learning a third slower.
+	ctx    context.Context
+	cancel context.CancelFunc
+	rng    *rand.Rand // the probes' jitter
 }
 
 // NewDetector returns a running detector, or a *ConfigError.
@@ -165,8 +169,7 @@ func (d *Detector) track(id string) *tracked {
 	if t := d.all[id]; t != nil {
 		return t
 	}
-	t := &tracked{id: id, ep: replica.Endpoint{ID: id}, rng: rand.New(rand.NewPCG(d.seed, hashID(id)))}
-	t.ctx, t.cancel = context.WithCancel(d.ctx)
+	t := &tracked{id: id, ep: replica.Endpoint{ID: id}}
 	d.all[id] = t
 	return t
 }

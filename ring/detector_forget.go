@@ -29,6 +29,9 @@ func (d *Detector) Forget(id string) {
 
 	t.mu.Lock()
 	t.gone = true
+	cancel := t.cancel
 	t.mu.Unlock()
-	t.cancel()
+	if cancel != nil {
+		cancel()
+	}
 }

@@ -1,6 +1,8 @@
 package ring
 
 import (
+	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/readpath/readpath/replica"
@@ -46,6 +48,10 @@ func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica)
 	}
 	rep = t.rep
 	fresh := d.set(t, downConn, ConnectionFailed, time.Now())
+	if fresh && t.ctx == nil {
+		t.ctx, t.cancel = context.WithCancel(d.ctx)
+		t.rng = rand.New(rand.NewPCG(d.seed, hashID(t.id)))
+	}
 	t.mu.Unlock()
 	if !fresh {
 		return
