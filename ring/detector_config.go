@@ -13,7 +13,8 @@ type DetectorConfig struct {
 	// heartbeat intervals of silence.
 	PhiConvictThreshold float64
 	// WindowSize is the number of heartbeat intervals phi averages.
-	// Default 1000.
+	// Default 1000. A node's window takes 8 bytes an interval, allocated
+	// as its heartbeats arrive.
 	WindowSize int
 	// InitialInterval is the interval a node's first heartbeat records.
 	// Default 2 s (Cassandra's: twice its 1 s gossip interval); set it to
