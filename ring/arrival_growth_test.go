@@ -10,9 +10,10 @@ import (
 	"github.com/readpath/readpath/ring"
 )
 
-// The window grows as intervals arrive, so its mean and phi must be those
-// of the last size recorded intervals at every step: before, at and after
-// the growth steps and the first wrap. The reference keeps every interval.
+// The window grows as intervals arrive, so its mean (phi and the silence
+// bound are computed from the same sum and count) must be that of the last
+// size recorded intervals at every step: before, at and after the growth
+// steps and the wraps. The reference keeps every interval.
 func TestArrivalWindowMatchesTheLastIntervals(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		size := rapid.IntRange(1, 40).Draw(t, "size")

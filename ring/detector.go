@@ -74,8 +74,8 @@ type tracked struct {
 	// probes and readmission wait on it. ctx, cancel and rng are made at
 	// the first conviction by connection failures, under mu, and never
 	// change after, so the goroutines started then read them without mu.
-	// Most nodes never need them, and a context for every node learned
-	// made learning a third slower.
+	// Most nodes never need them, and making them for every node learned
+	// took half of learning's time.
 	ctx    context.Context
 	cancel context.CancelFunc
 	rng    *rand.Rand // the probes' jitter

@@ -401,8 +401,8 @@ func TestLearningANodeCostsTheSameAtAnyClusterSize(t *testing.T) {
 
 // A node learned by heartbeat holds its state and the interval it sent,
 // nothing for the probes it may never need: a context and a random source
-// for every node learned were four allocations of seven, and a third of
-// the time.
+// for every node learned were four allocations of seven, and half the
+// time.
 func TestLearningANodeAllocatesOnlyItsState(t *testing.T) {
 	d, _ := ring.NewDetector(ring.DetectorConfig{})
 	defer d.Close()
