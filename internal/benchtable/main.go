@@ -7,9 +7,13 @@
 //
 // Usage:
 //
-//	go run ./internal/benchtable [-w] new.txt README.md
+//	go run ./internal/benchtable [-w | -rounds] new.txt README.md
 //
-// It prints the table, or with -w writes it into README.md in place.
+// It prints the table, or with -w writes it into README.md in place. With
+// -rounds it prints instead each ratio's range over the loop's rounds, how
+// many rounds meet its target, and the benchmarks that varied most between
+// rounds: what tells a target that holds from one that flips, and a quiet
+// machine from a noisy one.
 package main
 
 import (
@@ -20,22 +24,39 @@ import (
 
 func main() {
 	write := flag.Bool("w", false, "write the table into the README instead of printing it")
+	rounds := flag.Bool("rounds", false, "print the figures round by round instead of the table")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: benchtable [-w] BENCH_OUTPUT README.md")
+		fmt.Fprintln(os.Stderr, "usage: benchtable [-w | -rounds] BENCH_OUTPUT README.md")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 2 {
+	if flag.NArg() != 2 || *write && *rounds {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), flag.Arg(1), *write); err != nil {
+	m := printTable
+	switch {
+	case *write:
+		m = writeTable
+	case *rounds:
+		m = printRounds
+	}
+	if err := run(flag.Arg(0), flag.Arg(1), m); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
 
-func run(benchPath, readmePath string, write bool) error {
+// mode is what run does with the results.
+type mode int
+
+const (
+	printTable mode = iota
+	writeTable
+	printRounds
+)
+
+func run(benchPath, readmePath string, m mode) error {
 	out, err := os.ReadFile(benchPath)
 	if err != nil {
 		return err
@@ -44,11 +65,20 @@ func run(benchPath, readmePath string, write bool) error {
 	if err != nil {
 		return err
 	}
-	updated, table, err := Rebuild(string(readme), Parse(string(out)))
+	rs := Parse(string(out))
+	if m == printRounds {
+		report, err := Rounds(string(readme), rs)
+		if err != nil {
+			return err
+		}
+		fmt.Print(report)
+		return nil
+	}
+	updated, table, err := Rebuild(string(readme), rs)
 	if err != nil {
 		return err
 	}
-	if !write {
+	if m == printTable {
 		fmt.Print(table)
 		return nil
 	}

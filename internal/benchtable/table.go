@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -15,24 +15,17 @@ const header = "| benchmark | cpu 1 | cpu 2 |"
 // and returns the README with the new table and the table alone.
 func Rebuild(readme string, rs Results) (updated, table string, err error) {
 	lines := strings.SplitAfter(readme, "\n")
-	start := -1
-	for i, l := range lines {
-		if strings.HasPrefix(l, header) {
-			start = i
-			break
-		}
-	}
-	if start < 0 || start+2 > len(lines) {
-		return "", "", fmt.Errorf("no table starting with %q", header)
+	start, end, err := findTable(lines)
+	if err != nil {
+		return "", "", err
 	}
 	var b strings.Builder
 	b.WriteString(lines[start])
 	b.WriteString(lines[start+1]) // the alignment row
-	end := start + 2
-	for ; end < len(lines) && strings.HasPrefix(lines[end], "|"); end++ {
-		row, err := rebuildRow(strings.TrimRight(lines[end], "\n"), rs)
+	for i := start + 2; i < end; i++ {
+		row, err := rebuildRow(lines[i], rs)
 		if err != nil {
-			return "", "", fmt.Errorf("row %d: %w", end-start-1, err)
+			return "", "", fmt.Errorf("row %d: %w", i-start-1, err)
 		}
 		b.WriteString(row + "\n")
 	}
@@ -40,16 +33,59 @@ func Rebuild(readme string, rs Results) (updated, table string, err error) {
 	return strings.Join(lines[:start], "") + table + strings.Join(lines[end:], ""), table, nil
 }
 
-// rebuildRow recomputes a row: | name | cpu 1 | cpu 2 | allocs/op |
-// reference and its figures | ratio | target |. Its name, its reference's
-// name (the first word of that column) and its target are kept.
-func rebuildRow(row string, rs Results) (string, error) {
+// findTable returns where the benchmark table's lines start (its header)
+// and end (the first line after its last row).
+func findTable(lines []string) (start, end int, err error) {
+	start = slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, header) })
+	if start < 0 || start+2 > len(lines) {
+		return 0, 0, fmt.Errorf("no table starting with %q", header)
+	}
+	end = start + 2
+	for end < len(lines) && strings.HasPrefix(lines[end], "|") {
+		end++
+	}
+	return start, end, nil
+}
+
+// tableRows returns the columns of each row of the README's benchmark
+// table.
+func tableRows(readme string) ([][]string, error) {
+	lines := strings.SplitAfter(readme, "\n")
+	start, end, err := findTable(lines)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]string
+	for i := start + 2; i < end; i++ {
+		cols, err := splitRow(lines[i])
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", i-start-1, err)
+		}
+		rows = append(rows, cols)
+	}
+	return rows, nil
+}
+
+// splitRow returns a row's seven columns, trimmed: | name | cpu 1 | cpu 2
+// | allocs/op | reference and its figures | ratio | target |.
+func splitRow(row string) ([]string, error) {
+	row = strings.TrimRight(row, "\n")
 	cols := strings.Split(strings.Trim(row, "|"), "|")
 	if len(cols) != 7 {
-		return "", fmt.Errorf("%q has %d columns, not 7", row, len(cols))
+		return nil, fmt.Errorf("%q has %d columns, not 7", row, len(cols))
 	}
 	for i := range cols {
 		cols[i] = strings.TrimSpace(cols[i])
+	}
+	return cols, nil
+}
+
+// rebuildRow recomputes a row. Its name, its reference's name (the first
+// word of that column) and its target are kept.
+func rebuildRow(row string, rs Results) (string, error) {
+	cols, err := splitRow(row)
+	if err != nil {
+		return "", err
 	}
 	name, ref, target := cols[0], cols[4], cols[6]
 	unit := rs.unit(name)
@@ -93,19 +129,14 @@ func pair(rs Results, name, unit string) ([2]float64, error) {
 }
 
 // ratioTarget is a target on the ratio: "≤ 1.2×", maybe followed by a
-// remark; "(cpu 2)" in it limits it to two cores.
+// remark.
 var ratioTarget = regexp.MustCompile(`^≤ ([0-9.]+)×`)
 
 // ratios renders own over theirs at both -cpu values, each marked ✓ or ✗
 // against the target when the target is on the ratio. The comparison is
 // on the ratio as shown, to two decimals.
 func ratios(own, theirs [2]float64, target string) string {
-	limit, marked := math.Inf(1), [2]bool{}
-	if m := ratioTarget.FindStringSubmatch(target); m != nil {
-		if v, err := strconv.ParseFloat(m[1], 64); err == nil {
-			limit, marked = v, [2]bool{!strings.Contains(target, "(cpu 2)"), true}
-		}
-	}
+	limit, marked := ratioLimit(target)
 	var s [2]string
 	for i := range s {
 		r := math.Round(own[i]/theirs[i]*100) / 100

@@ -128,17 +128,17 @@ func TestRunWritesTheTableIntoTheReadme(t *testing.T) {
 	require.NoError(t, os.WriteFile(bench, []byte(out), 0o644))
 	require.NoError(t, os.WriteFile(md, []byte(readme), 0o644))
 
-	require.NoError(t, run(bench, md, false))
+	require.NoError(t, run(bench, md, printTable))
 	got, err := os.ReadFile(md)
 	require.NoError(t, err)
 	assert.Equal(t, readme, string(got), "printing leaves the README alone")
 
-	require.NoError(t, run(bench, md, true))
+	require.NoError(t, run(bench, md, writeTable))
 	got, err = os.ReadFile(md)
 	require.NoError(t, err)
 	want, _, err := Rebuild(readme, Parse(out))
 	require.NoError(t, err)
 	assert.Equal(t, want, string(got))
 
-	assert.Error(t, run(filepath.Join(dir, "absent.txt"), md, false))
+	assert.Error(t, run(filepath.Join(dir, "absent.txt"), md, printTable))
 }

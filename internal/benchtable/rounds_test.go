@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// roundsOut is three rounds of the loop: Read against Ref, and a Par row
+// whose target is on two cores only.
+const roundsOut = `BenchmarkRead 	100	3000 ns/op	5 allocs/op
+BenchmarkRef 	100	1000 ns/op	4 allocs/op
+BenchmarkPar 	100	900 ns/op	0 allocs/op
+BenchmarkLock 	100	1000 ns/op	0 allocs/op
+BenchmarkRead-2 	100	4000 ns/op	5 allocs/op
+BenchmarkRef-2 	100	2000 ns/op	4 allocs/op
+BenchmarkPar-2 	100	400 ns/op	0 allocs/op
+BenchmarkLock-2 	100	1000 ns/op	0 allocs/op
+BenchmarkRead 	100	3300 ns/op	5 allocs/op
+BenchmarkRef 	100	1500 ns/op	4 allocs/op
+BenchmarkPar 	100	900 ns/op	0 allocs/op
+BenchmarkLock 	100	1000 ns/op	0 allocs/op
+BenchmarkRead-2 	100	4000 ns/op	5 allocs/op
+BenchmarkRef-2 	100	2000 ns/op	4 allocs/op
+BenchmarkPar-2 	100	600 ns/op	0 allocs/op
+BenchmarkLock-2 	100	1000 ns/op	0 allocs/op
+BenchmarkRead 	100	3000 ns/op	5 allocs/op
+BenchmarkRef 	100	1000 ns/op	4 allocs/op
+BenchmarkPar 	100	900 ns/op	0 allocs/op
+BenchmarkLock 	100	1000 ns/op	0 allocs/op
+BenchmarkRead-2 	100	4000 ns/op	5 allocs/op
+BenchmarkRef-2 	100	1600 ns/op	4 allocs/op
+BenchmarkPar-2 	100	400 ns/op	0 allocs/op
+BenchmarkLock-2 	100	1000 ns/op	0 allocs/op
+`
+
+const roundsReadme = `| benchmark | cpu 1 | cpu 2 | allocs/op | reference (cpu 1 / cpu 2) | ratio (cpu 1 / cpu 2) | target |
+|---|---|---|---|---|---|---|
+| Read | 1 ns | 1 ns | 9 | Ref 1 ns / 1 ns | 1.00× / 1.00× | ≤ 2.5× |
+| Read | 1 ns | 1 ns | 9 |  |  | 0 allocs |
+| Par | 1 ns | 1 ns | 0 | Lock 1 ns / 1 ns | 1.00× / 1.00× | ≤ 0.5× in parallel (cpu 2) |
+| Read | 1 ns | 1 ns | 9 | Lock 1 ns / 1 ns | 1.00× / 1.00× | what it costs |
+`
+
+func TestRoundsGivesEachRatiosRangeAndTheRoundsMeetingItsTarget(t *testing.T) {
+	report, err := Rounds(roundsReadme, Parse(roundsOut))
+	require.NoError(t, err)
+	lines := strings.Split(report, "\n")
+	assert.Equal(t, []string{
+		"ratio per round (min–max; rounds meeting the target):",
+		// cpu 1: 3.00, 2.20, 3.00; cpu 2: 2.00, 2.00, 2.50 (4000/1600)
+		"Read / Ref (≤ 2.5×): cpu 1 2.20–3.00× 1/3, cpu 2 2.00–2.50× 3/3",
+		"Par / Lock (≤ 0.5× in parallel (cpu 2)): cpu 1 0.90–0.90×, cpu 2 0.40–0.60× 2/3",
+		"Read / Lock: cpu 1 3.00–3.30×, cpu 2 4.00–4.00×",
+	}, lines[:4])
+}
+
+func TestRoundsListsTheWidestSpreadsFirst(t *testing.T) {
+	report, err := Rounds(roundsReadme, Parse(roundsOut))
+	require.NoError(t, err)
+	_, spreads, ok := strings.Cut(report, "widest spreads between rounds (max / min):\n")
+	require.True(t, ok, report)
+	assert.Equal(t, strings.Join([]string{
+		"Ref cpu 1: 1.50× (1.00 µs – 1.50 µs)",
+		"Par cpu 2: 1.50× (400.0 ns – 600.0 ns)", // a tie keeps the table's order
+		"Ref cpu 2: 1.25× (1.60 µs – 2.00 µs)",
+		"Read cpu 1: 1.10× (3.00 µs – 3.30 µs)",
+		"Read cpu 2: 1.00× (4.00 µs – 4.00 µs)",
+		"Par cpu 1: 1.00× (900.0 ns – 900.0 ns)",
+		"Lock cpu 1: 1.00× (1.00 µs – 1.00 µs)",
+		"Lock cpu 2: 1.00× (1.00 µs – 1.00 µs)",
+	}, "\n")+"\n", spreads, "each benchmark once, whatever rows it is in")
+}
+
+func TestRoundsShowsOnlyTheWidest(t *testing.T) {
+	var out, readme strings.Builder
+	readme.WriteString(header + " allocs/op | reference | ratio | target |\n|---|\n")
+	for i := range widest + 5 {
+		fmt.Fprintf(&readme, "| B%d | 1 ns | 1 ns | 0 |  |  |  |\n", i)
+		for _, suffix := range []string{"", "-2"} {
+			fmt.Fprintf(&out, "BenchmarkB%d%s 1 %d ns/op 0 allocs/op\n", i, suffix, 100)
+			fmt.Fprintf(&out, "BenchmarkB%d%s 1 %d ns/op 0 allocs/op\n", i, suffix, 101+i)
+		}
+	}
+	report, err := Rounds(readme.String(), Parse(out.String()))
+	require.NoError(t, err)
+	_, spreads, _ := strings.Cut(report, "(max / min):\n")
+	assert.Len(t, strings.Split(strings.TrimSuffix(spreads, "\n"), "\n"), widest)
+	assert.True(t, strings.HasPrefix(spreads, "B14 cpu 1: 1.15×"), spreads)
+}
+
+func TestRoundsNamesRoundsThatDoNotPair(t *testing.T) {
+	out := roundsOut + "BenchmarkRef-2 	100	1600 ns/op	4 allocs/op\n"
+	_, err := Rounds(roundsReadme, Parse(out))
+	assert.ErrorContains(t, err, "Read and Ref: 3 and 4 rounds at -cpu 2")
+
+	_, err = Rounds("# no table\n", Parse(roundsOut))
+	assert.ErrorContains(t, err, "no table")
+}
