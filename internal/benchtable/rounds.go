@@ -73,7 +73,7 @@ func Rounds(readme string, rs Results) (string, error) {
 			rounds := make([]float64, len(own))
 			met := 0
 			for j := range own {
-				rounds[j] = math.Round(own[j]/theirs[j]*100) / 100
+				rounds[j] = shownRatio(own[j], theirs[j])
 				if rounds[j] <= limit {
 					met++
 				}

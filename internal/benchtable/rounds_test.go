@@ -10,32 +10,28 @@ import (
 )
 
 // roundsOut is three rounds of the loop: Read against Ref, and a Par row
-// whose target is on two cores only.
-const roundsOut = `BenchmarkRead 	100	3000 ns/op	5 allocs/op
-BenchmarkRef 	100	1000 ns/op	4 allocs/op
-BenchmarkPar 	100	900 ns/op	0 allocs/op
-BenchmarkLock 	100	1000 ns/op	0 allocs/op
-BenchmarkRead-2 	100	4000 ns/op	5 allocs/op
-BenchmarkRef-2 	100	2000 ns/op	4 allocs/op
-BenchmarkPar-2 	100	400 ns/op	0 allocs/op
-BenchmarkLock-2 	100	1000 ns/op	0 allocs/op
-BenchmarkRead 	100	3300 ns/op	5 allocs/op
-BenchmarkRef 	100	1500 ns/op	4 allocs/op
-BenchmarkPar 	100	900 ns/op	0 allocs/op
-BenchmarkLock 	100	1000 ns/op	0 allocs/op
-BenchmarkRead-2 	100	4000 ns/op	5 allocs/op
-BenchmarkRef-2 	100	2000 ns/op	4 allocs/op
-BenchmarkPar-2 	100	600 ns/op	0 allocs/op
-BenchmarkLock-2 	100	1000 ns/op	0 allocs/op
-BenchmarkRead 	100	3000 ns/op	5 allocs/op
-BenchmarkRef 	100	1000 ns/op	4 allocs/op
-BenchmarkPar 	100	900 ns/op	0 allocs/op
-BenchmarkLock 	100	1000 ns/op	0 allocs/op
-BenchmarkRead-2 	100	4000 ns/op	5 allocs/op
-BenchmarkRef-2 	100	1600 ns/op	4 allocs/op
-BenchmarkPar-2 	100	400 ns/op	0 allocs/op
-BenchmarkLock-2 	100	1000 ns/op	0 allocs/op
-`
+// whose target is on two cores only. Each round runs every benchmark at
+// -cpu 1, then at -cpu 2.
+var roundsOut = loopOutput([]string{"Read", "Ref", "Par", "Lock"}, [][2][]float64{
+	{{3000, 1000, 900, 1000}, {4000, 2000, 400, 1000}},
+	{{3300, 1500, 900, 1000}, {4000, 2000, 600, 1000}},
+	{{3000, 1000, 900, 1000}, {4000, 1600, 400, 1000}},
+})
+
+// loopOutput writes the loop's output: per round, per -cpu value, each
+// named benchmark's ns/op.
+func loopOutput(names []string, rounds [][2][]float64) string {
+	var b strings.Builder
+	for _, round := range rounds {
+		for cpu, values := range round {
+			suffix := map[int]string{0: "", 1: "-2"}[cpu]
+			for i, name := range names {
+				fmt.Fprintf(&b, "Benchmark%s%s \t100\t%g ns/op\t0 allocs/op\n", name, suffix, values[i])
+			}
+		}
+	}
+	return b.String()
+}
 
 const roundsReadme = `| benchmark | cpu 1 | cpu 2 | allocs/op | reference (cpu 1 / cpu 2) | ratio (cpu 1 / cpu 2) | target |
 |---|---|---|---|---|---|---|
@@ -76,16 +72,17 @@ func TestRoundsListsTheWidestSpreadsFirst(t *testing.T) {
 }
 
 func TestRoundsShowsOnlyTheWidest(t *testing.T) {
-	var out, readme strings.Builder
+	var readme strings.Builder
 	readme.WriteString(header + " allocs/op | reference | ratio | target |\n|---|\n")
+	var names []string
+	first, second := make([]float64, widest+5), make([]float64, widest+5)
 	for i := range widest + 5 {
+		names = append(names, fmt.Sprintf("B%d", i))
 		fmt.Fprintf(&readme, "| B%d | 1 ns | 1 ns | 0 |  |  |  |\n", i)
-		for _, suffix := range []string{"", "-2"} {
-			fmt.Fprintf(&out, "BenchmarkB%d%s 1 %d ns/op 0 allocs/op\n", i, suffix, 100)
-			fmt.Fprintf(&out, "BenchmarkB%d%s 1 %d ns/op 0 allocs/op\n", i, suffix, 101+i)
-		}
+		first[i], second[i] = 100, float64(101+i) // B14 varies most
 	}
-	report, err := Rounds(readme.String(), Parse(out.String()))
+	out := loopOutput(names, [][2][]float64{{first, first}, {second, second}})
+	report, err := Rounds(readme.String(), Parse(out))
 	require.NoError(t, err)
 	_, spreads, _ := strings.Cut(report, "(max / min):\n")
 	assert.Len(t, strings.Split(strings.TrimSuffix(spreads, "\n"), "\n"), widest)

@@ -139,7 +139,7 @@ func ratios(own, theirs [2]float64, target string) string {
 	limit, marked := ratioLimit(target)
 	var s [2]string
 	for i := range s {
-		r := math.Round(own[i]/theirs[i]*100) / 100
+		r := shownRatio(own[i], theirs[i])
 		s[i] = fmt.Sprintf("%.2f×", r)
 		switch {
 		case !marked[i]:
@@ -151,6 +151,10 @@ func ratios(own, theirs [2]float64, target string) string {
 	}
 	return s[0] + " / " + s[1]
 }
+
+// shownRatio is own over theirs as the table shows it, to two decimals:
+// the figure a target is checked against.
+func shownRatio(own, theirs float64) float64 { return math.Round(own/theirs*100) / 100 }
 
 // format renders a median: a time in ns, µs or ms, or a size in KiB.
 func format(v float64, unit string) string {
