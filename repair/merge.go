@@ -9,7 +9,7 @@ import (
 
 // Merge reconciles versions of one partition, as read from different
 // replicas, into the partition they describe together, by Cassandra's rules
-// (DESIGN §2.5):
+// (its Rows.merge and RangeTombstoneList, as of 4.1/5.0):
 //
 //   - the strongest partition deletion (Deletion.Supersedes);
 //   - over each stretch of clustering keys, the strongest range tombstone

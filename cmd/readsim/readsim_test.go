@@ -102,8 +102,8 @@ func checkIdeals(t *testing.T, rows []map[string]any) {
 		assert.InDelta(t, r["p50_ms"].(float64)/ideal["p50_ms"].(float64), r["p50_vs_ideal"], 0.006)
 	}
 	never, hedged := find(t, rows, "gc-pauses", "NEVER")["ideal"].(map[string]any), find(t, rows, "gc-pauses", "95p")["ideal"].(map[string]any)
-	// The model's own gc-pauses figures, as DESIGN.md's simulation target
-	// states them: a percentile policy cuts p99 by 10x or more with at
+	// The model's own gc-pauses figures, as the project's simulation
+	// target states them: a percentile policy cuts p99 by 10x or more with at
 	// most 6 % extra replica reads.
 	assert.Less(t, hedged["p99_ms"].(float64)*10, never["p99_ms"].(float64))
 	assert.Less(t, hedged["extra_load"].(float64), 0.06)
