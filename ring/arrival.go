@@ -38,14 +38,17 @@ func NewArrivalWindow(size int, initial, max time.Duration) (*ArrivalWindow, err
 	return &ArrivalWindow{size: size, initial: initial, max: max}, nil
 }
 
-// Add records a heartbeat that arrived at at. A heartbeat before the
-// previous one is ignored.
+// Add records a heartbeat that arrived at at. A heartbeat not after the
+// previous one is ignored: one delivered twice (by two gossip paths, say)
+// would otherwise count an interval of zero, which shortens the silence
+// that convicts, and a window of zeros has a mean of 0 (Cassandra's
+// gossiper reports only newer heartbeat versions, so it never sees one).
 func (w *ArrivalWindow) Add(at time.Time) {
 	switch {
 	case !w.started:
 		w.record(w.initial)
 		w.started = true
-	case at.Before(w.last):
+	case !at.After(w.last):
 		return
 	case at.Sub(w.last) <= w.max:
 		w.record(at.Sub(w.last))

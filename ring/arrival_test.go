@@ -20,7 +20,8 @@ func beats(w *ring.ArrivalWindow, offsets ...time.Duration) {
 // The window follows Cassandra's ArrivalWindow: the first heartbeat
 // records the initial interval, intervals above the maximum are dropped,
 // the oldest interval leaves a full window, an out-of-order heartbeat is
-// ignored.
+// ignored, and so is one at the same instant as the latest (delivered
+// twice), which would otherwise count an interval of zero.
 func TestArrivalWindowMean(t *testing.T) {
 	s := time.Second
 	for name, tc := range map[string]struct {
@@ -35,6 +36,8 @@ func TestArrivalWindowMean(t *testing.T) {
 		"gap at max is learnt":  {10, []time.Duration{0, 2 * s}, 2 * s},
 		"oldest evicted":        {2, []time.Duration{0, s, 2 * s, 2500 * time.Millisecond}, (s + s/2) / 2},
 		"out of order ignored":  {10, []time.Duration{0, s, s / 2}, (2*s + s) / 2},
+		"same instant ignored":  {10, []time.Duration{0, s, s, s}, (2*s + s) / 2},
+		"only duplicates":       {3, []time.Duration{0, 0, 0, 0}, 2 * s},
 	} {
 		w, _ := ring.NewArrivalWindow(tc.size, 2*s, 2*s)
 		beats(w, tc.offsets...)

@@ -133,8 +133,10 @@ func (d *Detector) Phi(id string, now time.Time) float64 {
 }
 
 // Close stops the detector's goroutines and waits for them; probes in
-// progress see their context cancelled, and one that ignores it is
-// abandoned to its replica. OnChange is not called after Close returns.
+// progress see their context cancelled, and Close does not wait for the
+// Probe calls themselves to return (one that ignores its context could
+// hold it up to its ProbeTimeout): a Probe may still be returning after
+// Close. OnChange is not called after Close returns.
 // Close is idempotent and returns nil.
 func (d *Detector) Close() error {
 	d.goMu.Lock()

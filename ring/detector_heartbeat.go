@@ -4,8 +4,9 @@ import "time"
 
 // Heartbeat records that node id showed it was alive at at (a gossip
 // heartbeat, say). The first heartbeat starts the node's phi accounting;
-// a heartbeat of a node convicted by phi readmits it. A heartbeat older
-// than the node's latest is ignored.
+// a heartbeat of a node convicted by phi readmits it. A heartbeat not
+// after the node's latest (out of order, or the same one again) is
+// ignored, and readmits nothing.
 func (d *Detector) Heartbeat(id string, at time.Time) {
 	t := d.track(id)
 	t.mu.Lock()
@@ -13,7 +14,7 @@ func (d *Detector) Heartbeat(id string, at time.Time) {
 	if t.window == nil {
 		t.window, _ = NewArrivalWindow(d.cfg.WindowSize, d.cfg.InitialInterval, d.cfg.MaxInterval) // valid: NewDetector checked
 	}
-	if last, ok := t.window.Last(); ok && at.Before(last) {
+	if last, ok := t.window.Last(); ok && !at.After(last) {
 		return
 	}
 	t.window.Add(at)

@@ -258,6 +258,38 @@ func TestPhiBoundFollowsTheHeartbeatPeriod(t *testing.T) {
 	})
 }
 
+// A heartbeat delivered twice counts once: it neither shortens the silence
+// that convicts (intervals of zero would halve the mean here) nor, when it
+// arrives after a conviction, readmits the node.
+func TestDuplicateHeartbeatsCountOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{})
+		defer d.Close()
+		var last time.Time
+		for range 100 {
+			last = time.Now()
+			d.Heartbeat("a", last)
+			d.Heartbeat("a", last)
+			time.Sleep(time.Second)
+		}
+		// mean ≈ 1 s: phi 8 after ≈ 18.4 s of silence, not 9.3 s
+		time.Sleep(17 * time.Second)
+		synctest.Wait()
+		if !d.IsAlive(replica.Endpoint{ID: "a"}) {
+			t.Fatalf("convicted after %v of silence, phi %.2f", time.Since(last), d.Phi("a", time.Now()))
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		d.Heartbeat("a", last) // the last one, late again
+		if d.IsAlive(replica.Endpoint{ID: "a"}) {
+			t.Fatal("an old heartbeat readmitted a convicted node")
+		}
+		if got := len(rec.list()); got != 1 {
+			t.Fatalf("%d changes, want the one conviction", got)
+		}
+	})
+}
+
 // A partition of dc2 convicts dc2's nodes only: by heartbeats, and by the
 // coordinator's connection failures.
 func TestPartitionConvictsOneDatacenter(t *testing.T) {
