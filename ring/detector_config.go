@@ -26,6 +26,15 @@ type DetectorConfig struct {
 	// CheckInterval is how often phi is evaluated, as Cassandra evaluates
 	// it every gossip round. Default 1 s.
 	CheckInterval time.Duration
+	// MaxLocalPause: when two evaluations of phi were more than this
+	// apart, the detector's own process stalled (a VM pause, a stopped
+	// process, an OnChange that blocked), and the heartbeats that arrived
+	// meanwhile may not be reported yet; phi convicts no node for
+	// MaxLocalPause after such a stall, instead of convicting them all.
+	// Default 5 s, Cassandra's max_local_pause_in_ms, or five
+	// CheckIntervals if that is longer; at least two CheckIntervals;
+	// negative turns the guard off.
+	MaxLocalPause time.Duration
 	// ConnectionFailures is the number of connection failures in a row
 	// (replica.IsConnectionFailure; a success resets the count) that
 	// convict a replica. Default 1: like gocql, the first refused
@@ -54,6 +63,7 @@ func (c DetectorConfig) withDefaults() DetectorConfig {
 	c.InitialInterval = orDuration(c.InitialInterval, 2*time.Second)
 	c.MaxInterval = orDuration(c.MaxInterval, c.InitialInterval)
 	c.CheckInterval = orDuration(c.CheckInterval, time.Second)
+	c.MaxLocalPause = orDuration(c.MaxLocalPause, max(5*time.Second, 5*c.CheckInterval))
 	c.ConnectionFailures = orInt(c.ConnectionFailures, 1)
 	c.Probe = c.Probe.withDefaults()
 	c.ProbeTimeout = orDuration(c.ProbeTimeout, time.Second)
@@ -100,6 +110,9 @@ func (c DetectorConfig) validate() error {
 		if d < 0 {
 			return &ConfigError{Setting: name, Reason: "negative duration " + d.String()}
 		}
+	}
+	if c.MaxLocalPause >= 0 && c.MaxLocalPause < 2*c.CheckInterval {
+		return &ConfigError{Setting: "MaxLocalPause", Reason: "must be at least twice CheckInterval " + c.CheckInterval.String() + ", or negative for no guard"}
 	}
 	return c.Probe.validate()
 }

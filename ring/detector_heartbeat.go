@@ -22,16 +22,23 @@ func (d *Detector) Heartbeat(id string, at time.Time) {
 }
 
 // monitor evaluates phi every CheckInterval and delivers OnChange, until
-// Close.
+// Close. It skips the checks for MaxLocalPause after a stall of its own.
 func (d *Detector) monitor() {
 	tick := time.NewTicker(d.cfg.CheckInterval)
 	defer tick.Stop()
+	guard := pauseGuard{max: d.cfg.MaxLocalPause, last: time.Now()}
 	var nodes []*tracked
 	for {
 		select {
 		case <-d.ctx.Done():
 			return
-		case now := <-tick.C:
+		case <-tick.C:
+			// Now, not the tick's time: after a stall the ticker hands
+			// out the time of the tick it missed.
+			now := time.Now()
+			if !guard.allow(now) {
+				continue
+			}
 			nodes = d.snapshot(nodes)
 			d.check(nodes, now)
 			clear(nodes) // let forgotten nodes go

@@ -364,14 +364,15 @@ func TestCloseStopsProbes(t *testing.T) {
 
 func TestNewDetectorRejectsBadConfig(t *testing.T) {
 	for name, cfg := range map[string]ring.DetectorConfig{
-		"negative threshold": {PhiConvictThreshold: -1},
-		"NaN threshold":      {PhiConvictThreshold: math.NaN()},
-		"negative window":    {WindowSize: -1},
-		"negative failures":  {ConnectionFailures: -2},
-		"negative interval":  {CheckInterval: -time.Second},
-		"negative readmit":   {ReadmitAfter: -1},
-		"backoff max < init": {Probe: ring.Backoff{Initial: time.Minute, Max: time.Second}},
-		"jitter 1":           {Probe: ring.Backoff{Jitter: 1}},
+		"negative threshold":   {PhiConvictThreshold: -1},
+		"NaN threshold":        {PhiConvictThreshold: math.NaN()},
+		"negative window":      {WindowSize: -1},
+		"negative failures":    {ConnectionFailures: -2},
+		"negative interval":    {CheckInterval: -time.Second},
+		"negative readmit":     {ReadmitAfter: -1},
+		"backoff max < init":   {Probe: ring.Backoff{Initial: time.Minute, Max: time.Second}},
+		"jitter 1":             {Probe: ring.Backoff{Jitter: 1}},
+		"pause below 2 checks": {CheckInterval: time.Second, MaxLocalPause: 1999 * time.Millisecond},
 	} {
 		d, err := ring.NewDetector(cfg)
 		if d != nil || !errors.Is(err, ring.ErrInvalidConfig) {

@@ -97,6 +97,11 @@
 // intervals of silence, about 18 s with heartbeats every second, or -
 // in the exponential model behind phi - when the chance that the node is
 // merely late has fallen below 1e-8. Its next heartbeat readmits it.
+// When the detector's own checks were more than MaxLocalPause (5 s) apart
+// - its process or VM stalled - phi convicts no one for the next 5 s, as
+// Cassandra's max_local_pause_in_ms: the heartbeats that queued during the
+// stall are reported before silence is judged, rather than every node
+// being convicted at once.
 //
 // The coordinator's own outcomes. Without gossip, the detector learns from
 // the reads: give it to the coordinator as its outcome reporter
