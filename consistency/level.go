@@ -109,11 +109,11 @@ func (l Level) IsSerial() bool { return l == Serial || l == LocalSerial }
 
 // ValidateForRead returns an error wrapping ErrUnsupportedLevel for a level
 // that cannot serve a read: ANY, which exists for writes only, and any
-// undefined value.
+// undefined value, whose error also wraps ErrUnknownLevel.
 func (l Level) ValidateForRead() error {
 	switch {
 	case !l.Valid():
-		return fmt.Errorf("%w %s", ErrUnknownLevel, l)
+		return fmt.Errorf("%w %s: %w", ErrUnknownLevel, l, ErrUnsupportedLevel)
 	case l == Any:
 		return fmt.Errorf("%w: ANY ConsistencyLevel is only supported for writes", ErrUnsupportedLevel)
 	}

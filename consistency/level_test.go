@@ -124,3 +124,15 @@ func TestParseLevelFoldsASCIIOnly(t *testing.T) {
 	_, err := consistency.ParseLevel("ſERIAL") // U+017F folds to 's' under Unicode rules
 	assert.ErrorIs(t, err, consistency.ErrUnknownLevel)
 }
+
+// ValidateForRead's godoc promises an error wrapping ErrUnsupportedLevel for
+// ANY and for any undefined value; AssureSufficientLive's promises
+// ErrUnknownLevel for an undefined level, which it gets from ValidateForRead.
+func TestValidateForReadUndefinedLevelIsUnsupported(t *testing.T) {
+	for _, l := range []consistency.Level{11, 42, 255} {
+		err := l.ValidateForRead()
+		assert.ErrorIs(t, err, consistency.ErrUnsupportedLevel, l.String())
+		assert.ErrorIs(t, err, consistency.ErrUnknownLevel, l.String())
+		assert.Contains(t, err.Error(), l.String())
+	}
+}

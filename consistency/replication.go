@@ -3,6 +3,7 @@ package consistency
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,16 +46,18 @@ func Simple(rf int) Replication {
 // be negative or have an empty name; check untrusted input with Validate.
 func NetworkTopology(rf map[string]int) Replication {
 	r := Replication{dcs: make([]DatacenterFactor, 0, len(rf))}
+	overflow := false
 	for dc, n := range rf {
 		r.dcs = append(r.dcs, DatacenterFactor{dc, n})
+		overflow = overflow || n > 0 && r.total > math.MaxInt-n
 		r.total += n
 	}
 	sort.Slice(r.dcs, func(i, j int) bool { return r.dcs[i].Datacenter < r.dcs[j].Datacenter })
-	r.err = r.check()
+	r.err = r.check(overflow)
 	return r
 }
 
-func (r Replication) check() error {
+func (r Replication) check(overflow bool) error {
 	for _, d := range r.dcs {
 		if d.Datacenter == "" {
 			return fmt.Errorf("%w: empty datacenter name", ErrInvalidReplication)
@@ -62,6 +65,9 @@ func (r Replication) check() error {
 		if d.Factor < 0 {
 			return fmt.Errorf("%w: datacenter %q has replication factor %d", ErrInvalidReplication, d.Datacenter, d.Factor)
 		}
+	}
+	if overflow {
+		return fmt.Errorf("%w: replication factors sum past %d", ErrInvalidReplication, math.MaxInt)
 	}
 	if r.total <= 0 {
 		return fmt.Errorf("%w: no datacenter holds a replica", ErrInvalidReplication)

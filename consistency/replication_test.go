@@ -42,3 +42,20 @@ func TestReplicationAccessors(t *testing.T) {
 	assert.Nil(t, s.Datacenters())
 	assert.Equal(t, "Simple(3)", s.String())
 }
+
+// Factors whose sum overflows int must not validate: {a: MaxInt, b: MaxInt,
+// c: 3} summed to a Total of 1, so ALL and QUORUM asked for one replica.
+func TestReplicationValidateRejectsOverflowingTotal(t *testing.T) {
+	const maxInt = int(^uint(0) >> 1)
+	for name, rf := range map[string]map[string]int{
+		"wraps to 1":        {"a": maxInt, "b": maxInt, "c": 3},
+		"wraps to negative": {"a": maxInt, "b": 1},
+	} {
+		r := c.NetworkTopology(rf)
+		err := r.Validate()
+		assert.ErrorIs(t, err, c.ErrInvalidReplication, name)
+		if err != nil {
+			assert.NotContains(t, err.Error(), "no datacenter holds a replica", name)
+		}
+	}
+}
