@@ -43,7 +43,21 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 	}
 	sc := &schedule{timer: time.NewTimer(delay), delay: delay}
 	defer sc.timer.Stop()
-	return r.loop(ctx, out, sc, launch)
+	res, err := r.loop(ctx, out, sc, launch)
+	// A loser may panic once cancelled: wait for every attempt, and re-raise
+	// a panic among the outcomes nobody received.
+	cancel()
+	wg.Wait()
+	for {
+		select {
+		case o := <-out:
+			if o.panicked != nil {
+				panic(o.panicked)
+			}
+		default:
+			return res, err
+		}
+	}
 }
 
 // loop is speculative's event loop.
@@ -60,12 +74,11 @@ func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *sche
 			if done {
 				return r.finish(o, st)
 			}
+			last = st // the latest failure, reported if ctx ends the statement
 			if st.kind == stepRetry {
 				launch(st.next, st.wait)
 				inflight++
-				continue
 			}
-			last = st
 		case <-due:
 			var started bool
 			started, due = r.speculateDue(sc, launch)
@@ -106,6 +119,11 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 		return last.stopped(ctx.Err()), true
 	}
 	st := r.x.failed(ctx, o.a, o.err)
+	if err := ctx.Err(); err != nil && st.kind == stepRetry {
+		// ctx ended while the retry was being decided: end as the
+		// sequential path does, with the context's error as the reason.
+		return st.stopped(err), true
+	}
 	return st, st.kind == stepIgnore || ctx.Err() != nil
 }
 
