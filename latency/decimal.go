@@ -24,7 +24,13 @@ func parseDecimal(s string) (decimal, bool) {
 		case c < '0' || c > '9':
 			return decimal{}, false
 		case !point:
-			d.whole = min(d.whole*10+uint64(c-'0'), saturatedWhole)
+			// Saturate before multiplying: d.whole*10 wraps around past
+			// 2^64, and would read a huge number as a small one.
+			if digit := uint64(c - '0'); d.whole <= (saturatedWhole-digit)/10 {
+				d.whole = d.whole*10 + digit
+			} else {
+				d.whole = saturatedWhole
+			}
 		case scale > 1:
 			scale /= 10
 			d.frac += uint32(c-'0') * scale

@@ -20,7 +20,7 @@ const DefaultRefresh = time.Second
 // percentile-based threshold is half the read timeout; the first Load that
 // finds them computes the first threshold at once, without waiting for the
 // refresh interval. Meanwhile a Load also checks the tracker's sample count,
-// one more atomic load. A policy above 99.996p needs more samples than a
+// one more atomic load. A policy of 99.997p or above needs more samples than a
 // tracker counts early, and takes its first value at its first refresh.
 //
 // A Threshold is safe for concurrent use. Create it with NewThreshold.

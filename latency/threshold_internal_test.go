@@ -44,7 +44,7 @@ func TestLoadDuringARefreshGetsThePolicysThreshold(t *testing.T) {
 
 func TestMinSamples(t *testing.T) {
 	tests := map[string]uint32{
-		"50p": 4, "90p": 20, "99p": 200, "99.9p": 2000, "99.99p": 20_000, "99.996p": 50_000,
+		"50p": 4, "90p": 20, "99p": 200, "99.9p": 2000, "99.99p": 20_000, "99.996p": 50_000, "99.9969p": 64_517,
 		"33.3333p": 3, "0.0001p": 3, "MIN(99p,10ms)": 200, "MAX(75p,1ms)": 8,
 		"99.997p": 0, "99.9999p": 0, // more than a tracker counts early
 		"10ms": 0, "ALWAYS": 0, "NEVER": 0,

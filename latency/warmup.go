@@ -17,7 +17,7 @@ const tailSamples = 2
 // it sets the first threshold: ⌈tailSamples/(1-p)⌉, that is 4 for 50p, 20
 // for 90p, 200 for 99p and 2000 for 99.9p. It is 0 for a policy without a
 // percentile, and for one that needs more samples than a tracker counts
-// early (above 99.996p), which takes its first value at its first refresh.
+// early (99.997p and above), which takes its first value at its first refresh.
 func (s SpeculativeRetry) minSamples() uint32 {
 	s = s.norm()
 	if !s.followsLatency() || s.kind == KindFixed {
