@@ -100,16 +100,19 @@ func (c DetectorConfig) validate() error {
 	if c.WindowSize < 0 || c.ConnectionFailures < 0 {
 		return &ConfigError{Setting: "WindowSize or ConnectionFailures", Reason: "negative"}
 	}
+	for _, s := range []struct {
+		name string
+		d    time.Duration
+	}{ // in order: a negative InitialInterval is the default MaxInterval too
+		{"InitialInterval", c.InitialInterval}, {"MaxInterval", c.MaxInterval}, {"CheckInterval", c.CheckInterval},
+		{"ProbeTimeout", c.ProbeTimeout}, {"ReadmitAfter", c.ReadmitAfter},
+	} {
+		if s.d < 0 {
+			return &ConfigError{Setting: s.name, Reason: "negative duration " + s.d.String()}
+		}
+	}
 	if _, err := NewArrivalWindow(c.WindowSize, c.InitialInterval, c.MaxInterval); err != nil {
 		return err
-	}
-	for name, d := range map[string]time.Duration{
-		"InitialInterval": c.InitialInterval, "MaxInterval": c.MaxInterval, "CheckInterval": c.CheckInterval,
-		"ProbeTimeout": c.ProbeTimeout, "ReadmitAfter": c.ReadmitAfter,
-	} {
-		if d < 0 {
-			return &ConfigError{Setting: name, Reason: "negative duration " + d.String()}
-		}
 	}
 	if c.MaxLocalPause >= 0 && c.MaxLocalPause < 2*c.CheckInterval {
 		return &ConfigError{Setting: "MaxLocalPause", Reason: "must be at least twice CheckInterval " + c.CheckInterval.String() + ", or negative for no guard"}

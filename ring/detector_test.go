@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -364,17 +365,24 @@ func TestCloseStopsProbes(t *testing.T) {
 
 func TestNewDetectorRejectsBadConfig(t *testing.T) {
 	for name, cfg := range map[string]ring.DetectorConfig{
-		"negative threshold":   {PhiConvictThreshold: -1},
-		"NaN threshold":        {PhiConvictThreshold: math.NaN()},
-		"negative window":      {WindowSize: -1},
-		"negative failures":    {ConnectionFailures: -2},
-		"negative interval":    {CheckInterval: -time.Second},
-		"negative readmit":     {ReadmitAfter: -1},
-		"backoff max < init":   {Probe: ring.Backoff{Initial: time.Minute, Max: time.Second}},
-		"jitter 1":             {Probe: ring.Backoff{Jitter: 1}},
-		"pause below 2 checks": {CheckInterval: time.Second, MaxLocalPause: 1999 * time.Millisecond},
+		"negative threshold":       {PhiConvictThreshold: -1},
+		"NaN threshold":            {PhiConvictThreshold: math.NaN()},
+		"negative window":          {WindowSize: -1},
+		"negative failures":        {ConnectionFailures: -2},
+		"negative CheckInterval":   {CheckInterval: -time.Second},
+		"negative InitialInterval": {InitialInterval: -time.Second},
+		"negative MaxInterval":     {MaxInterval: -time.Second},
+		"negative readmit":         {ReadmitAfter: -1},
+		"backoff max < init":       {Probe: ring.Backoff{Initial: time.Minute, Max: time.Second}},
+		"jitter 1":                 {Probe: ring.Backoff{Jitter: 1}},
+		"pause below 2 checks":     {CheckInterval: time.Second, MaxLocalPause: 1999 * time.Millisecond},
 	} {
 		d, err := ring.NewDetector(cfg)
+		var ce *ring.ConfigError
+		if errors.As(err, &ce) && strings.HasPrefix(name, "negative ") && strings.HasSuffix(name, "Interval") &&
+			ce.Setting != strings.TrimPrefix(name, "negative ") {
+			t.Errorf("%s: the error names %q", name, ce.Setting)
+		}
 		if d != nil || !errors.Is(err, ring.ErrInvalidConfig) {
 			t.Errorf("%s: NewDetector = %v, %v", name, d, err)
 			if d != nil {
