@@ -82,7 +82,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 		}
 		r.c.repairDone(r.t, r.req.Key, s, repair.Blocking, rt.Err)
 	}
-	if err != nil && r.ctx.Err() != nil {
+	if isTimeout(err) { // not when the caller cancelled the read
 		r.t.m.repairsTimedOut.Add(int64(len(leftover)))
 	}
 	r.enqueueRepairs(leftover)

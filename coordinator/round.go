@@ -43,6 +43,7 @@ func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
 		phase: ph, ch: make(chan int, requests+maxTicks), need: r.plan.blockFor,
 		needData: needData, maySpeculate: maySpeculate, first: len(r.calls),
 	}
+	r.dropEarlierReasons()
 	if r.plan.dcs != nil {
 		r.rd.dc = make([]dcCount, len(r.plan.dcs))
 		for i, d := range r.plan.dcs {

@@ -181,6 +181,19 @@ func (r *read) accept(idx int) {
 	r.answers = append(r.answers, a)
 }
 
+// dropEarlierReasons starts a round's reasons: its failure reports its
+// own failures, as it counts them (each of Cassandra's ReadCallbacks keeps
+// its own failure reasons), so a replica that failed in an earlier round
+// is not a reason of this one's. A refusal for tombstones stays: it fails
+// the read in whichever round sees it.
+func (r *read) dropEarlierReasons() {
+	for id, err := range r.reasons {
+		if !errors.Is(err, replica.ErrTombstoneOverwhelming) {
+			delete(r.reasons, id)
+		}
+	}
+}
+
 func (r *read) addReason(id string, err error) {
 	if r.reasons == nil {
 		r.reasons = make(map[string]error, 2)
