@@ -29,8 +29,56 @@ func (p Partition) Purge(nowInSec, gcBefore int64) Partition {
 	return pg.partition(&p)
 }
 
-// purger purges at one read time.
-type purger struct{ now, gc int64 }
+// purger purges at one read time. With dropCovered it also drops what a
+// deletion it keeps covers, as a replica's read of its sources does:
+// Cassandra reconciles memtables and sstables as it reads them, so a
+// replica's answer holds nothing a deletion covers, whether or not the
+// replica has compacted it away.
+type purger struct {
+	now, gc     int64
+	dropCovered bool
+}
+
+// covers returns the deletion d, which the purge keeps, as what drops the
+// data it covers: d with dropCovered, nothing without.
+func (pg purger) covers(d Deletion) Deletion {
+	if pg.dropCovered {
+		return d
+	}
+	return Deletion{}
+}
+
+// mayCover reports whether anything could cover data of r: a deletion of
+// its partition, its range, itself or a complex column. Most rows have
+// none, and this is cheaper than coveredIn.
+func mayCover(partition, covering Deletion, r *Row) bool {
+	return !partition.IsLive() || !covering.IsLive() || !r.Deletion.IsLive() || len(r.ComplexDeletions) > 0
+}
+
+// coveredIn reports whether r holds something that outer (the deletions of
+// its partition and range), its row deletion or a complex deletion of it
+// covers: a row or complex deletion no newer than what covers it, liveness
+// or a cell written no later. Only dropCovered drops such things.
+func coveredIn(r *Row, outer Deletion) bool {
+	active := outer.max(r.Deletion)
+	if !r.Deletion.IsLive() && outer.shadows(r.Deletion) ||
+		!r.Liveness.IsEmpty() && active.Deletes(r.Liveness.Timestamp) {
+		return true
+	}
+	for _, cd := range r.ComplexDeletions {
+		if active.shadows(cd.Deletion) {
+			return true
+		}
+	}
+	cds := r.ComplexDeletions
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if active.max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
+			return true
+		}
+	}
+	return false
+}
 
 func (pg purger) purgeable(d Deletion) bool { return !d.IsLive() && d.LocalDeletionTime < pg.gc }
 
@@ -86,8 +134,8 @@ func (pg purger) headNeeded(r *Row) bool {
 // pg.now: it expired, or it is a tombstone older than gcBefore.
 func (pg purger) deadCellNeeded(c *Cell) bool { return !c.Tombstone || c.LocalDeletionTime < pg.gc }
 
-// partition purges p. gone is the strongest purged deletion over what is
-// being walked: what it deleted goes with it.
+// partition purges p. gone is the strongest deletion over what is being
+// walked that drops what it deleted: a purged one, or with dropCovered any.
 func (pg purger) partition(p *Partition) Partition {
 	out := Partition{Key: p.Key}
 	var gone Deletion
@@ -95,6 +143,7 @@ func (pg purger) partition(p *Partition) Partition {
 		gone = p.Deletion
 	} else {
 		out.Deletion = p.Deletion
+		gone = pg.covers(p.Deletion)
 	}
 	out.Static = pg.row(&p.Static, gone)
 	for _, rt := range p.RangeTombstones {
@@ -108,6 +157,8 @@ func (pg purger) partition(p *Partition) Partition {
 		rowGone := gone
 		if d := ranges.covering(r.Clustering); pg.purgeable(d) {
 			rowGone = rowGone.max(d)
+		} else {
+			rowGone = rowGone.max(pg.covers(d))
 		}
 		if pr := pg.row(r, rowGone); !pr.IsEmpty() {
 			out.Rows = append(out.Rows, pr)
@@ -116,7 +167,7 @@ func (pg purger) partition(p *Partition) Partition {
 	return out
 }
 
-// row purges r, under the purged deletion gone.
+// row purges r, under gone, the deletion that drops what it deleted.
 func (pg purger) row(r *Row, gone Deletion) Row {
 	out := Row{Clustering: r.Clustering}
 	switch {
@@ -125,6 +176,7 @@ func (pg purger) row(r *Row, gone Deletion) Row {
 		gone = r.Deletion
 	default:
 		out.Deletion = r.Deletion
+		gone = gone.max(pg.covers(r.Deletion))
 	}
 	if !gone.Deletes(r.Liveness.Timestamp) && !pg.expiredGone(r.Liveness) {
 		out.Liveness = r.Liveness
@@ -138,8 +190,8 @@ func (pg purger) row(r *Row, gone Deletion) Row {
 	return out
 }
 
-// cells purges r's cells under the purged deletion gone, and the purged
-// complex deletions of r.
+// cells purges r's cells under gone, and the complex deletions of r that
+// drop what they deleted.
 func (pg purger) cells(r *Row, gone Deletion) []Cell {
 	var out []Cell
 	cds := r.ComplexDeletions
@@ -147,6 +199,8 @@ func (pg purger) cells(r *Row, gone Deletion) []Cell {
 		columnGone := gone
 		if cd := complexDeletion(&cds, c.Column); pg.purgeable(cd) {
 			columnGone = columnGone.max(cd)
+		} else {
+			columnGone = columnGone.max(pg.covers(cd))
 		}
 		if columnGone.Deletes(c.Timestamp) {
 			continue

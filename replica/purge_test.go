@@ -203,3 +203,25 @@ func TestPurgeLeavesNothingPurgeable(t *testing.T) {
 		}
 	})
 }
+
+// Purge drops only what purged tombstones deleted: data under a deletion it
+// keeps stays, even when something else is purged (Respond drops that data
+// too, as a read reconciles; Purge is the read-time purge alone).
+func TestPurgeKeepsWhatKeptDeletionsCover(t *testing.T) {
+	p := replica.Partition{Key: "k",
+		RangeTombstones: []replica.RangeTombstone{{Start: replica.StartAt("a"), End: replica.EndAt("b"),
+			Deletion: replica.Deletion{MarkedForDeleteAt: 9, LocalDeletionTime: 50}}},
+		Rows: []replica.Row{
+			{Clustering: "a", Cells: []replica.Cell{{Column: "v", Value: []byte("covered"), Timestamp: 2}}},
+			{Clustering: "c", Deletion: replica.Deletion{MarkedForDeleteAt: 8, LocalDeletionTime: 60},
+				Cells: []replica.Cell{
+					{Column: "v", Value: []byte("covered"), Timestamp: 3},
+					{Column: "w", Timestamp: 1, LocalDeletionTime: 5, Tombstone: true}}}, // purged at gcBefore 10
+		},
+	}
+	require.NoError(t, p.Validate())
+	got := p.Purge(100, 10)
+	want := p.Clone()
+	want.Rows[1].Cells = want.Rows[1].Cells[:1]
+	assert.True(t, got.Equal(want), "got %v", got)
+}

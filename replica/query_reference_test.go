@@ -10,8 +10,9 @@ import (
 // rules (Cassandra's ReadCommand.executeLocally): filter the rows and clip
 // the range tombstones to the slices, project, purge, then walk the rows
 // in the query's order counting the rows the visible view shows, cut after
-// the limit-th, and count tombstones over what the walk met. Positions are
-// the reference strings of bound_test.go.
+// the limit-th, and count tombstones over what the walk met. The answer
+// holds nothing a deletion covers: a replica reconciles what it holds as
+// it reads it. Positions are the reference strings of bound_test.go.
 
 type referenceAnswer struct {
 	p           replica.Partition
@@ -23,7 +24,7 @@ type referenceAnswer struct {
 
 func answerByReference(stored replica.Partition, cmd replica.Command) referenceAnswer {
 	q := cmd.Query
-	p := referenceRestrict(stored, q.Slices).Project(cmd.Columns).Purge(cmd.NowInSec, cmd.GCBefore)
+	p := reconciled(referenceRestrict(stored, q.Slices).Project(cmd.Columns).Purge(cmd.NowInSec, cmd.GCBefore))
 	visible := visibleRows(p, cmd.NowInSec)
 	order := queryOrder(p, q.Reversed)
 	var a referenceAnswer
@@ -47,6 +48,53 @@ func answerByReference(stored replica.Partition, cmd replica.Command) referenceA
 	}
 	a.p = p
 	return a
+}
+
+// reconciled returns p without what its deletions cover (Cassandra's
+// Row.Merger over one source): range tombstones and the static row's cells
+// under the partition deletion; in a row, a row deletion no newer than the
+// partition's or its range's, and what the strongest of those deletes.
+func reconciled(p replica.Partition) replica.Partition {
+	out := replica.Partition{Key: p.Key, Deletion: p.Deletion}
+	for _, rt := range p.RangeTombstones {
+		if kept(rt.Deletion, p.Deletion) {
+			out.RangeTombstones = append(out.RangeTombstones, rt)
+		}
+	}
+	out.Static = uncoveredRow(p.Static, p.Deletion)
+	for _, r := range p.Rows {
+		if u := uncoveredRow(r, strongest(p.Deletion, coveringRange(p, r.Clustering))); !u.IsEmpty() {
+			out.Rows = append(out.Rows, u)
+		}
+	}
+	return out
+}
+
+// kept reports whether deletion d survives under the deletion over it.
+func kept(d, over replica.Deletion) bool { return !d.IsLive() && (over.IsLive() || d.Supersedes(over)) }
+
+// uncoveredRow returns r without what outer, its row deletion and its
+// complex deletions cover.
+func uncoveredRow(r replica.Row, outer replica.Deletion) replica.Row {
+	out := replica.Row{Clustering: r.Clustering}
+	if kept(r.Deletion, outer) {
+		out.Deletion = r.Deletion
+	}
+	active := strongest(outer, out.Deletion)
+	if !active.Deletes(r.Liveness.Timestamp) {
+		out.Liveness = r.Liveness
+	}
+	for _, cd := range r.ComplexDeletions {
+		if kept(cd.Deletion, active) {
+			out.ComplexDeletions = append(out.ComplexDeletions, cd)
+		}
+	}
+	for _, c := range r.Cells {
+		if !strongest(active, columnDeletion(r, c.Column)).Deletes(c.Timestamp) {
+			out.Cells = append(out.Cells, c)
+		}
+	}
+	return out
 }
 
 // referenceRestrict keeps the rows some slice holds and the pieces of range
@@ -161,7 +209,6 @@ func rowTombstones(r replica.Row, outer replica.Deletion, live bool, now int64) 
 			dead++
 		}
 	}
-	kept := func(d, over replica.Deletion) bool { return !d.IsLive() && (over.IsLive() || d.Supersedes(over)) }
 	deletion := kept(r.Deletion, outer)
 	for _, cd := range r.ComplexDeletions {
 		deletion = deletion || kept(cd.Deletion, active)

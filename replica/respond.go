@@ -63,7 +63,13 @@ func (cmd Command) Validate() error {
 //     in them, range tombstones clipped to them, the partition deletion and
 //     the static row;
 //  2. project it to cmd.Columns (Partition.Project);
-//  3. purge it at cmd.NowInSec and cmd.GCBefore (Partition.Purge);
+//  3. purge it at cmd.NowInSec and cmd.GCBefore (Partition.Purge), and drop
+//     what a deletion it keeps covers: a cell or liveness written no later
+//     than a partition, range, row or complex deletion over it, and a
+//     deletion no newer than one over it. Cassandra reconciles a replica's
+//     memtables and sstables as it reads them, so a replica that keeps
+//     covered data until it compacts answers, and digests, as one that
+//     compacted it away;
 //  4. scan it in the query's order, counting tombstones into
 //     Response.Tombstones (see below) and live rows (Partition.LiveRows),
 //     and stop after the Query.Limit-th live row: the rows after it are
@@ -91,7 +97,7 @@ func (cmd Command) Validate() error {
 // answer. It returns a *CommandError for an invalid command, and a
 // *ValidationError if stored is the partition of another key. It does not
 // modify stored; a data answer may share memory with it. With the zero
-// Query and nothing to purge it allocates nothing.
+// Query, nothing to purge and nothing covered it allocates nothing.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
 		return Response{}, err
@@ -113,8 +119,9 @@ func (cmd Command) Respond(stored Partition) (Response, error) {
 	return Response{Digest: d, Tombstones: s.tombstones}, err
 }
 
-// answer returns stored restricted, projected, limited and purged for cmd,
-// and the scan of the result that counted its tombstones.
+// answer returns stored restricted, projected, limited, purged and without
+// what a deletion covers for cmd, and the scan of the result that counted
+// its tombstones.
 //
 // A read that purges nothing of what it returns, the common case, costs one
 // scan: it counts, finds the limit and checks for purges in one pass over
@@ -138,7 +145,7 @@ func (cmd Command) answer(stored Partition) (Partition, scan) {
 	if q.Limit > 0 {
 		p, _ = p.Limit(q, cmd.NowInSec)
 	}
-	p = p.Purge(cmd.NowInSec, cmd.GCBefore)
+	p = purger{now: cmd.NowInSec, gc: cmd.GCBefore, dropCovered: true}.partition(&p)
 	s = cmd.scan()
 	s.run(&p, q) // stops at p's last row in q's order if the limit cut p
 	return p, s

@@ -8,9 +8,10 @@ package replica
 // and Limit.
 //
 // A scan may also check, as it goes, that what it meets needs no purge at
-// gcBefore (purger.needed): then a replica answers in one pass over what
-// its answer holds. It stops at the first element that does, before
-// counting anything that the purge of that element would change.
+// gcBefore (purger.needed) and holds nothing a deletion covers (coveredIn):
+// then a replica answers in one pass over what its answer holds. It stops
+// at the first element that does, before counting anything that the purge
+// of that element would change.
 type scan struct {
 	now       int64
 	limit     int // the most live rows; 0: no limit
@@ -35,7 +36,8 @@ type scan struct {
 // run scans p in q's order. p's rows are taken as they are: q's slices do
 // not filter them.
 func (s *scan) run(p *Partition, q Query) {
-	if s.purgeable(p.Deletion) {
+	if s.purgeable(p.Deletion) || s.checkPurge && coveredRange(p) {
+		s.needsPurge = true
 		return
 	}
 	s.partitionDeletion = p.Deletion
@@ -85,7 +87,7 @@ func (s *scan) run(p *Partition, q Query) {
 // such cell and a deletion that nothing covers (a row or complex deletion,
 // or liveness that has expired), as MetricRecording counts a row deletion.
 func (s *scan) row(r *Row, covering Deletion) (live bool) {
-	if s.checkPurge && s.purger().headNeeded(r) {
+	if s.checkPurge && (s.purger().headNeeded(r) || mayCover(s.partitionDeletion, covering, r) && coveredIn(r, s.partitionDeletion.max(covering))) {
 		s.needsPurge = true
 		return false
 	}
@@ -170,6 +172,20 @@ func (s *scan) tombstone() bool {
 
 // stopped reports whether the scan stopped before the end.
 func (s *scan) stopped() bool { return s.overwhelmed || s.needsPurge }
+
+// coveredRange reports whether p's deletion covers one of its range
+// tombstones.
+func coveredRange(p *Partition) bool {
+	if p.Deletion.IsLive() {
+		return false
+	}
+	for i := range p.RangeTombstones {
+		if p.Deletion.shadows(p.RangeTombstones[i].Deletion) {
+			return true
+		}
+	}
+	return false
+}
 
 // purgeable reports, when the scan checks for purges, whether d needs
 // purging, and then stops the scan.
