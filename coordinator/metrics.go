@@ -14,7 +14,9 @@ import (
 type Metrics struct {
 	Total  TableMetrics
 	Tables []TableMetrics // sorted by table name
-	// Replicas lists every replica read from, by datacenter, rack and ID.
+	// Replicas lists every replica that was a live candidate of a read,
+	// by datacenter, rack and ID, until ForgetReplica: one the reads never
+	// needed shows with no requests.
 	Replicas []ReplicaMetrics
 }
 
