@@ -5,7 +5,7 @@
 // policies, and prints one row per pair beside the ideal of its model.
 //
 //	go run ./cmd/readsim             # every scenario and policy, about two minutes
-//	go run ./cmd/readsim -quick      # the same effects in about 30 s
+//	go run ./cmd/readsim -quick      # the same effects in about 40 s
 //	go run ./cmd/readsim -scenarios gc-pauses -policies NEVER,95p -json
 //	go run ./cmd/readsim -plot tradeoff.svg
 //	go run ./cmd/readsim -h          # every flag, with its default
@@ -14,9 +14,11 @@
 // fanout scenario) in milliseconds, failed reads included at the time they
 // failed; the same p50 and p99 over the ideal's; the speculative replica
 // reads a policy sends, as a share of the replica reads NEVER sends in the
-// same scenario; hedges sent and won, hedges the budget or the overload
-// switch suppressed, digest mismatches, repair writes, reads that failed;
-// and how late the machine woke a sleeping goroutine meanwhile.
+// same scenario; hedges sent and won; speculative actions the budget or
+// the overload switch suppressed (hedges, and reconcile reads and repair
+// writes to uncontacted replicas); digest mismatches, repair writes, reads
+// that failed; and how late the machine woke a sleeping goroutine
+// meanwhile.
 //
 // The ideal is the scenario's latency model evaluated without a machine
 // (a Monte Carlo of the same replica latencies and pauses, the same

@@ -22,6 +22,7 @@ type options struct {
 	scenarios   []scenario
 	policies    []job // scenario unset
 	reads       int
+	readsSet    bool // -reads was given: -quick does not change it
 	concurrency int
 	seed        uint64
 	quick       bool
@@ -51,6 +52,12 @@ func parseFlags(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.readsSet = set["reads"]
+	if set["policies"] && lists.policies == "" {
+		return o, fmt.Errorf("%w: -policies: an empty list", errUsage)
+	}
 	return o, o.fill(lists.scenarios, lists.policies)
 }
 
@@ -64,7 +71,7 @@ func newFlagSet(o *options, lists *flagLists) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&lists.scenarios, "scenarios", "all", "`list` of scenarios to run, comma-separated, or all: "+scenarioNames())
 	fs.StringVar(&lists.policies, "policies", "", "`list` of speculative-retry policies, comma-separated, in Cassandra's grammar (default "+defaultPolicies+", or "+quickPolicies+" with -quick)")
-	fs.IntVar(&o.reads, "reads", 0, "`n` measured reads per scenario and policy, after a warm-up of a quarter as many; fanout measures a quarter as many requests of 100 reads each (default 4000, or 1000 with -quick)")
+	fs.IntVar(&o.reads, "reads", 0, "`n` measured reads per scenario and policy, after a warm-up of a quarter as many; fanout measures a quarter as many requests of 100 reads each (default 4000, or 1000 with -quick but in the cluster-slowdown scenarios, whose hedge storm takes 4000 to build)")
 	fs.IntVar(&o.concurrency, "concurrency", 32, "`n` concurrent readers in the closed-loop scenarios (healthy, gc-pauses, stale-replica, replica-down)")
 	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of every random choice: the same seed gives the same clusters, keys and ideal")
 	fs.BoolVar(&o.quick, "quick", false, "a short run that still shows every effect")
@@ -102,7 +109,7 @@ func defaultText(f *flag.Flag) string {
 
 // fill checks the parsed values and resolves the lists.
 func (o *options) fill(scenarioList, policyList string) error {
-	if o.reads == 0 {
+	if !o.readsSet {
 		o.reads = 4000
 		if o.quick {
 			o.reads = 1000

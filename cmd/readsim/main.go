@@ -36,6 +36,10 @@ func runWith(m meter, args []string, stdout, stderr io.Writer) int {
 	}
 	defer o.chart.discard()
 	stopProfiles, err := startProfiles(o)
+	if errors.Is(err, errUsage) {
+		fmt.Fprintf(stderr, "readsim: %v\n", unwrapUsage(err))
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "readsim: %v\n", err)
 		return 1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
@@ -20,14 +21,14 @@ func startProfiles(o options) (stop func() error, err error) {
 		return errors.Join(errs...)
 	}
 	if o.cpuProfile != "" {
-		s, err := startFile(o.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+		s, err := startFile("-cpuprofile", o.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
 		if err != nil {
 			return nil, errors.Join(err, stop())
 		}
 		stops = append(stops, s)
 	}
 	if o.trace != "" {
-		s, err := startFile(o.trace, trace.Start, trace.Stop)
+		s, err := startFile("-trace", o.trace, trace.Start, trace.Stop)
 		if err != nil {
 			return nil, errors.Join(err, stop())
 		}
@@ -36,11 +37,12 @@ func startProfiles(o options) (stop func() error, err error) {
 	return stop, nil
 }
 
-// startFile creates path and starts writing a profile to it.
-func startFile(path string, start func(w io.Writer) error, end func()) (func() error, error) {
+// startFile creates path, the value of flag, and starts writing a profile
+// to it. A path it cannot create is a bad command line: errUsage.
+func startFile(flag, path string, start func(w io.Writer) error, end func()) (func() error, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %s %s: %w", errUsage, flag, path, pathCause(err))
 	}
 	if err := start(f); err != nil {
 		return nil, errors.Join(err, f.Close())

@@ -163,7 +163,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	})
 	assert.Equal(t, 10, n, "the flags this test was written for")
 	assert.Contains(t, help, "(default 32)")
-	assert.Contains(t, help, "(default 4000, or 1000 with -quick)")
+	assert.Contains(t, help, "(default 4000, or 1000 with -quick but in the cluster-slowdown scenarios")
 }
 
 // A -plot path readsim cannot write to fails at once, before any run

@@ -9,19 +9,22 @@ type row struct {
 	Policy   string `json:"policy"`
 	// Reads counts partition reads; Latencies the latencies the
 	// percentiles rest on: reads, or fan-out requests.
-	Reads      int64   `json:"reads"`
-	Latencies  int64   `json:"latencies"`
-	P50        float64 `json:"p50_ms"`
-	P99        float64 `json:"p99_ms"`
-	P999       float64 `json:"p999_ms"`
-	Max        float64 `json:"max_ms"`
-	ExtraLoad  float64 `json:"extra_load"`
-	Hedges     int64   `json:"hedges"`
-	HedgeWins  int64   `json:"hedge_wins"`
-	Suppressed int64   `json:"suppressed"`
-	Mismatches int64   `json:"mismatches"`
-	Repairs    int64   `json:"repairs"`
-	Errors     int64   `json:"errors"`
+	Reads     int64   `json:"reads"`
+	Latencies int64   `json:"latencies"`
+	P50       float64 `json:"p50_ms"`
+	P99       float64 `json:"p99_ms"`
+	P999      float64 `json:"p999_ms"`
+	Max       float64 `json:"max_ms"`
+	ExtraLoad float64 `json:"extra_load"`
+	Hedges    int64   `json:"hedges"`
+	HedgeWins int64   `json:"hedge_wins"`
+	// Suppressed counts every speculative action the budget or the
+	// overload switch held back: hedges, reconcile reads and additional
+	// repair writes, so Hedges+Suppressed may exceed Reads.
+	Suppressed int64 `json:"suppressed"`
+	Mismatches int64 `json:"mismatches"`
+	Repairs    int64 `json:"repairs"`
+	Errors     int64 `json:"errors"`
 	// Ideal is null for a scenario without a model; the ratios are
 	// realized over ideal, null without one.
 	Ideal      *idealFigures `json:"ideal"`
