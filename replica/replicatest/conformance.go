@@ -57,7 +57,10 @@ type check struct {
 // range tombstone at the last row, the static row; and a read past the
 // command's TombstoneFailureThreshold fails with an error that errors.As
 // finds to be the *replica.TombstoneOverwhelmingError Respond returns.
-// Every call is bounded by a 10 s timeout.
+// Every call is bounded by a 10 s timeout. The digest reads of the checks
+// that are not about digest versions ask for the newest version, or for a
+// replica.DigestVersioner's MaxDigestVersion if it is older, as a
+// coordinator never asks a replica for a version it does not support.
 func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 	t.Helper()
 	for _, c := range checks() {
@@ -132,8 +135,10 @@ func checkMissing(t *testing.T, r replica.Replica) {
 	if got, ok := readData(t, r, replica.Command{Table: conformanceTable, Key: "missing"}); ok && !got.Equal(want) {
 		t.Errorf("data read of a missing partition = %+v, want %+v", got, want)
 	}
-	if got, ok := readDigest(t, r, replica.Command{Table: conformanceTable, Key: "missing"}); ok && got != want.Digest() {
-		t.Errorf("digest read of a missing partition = %v, want the empty partition's %v", got, want.Digest())
+	v := askedVersion(r)
+	wantDigest, _ := want.DigestAt(v)
+	if got, ok := readDigest(t, r, replica.Command{Table: conformanceTable, Key: "missing", DigestVersion: v}); ok && got != wantDigest {
+		t.Errorf("digest read of a missing partition = %v, want the empty partition's %v", got, wantDigest)
 	}
 }
 
@@ -152,11 +157,12 @@ func checkDigest(t *testing.T, r replica.Replica) {
 	apply(t, r, older)
 	apply(t, r, newer)
 	for _, cols := range [][]string{nil, {"b", "e"}} {
-		cmd := replica.Command{Table: conformanceTable, Key: "k", Columns: cols}
+		cmd := replica.Command{Table: conformanceTable, Key: "k", Columns: cols, DigestVersion: askedVersion(r)}
 		data, ok1 := readData(t, r, cmd)
 		d, ok2 := readDigest(t, r, cmd)
-		if ok1 && ok2 && d != data.Digest() {
-			t.Errorf("columns %q: digest read = %v, the data read's partition digests to %v", cols, d, data.Digest())
+		want, _ := data.DigestAt(cmd.DigestVersion)
+		if ok1 && ok2 && d != want {
+			t.Errorf("columns %q: digest read = %v, the data read's partition digests to %v", cols, d, want)
 		}
 	}
 }
@@ -227,7 +233,7 @@ func applyAll(t *testing.T, r replica.Replica, ps []replica.Partition) {
 
 func readRepeatedly(t *testing.T, r replica.Replica, n int) {
 	for i := range n {
-		cmd := replica.Command{Table: conformanceTable, Key: "hot", DigestOnly: i%2 == 1}
+		cmd := replica.Command{Table: conformanceTable, Key: "hot", DigestOnly: i%2 == 1, DigestVersion: askedVersion(r)}
 		if _, err := readResponse(t, r, cmd); err != nil {
 			t.Errorf("concurrent Read: %v", err)
 		}

@@ -24,6 +24,18 @@ func versions(key string) (older, newer replica.Partition) {
 	return older, newer
 }
 
+// askedVersion is the digest version the checks that are not about digest
+// versions ask r for: 0, the newest, of a replica that answers every
+// version; of a replica.DigestVersioner below digest.Latest, its
+// MaxDigestVersion, as a coordinator never asks it for a newer one (see
+// replica.DigestVersionFor).
+func askedVersion(r replica.Replica) byte {
+	if v := replica.DigestVersionFor(r); v < digest.Latest {
+		return v
+	}
+	return 0
+}
+
 // call runs f under a context bounded by callTimeout.
 func call(t *testing.T, f func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)

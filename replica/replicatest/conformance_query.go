@@ -121,6 +121,9 @@ func applyVersions(t *testing.T, r replica.Replica, key string, versions func(st
 // expectAnswer reads cmd's data and digest and checks them, and the
 // tombstones counted, against Respond's for the stored partition.
 func expectAnswer(t *testing.T, r replica.Replica, cmd replica.Command, stored replica.Partition) {
+	if cmd.DigestVersion == 0 {
+		cmd.DigestVersion = askedVersion(r)
+	}
 	for _, digestOnly := range []bool{false, true} {
 		cmd.DigestOnly = digestOnly
 		want, err := cmd.Respond(stored)

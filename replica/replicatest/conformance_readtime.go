@@ -71,6 +71,9 @@ func checkDigestVersions(t *testing.T, r replica.Replica) {
 // stored partition.
 func expectDigest(t *testing.T, r replica.Replica, cmd replica.Command, stored replica.Partition) {
 	cmd.DigestOnly = true
+	if cmd.DigestVersion == 0 {
+		cmd.DigestVersion = askedVersion(r)
+	}
 	want, err := cmd.Respond(stored)
 	if err != nil {
 		t.Fatalf("Respond: %v", err)

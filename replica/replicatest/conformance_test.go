@@ -18,6 +18,10 @@ func TestInMemoryReplicaConforms(t *testing.T) {
 	for name, opts := range map[string][]replicatest.Option{
 		"zero behavior": nil,
 		"slow, queued":  {latency(replicatest.Uniform(0, ms(0.2))), replicatest.WithWorkers(2, 0)},
+		// A node of an older build (replica.DigestVersioner): the
+		// coordinator never asks it for a digest version above its
+		// MaxDigestVersion, and neither may the check.
+		"older build": {replicatest.WithMaxDigestVersion(digest.V1)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			replicatest.TestReplica(t, func(t *testing.T) replica.Replica { return newReplica(t, opts...) })
