@@ -39,8 +39,14 @@ const maxTicks = 3
 // newRound starts a round of the given phase that may send up to
 // requests requests, and points the read's timer at its channel.
 func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
+	ch := r.spareCh
+	if cap(ch) >= requests+maxTicks {
+		r.spareCh = nil
+	} else {
+		ch = make(chan int, requests+maxTicks)
+	}
 	r.rd = round{
-		phase: ph, ch: make(chan int, requests+maxTicks), need: r.plan.blockFor,
+		phase: ph, ch: ch, need: r.plan.blockFor,
 		needData: needData, maySpeculate: maySpeculate, first: len(r.calls),
 	}
 	r.dropEarlierReasons()

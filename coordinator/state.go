@@ -44,6 +44,7 @@ type read struct {
 	fetching  bool          // a digest-first read is fetching its data
 	next      int           // then, the next fastest digest replica in plan.order
 
+	spareCh chan int  // a finished read's round channel, for the next read's round
 	rd      round     // the round running
 	calls   []*call   // per request index, all rounds
 	answers []*call   // successful read answers, all rounds
@@ -85,11 +86,12 @@ func (r *read) release() {
 	if r.timer != nil {
 		r.timer.recycle(&r.c.timers)
 	}
+	spare := r.reusableChannel() // after the timer: it ticks no more
 	for _, k := range r.calls {
 		k.drop()
 	}
 	c := r.c
-	*r = read{}
+	*r = read{spareCh: spare}
 	c.reads.Put(r)
 }
 
@@ -209,4 +211,24 @@ func (r *read) contacted(id string) bool {
 		}
 	}
 	return false
+}
+
+// reusableChannel returns the channel the next read's rounds may take: the
+// running round's, emptied, when nothing can arrive on it any more (every
+// request of the round has answered, and the timer is recycled);
+// otherwise the spare this read did not take, if any.
+func (r *read) reusableChannel() chan int {
+	ch := r.rd.ch
+	if ch == nil {
+		return r.spareCh
+	}
+	for i := r.rd.first; i < len(r.calls); i++ {
+		if r.trace.Requests[i].Outcome == Pending {
+			return r.spareCh
+		}
+	}
+	for len(ch) > 0 {
+		<-ch
+	}
+	return ch
 }
