@@ -24,7 +24,7 @@ import (
 // What the coordinator does besides is what this leaves out: ranking the
 // replicas (the snitch, the rack spread), the trace, the counters, the
 // hedge budget and the speculation decision, the request checks, and the
-// recycling that keeps it at five allocations. BenchmarkReadQuorum
+// recycling that keeps it at four allocations. BenchmarkReadQuorum
 // against this measures what those cost; against BenchmarkKeptWorkersFanout
 // it measures them and this work together.
 type sameWork struct {
