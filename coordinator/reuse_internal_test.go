@@ -51,11 +51,24 @@ func TestAnUntakenSpareIsHandedOn(t *testing.T) {
 	require.Equal(t, spare, r.reusableChannel())
 }
 
-// A channel too small for the round is not taken.
-func TestASmallSpareChannelIsNotTaken(t *testing.T) {
-	small := make(chan int, 1)
-	r := &read{spareCh: small}
-	r.newRound(PhaseInitial, 3, true, false)
-	require.NotEqual(t, small, r.rd.ch)
-	require.GreaterOrEqual(t, cap(r.rd.ch), 3+maxTicks)
+// A read whose timer is not yet recycled keeps its round's channel: the
+// timer may still tick into it.
+func TestARoundWithATimerKeepsItsChannel(t *testing.T) {
+	r := roundOf(Answered, Answered)
+	r.timer = &readTimer{}
+	require.NotEqual(t, r.rd.ch, r.reusableChannel())
+}
+
+// Only a spare of exactly the round's size is taken: a smaller one has no
+// room for its requests, and a larger one would hide a round that sends
+// more requests than it made room for.
+func TestASpareOfAnotherSizeIsNotTaken(t *testing.T) {
+	for _, size := range []int{1, 3 + maxTicks - 1, 3 + maxTicks + 1} {
+		spare := make(chan int, size)
+		r := &read{spareCh: spare}
+		r.newRound(PhaseInitial, 3, true, false)
+		require.NotEqual(t, spare, r.rd.ch, "spare of %d taken", size)
+		require.Equal(t, 3+maxTicks, cap(r.rd.ch))
+		require.Equal(t, spare, r.spareCh, "the untaken spare is kept")
+	}
 }

@@ -37,10 +37,13 @@ type dcCount struct{ need, received, outstanding int }
 const maxTicks = 3
 
 // newRound starts a round of the given phase that may send up to
-// requests requests, and points the read's timer at its channel.
+// requests requests, and points the read's timer at its channel. It takes
+// the spare channel only if that is exactly the size it would make: a
+// larger one would hide a round that sends more than it said it would
+// until a worker blocked on a smaller one.
 func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
 	ch := r.spareCh
-	if cap(ch) >= requests+maxTicks {
+	if cap(ch) == requests+maxTicks {
 		r.spareCh = nil
 	} else {
 		ch = make(chan int, requests+maxTicks)

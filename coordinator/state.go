@@ -85,8 +85,9 @@ func newRead(c *Coordinator, t *table, req Request) *read {
 func (r *read) release() {
 	if r.timer != nil {
 		r.timer.recycle(&r.c.timers)
+		r.timer = nil
 	}
-	spare := r.reusableChannel() // after the timer: it ticks no more
+	spare := r.reusableChannel()
 	for _, k := range r.calls {
 		k.drop()
 	}
@@ -215,11 +216,12 @@ func (r *read) contacted(id string) bool {
 
 // reusableChannel returns the channel the next read's rounds may take: the
 // running round's, emptied, when nothing can arrive on it any more (every
-// request of the round has answered, and the timer is recycled);
-// otherwise the spare this read did not take, if any.
+// request of the round has answered, and the read holds no timer: a timer
+// not yet recycled may still tick into it); otherwise the spare this read
+// did not take, if any.
 func (r *read) reusableChannel() chan int {
 	ch := r.rd.ch
-	if ch == nil {
+	if ch == nil || r.timer != nil {
 		return r.spareCh
 	}
 	for i := r.rd.first; i < len(r.calls); i++ {
