@@ -81,3 +81,20 @@ func TestFooterSaysSuppressedCountsMoreThanHedges(t *testing.T) {
 	assert.Contains(t, foot, "suppressed = speculative actions")
 	assert.Contains(t, foot, "reconcile reads")
 }
+
+// A scenario or policy named twice is a bad command line (it printed the
+// same rows twice), and -plot's extension is matched in any case, as the
+// chart's writer matches it.
+func TestDuplicatesAndPlotExtensionCase(t *testing.T) {
+	for _, args := range [][]string{
+		{"-scenarios", "healthy,healthy"}, {"-policies", "NEVER,never"}, {"-policies", "MIN(99p,10ms),MIN(99P, 10ms)"},
+	} {
+		var out, errs bytes.Buffer
+		noRun := func() func() timing { t.Fatalf("%q: the run started", args); return nil }
+		assert.Equal(t, 2, runWith(noRun, args, &out, &errs), "%q", args)
+		assert.Contains(t, errs.String(), " twice\n", "%q", args)
+	}
+	o, err := parseFlags([]string{"-plot", filepath.Join(t.TempDir(), "chart.SVG")})
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(o.plot, ".SVG"))
+}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/readpath/readpath/latency"
@@ -126,7 +128,7 @@ func (o *options) fill(scenarioList, policyList string) error {
 		return fmt.Errorf("%w: -reads %d: at least 100", errUsage, o.reads)
 	case o.concurrency < 2:
 		return fmt.Errorf("%w: -concurrency %d: at least 2", errUsage, o.concurrency)
-	case o.plot != "" && !strings.HasSuffix(o.plot, ".svg") && !strings.HasSuffix(o.plot, ".png"):
+	case o.plot != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(o.plot))):
 		return fmt.Errorf("%w: -plot %q: the file name must end in .svg or .png", errUsage, o.plot)
 	}
 	var err error
@@ -149,6 +151,9 @@ func parseScenarios(list string) ([]scenario, error) {
 		if err != nil {
 			return nil, err
 		}
+		if slices.ContainsFunc(out, func(o scenario) bool { return o.name == s.name }) {
+			return nil, fmt.Errorf("%s twice", s.name)
+		}
 		out = append(out, s)
 	}
 	return out, nil
@@ -160,6 +165,9 @@ func parsePolicies(list string) ([]job, error) {
 		p, err := latency.ParseSpeculativeRetry(name)
 		if err != nil {
 			return nil, err
+		}
+		if slices.ContainsFunc(out, func(j job) bool { return j.policy == p.String() }) {
+			return nil, fmt.Errorf("%s twice", p)
 		}
 		out = append(out, job{policy: p.String(), p: p})
 	}
