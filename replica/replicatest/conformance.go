@@ -205,21 +205,27 @@ func checkTables(t *testing.T, r replica.Replica) {
 }
 
 // checkConcurrent has writers apply cells of their own while readers read;
-// at the end the replica must hold every write.
+// at the end the replica must hold every write. Every write is a cell of
+// its own (an element of the writer's collection), so an adapter that
+// loses any write to a concurrent one (read, merge and store with no
+// lock) fails, not only one that loses a writer's last; the writers start
+// together, to overlap as much as they can.
 func checkConcurrent(t *testing.T, r replica.Replica) {
 	const writers, writes = 4, 25
 	var wg sync.WaitGroup
 	var all []replica.Partition
+	start := make(chan struct{})
 	for w := range writers {
 		var mine []replica.Partition
 		for i := range writes {
 			mine = append(mine, replica.NewPartition("hot", replica.NewRow("row",
-				replica.Live("c"+strconv.Itoa(w), strconv.Itoa(i), int64(i+1)))))
+				replica.Live("c"+strconv.Itoa(w), strconv.Itoa(i), int64(i+1)).WithPath(strconv.Itoa(i)))))
 		}
 		all = append(all, mine...)
-		wg.Go(func() { applyAll(t, r, mine) })
-		wg.Go(func() { readRepeatedly(t, r, writes) })
+		wg.Go(func() { <-start; applyAll(t, r, mine) })
+		wg.Go(func() { <-start; readRepeatedly(t, r, writes) })
 	}
+	close(start)
 	wg.Wait()
 	want, _ := repair.Merge(all...)
 	expectData(t, r, replica.Command{Table: conformanceTable, Key: "hot"}, want)
