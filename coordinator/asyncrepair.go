@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -14,6 +15,9 @@ type repairJob struct {
 	t   *table
 	key string
 	s   staleReplica
+	// labels is the context of the read whose repair it is: the worker
+	// runs it under that read's profiler labels, as a request worker does.
+	labels context.Context
 }
 
 // repairQueue applies repair writes in the background: a bounded queue and
@@ -67,7 +71,7 @@ func (q *repairQueue) drop(j repairJob) {
 }
 
 // startWorkers makes the queue and starts its workers. The queue is made
-// here, not by init: its buffer is 288 KiB at the default capacity, which
+// here, not by init: its buffer is 304 KiB at the default capacity, which
 // every coordinator would hold, even one that never repairs in the
 // background (BLOCKING is the default).
 func (q *repairQueue) startWorkers() {
@@ -87,6 +91,10 @@ func (q *repairQueue) work() {
 		case <-q.ctx.Done():
 			return
 		case j := <-q.jobs:
+			if q.ctx.Err() != nil { // Close has begun: a queued job is dropped, not applied
+				q.drop(j)
+				return
+			}
 			q.apply(j)
 		}
 	}
@@ -106,6 +114,9 @@ func (q *repairQueue) exit() {
 func (q *repairQueue) apply(j repairJob) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
 	defer cancel()
+	// A worker would otherwise keep, in CPU profiles, the labels of the
+	// read that started it (see workers.go): take this repair's read's.
+	pprof.SetGoroutineLabels(j.labels)
 	q.running.Lock()
 	q.applying[j.t]++
 	q.running.Unlock()

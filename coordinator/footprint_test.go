@@ -12,7 +12,7 @@ import (
 
 // A coordinator makes its ASYNC repair queue when the first background
 // repair needs it: at the default capacity of 1,024 jobs the queue's buffer
-// is 288 KiB, a hundred times what New allocates without it.
+// is 304 KiB, a hundred times what New allocates without it.
 func TestNewMakesNoRepairQueue(t *testing.T) {
 	cl := instantCluster(t)
 	cfg := coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: "dc1"}

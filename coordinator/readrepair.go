@@ -140,7 +140,7 @@ func (r *read) unackedRepairs() (replica.Partition, bool) {
 // counted as sent.
 func (r *read) enqueueRepairs(stale []staleReplica) {
 	for _, s := range stale {
-		r.c.repairs.enqueue(repairJob{t: r.t, key: r.req.Key, s: s})
+		r.c.repairs.enqueue(repairJob{t: r.t, key: r.req.Key, s: s, labels: r.parent})
 	}
 }
 
