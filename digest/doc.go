@@ -104,7 +104,7 @@
 //	        0163 00 0176 0100000000000000
 //
 // Version 2 writes what is absent as one bit, where version 1 wrote zeros:
-// this example takes 22 bytes, against 57 in version 1, and a partition of
+// this example takes 22 bytes, against 64 in version 1, and a partition of
 // live cells digests faster.
 //
 // # Partition layout, version 1
