@@ -24,8 +24,8 @@ type HedgeEvent struct {
 	Kind       RequestKind
 	// Phase is the round the hedge was sent in: PhaseInitial for a hedge
 	// of the first round (the trace shows that request itself as
-	// PhaseSpeculative), PhaseReconcile, PhaseShortRead, or PhaseRepair for
-	// additional writes.
+	// PhaseSpeculative), PhaseReconcile, or PhaseRepair for additional
+	// writes.
 	Phase Phase
 	// At is when it was sent, from the start of the read (as
 	// HedgeTrace.At); Threshold is the table's read threshold at the time.
