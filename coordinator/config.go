@@ -82,11 +82,13 @@ type Config struct {
 	// Snitch tunes the ordering of replicas by their recent latency.
 	Snitch SnitchConfig
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
-	// arriving at a full queue is dropped and counted. Default 1024. The
-	// queue is made by the first ASYNC repair.
+	// arriving at a full queue is dropped and counted. Default 1024; at
+	// most 1<<20 (about 300 bytes a slot). The queue is made by the first
+	// ASYNC repair.
 	RepairQueue int
 	// RepairWorkers is the number of goroutines applying ASYNC repairs.
-	// They start with the first ASYNC repair and stop in Close. Default 4.
+	// They start with the first ASYNC repair and stop in Close. Default 4;
+	// at most 1<<16.
 	RepairWorkers int
 	// Logger receives rare events (panicking replicas, dropped repairs).
 	// Default: nothing is logged. The read path never logs per read.
@@ -170,6 +172,14 @@ func setDefault[T comparable](field *T, value T) {
 	}
 }
 
+// The largest RepairQueue and RepairWorkers: both are made at the first
+// ASYNC repair, inside a read, which must not be the one to find that they
+// cannot be (makechan panics on a capacity out of range).
+const (
+	maxRepairQueue   = 1 << 20
+	maxRepairWorkers = 1 << 16
+)
+
 // validate checks a Config after defaults were applied.
 func (cfg *Config) validate() error {
 	switch {
@@ -185,6 +195,10 @@ func (cfg *Config) validate() error {
 		return configError("MaxInFlight %d is negative", cfg.MaxInFlight)
 	case cfg.RepairQueue < 0 || cfg.RepairWorkers < 0:
 		return configError("RepairQueue %d and RepairWorkers %d must not be negative", cfg.RepairQueue, cfg.RepairWorkers)
+	case cfg.RepairQueue > maxRepairQueue:
+		return configError("RepairQueue %d is above %d", cfg.RepairQueue, maxRepairQueue)
+	case cfg.RepairWorkers > maxRepairWorkers:
+		return configError("RepairWorkers %d is above %d", cfg.RepairWorkers, maxRepairWorkers)
 	}
 	if err := cfg.HedgeBudget.validate(); err != nil {
 		return err
@@ -197,7 +211,7 @@ func (cfg *Config) validate() error {
 
 func (b HedgeBudget) validate() error {
 	if b.Percent > 1 || b.Percent != b.Percent {
-		return configError("HedgeBudget.Percent %v is above 1", b.Percent)
+		return configError("HedgeBudget.Percent must be a number at most 1, not %v", b.Percent)
 	}
 	if b.Window < 0 {
 		return configError("HedgeBudget.Window %v is negative", b.Window)
@@ -216,7 +230,7 @@ func (b HedgeBudget) retryConfig() retry.BudgetConfig {
 
 func (s SnitchConfig) validate() error {
 	if s.Badness < 0 || s.Badness != s.Badness {
-		return configError("Snitch.Badness %v is negative", s.Badness)
+		return configError("Snitch.Badness must be a number at least 0, not %v", s.Badness)
 	}
 	if s.ResetInterval < 0 {
 		return configError("Snitch.ResetInterval %v is negative", s.ResetInterval)

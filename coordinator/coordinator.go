@@ -61,15 +61,20 @@ func New(cfg Config) (*Coordinator, error) {
 
 // SetTableOptions changes a table's options at run time, like ALTER TABLE.
 // Reads already running finish with the options they started with. It is
-// safe to call while reads run.
+// safe to call while reads run, and concurrently: the table ends with the
+// options of one call. An empty table name gets an error wrapping
+// ErrInvalidRequest, invalid options one wrapping ErrInvalidConfig (as New
+// reports them), and neither changes anything.
 func (c *Coordinator) SetTableOptions(table string, o TableOptions) error {
 	if table == "" {
 		return fmt.Errorf("%w: empty table name", ErrInvalidRequest)
 	}
 	if err := o.validate(); err != nil {
-		return fmt.Errorf("coordinator: table %q: %w", table, err)
+		return fmt.Errorf("%w: table %q: %w", ErrInvalidConfig, table, err)
 	}
 	t := c.addTable(table, o)
+	t.setMu.Lock() // the options and both thresholds change together
+	defer t.setMu.Unlock()
 	t.opts.Store(&o)
 	t.threshold.SetPolicy(o.SpeculativeRetry)
 	t.writeThreshold.SetPolicy(o.AdditionalWritePolicy)

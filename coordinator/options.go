@@ -87,10 +87,10 @@ func (o TableOptions) gcGrace() int64 {
 
 func (o TableOptions) validate() error {
 	if !o.Strategy.valid() {
-		return fmt.Errorf("unknown strategy %d", uint8(o.Strategy))
+		return fmt.Errorf("Strategy: %w %d", ErrUnknownStrategy, uint8(o.Strategy))
 	}
 	if !o.ReadRepair.Valid() {
-		return fmt.Errorf("unknown read-repair mode %d", uint8(o.ReadRepair))
+		return fmt.Errorf("ReadRepair: %w %d", repair.ErrUnknownMode, uint8(o.ReadRepair))
 	}
 	return nil
 }

@@ -59,6 +59,9 @@ const defaultConcurrency = 32
 // no key, or an invalid level or concurrency (ErrInvalidRequest), or
 // ErrClosed.
 func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResult, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
+	}
 	if err := req.validate(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +27,9 @@ type table struct {
 	// latency records whole reads, repairs included, for Metrics.
 	latency *latency.Tracker
 	m       counters
+	// setMu serialises SetTableOptions, so that opts and the thresholds'
+	// policies come from one call. Reads never take it.
+	setMu sync.Mutex
 }
 
 func (c *Coordinator) newTable(name string, o TableOptions) *table {
