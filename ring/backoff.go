@@ -2,6 +2,7 @@ package ring
 
 import (
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -49,12 +50,14 @@ func (b Backoff) withDefaults() Backoff {
 
 func (b Backoff) validate() error {
 	switch {
-	case b.Initial < 0 || b.Max < 0:
-		return &ConfigError{Setting: "probe backoff", Reason: "negative duration"}
+	case b.Initial < 0:
+		return &ConfigError{Setting: "Probe.Initial", Reason: "negative duration " + b.Initial.String()}
+	case b.Max < 0:
+		return &ConfigError{Setting: "Probe.Max", Reason: "negative duration " + b.Max.String()}
 	case b.Max < b.Initial:
-		return &ConfigError{Setting: "probe backoff", Reason: "Max " + b.Max.String() + " below Initial " + b.Initial.String()}
+		return &ConfigError{Setting: "Probe.Max", Reason: b.Max.String() + " below Probe.Initial " + b.Initial.String()}
 	case !(b.Jitter < 1) || math.IsNaN(b.Jitter):
-		return &ConfigError{Setting: "probe backoff", Reason: "Jitter must be below 1"}
+		return &ConfigError{Setting: "Probe.Jitter", Reason: strconv.FormatFloat(b.Jitter, 'g', -1, 64) + " is not below 1"}
 	}
 	return nil
 }

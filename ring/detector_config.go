@@ -1,7 +1,9 @@
 package ring
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -63,12 +65,20 @@ func (c DetectorConfig) withDefaults() DetectorConfig {
 	c.InitialInterval = orDuration(c.InitialInterval, 2*time.Second)
 	c.MaxInterval = orDuration(c.MaxInterval, c.InitialInterval)
 	c.CheckInterval = orDuration(c.CheckInterval, time.Second)
-	c.MaxLocalPause = orDuration(c.MaxLocalPause, max(5*time.Second, 5*c.CheckInterval))
+	c.MaxLocalPause = orDuration(c.MaxLocalPause, max(5*time.Second, times(5, c.CheckInterval)))
 	c.ConnectionFailures = orInt(c.ConnectionFailures, 1)
 	c.Probe = c.Probe.withDefaults()
 	c.ProbeTimeout = orDuration(c.ProbeTimeout, time.Second)
 	c.ReadmitAfter = orDuration(c.ReadmitAfter, 5*time.Second)
 	return c
+}
+
+// times is n·d for a positive d, saturating instead of overflowing.
+func times(n int64, d time.Duration) time.Duration {
+	if d > time.Duration(math.MaxInt64/n) {
+		return math.MaxInt64
+	}
+	return time.Duration(n) * d
 }
 
 func orFloat(v, d float64) float64 {
@@ -95,10 +105,13 @@ func orDuration(v, d time.Duration) time.Duration {
 // validate checks a configuration with its defaults applied.
 func (c DetectorConfig) validate() error {
 	if !(c.PhiConvictThreshold > 0) || math.IsInf(c.PhiConvictThreshold, 1) {
-		return &ConfigError{Setting: "PhiConvictThreshold", Reason: "must be a positive number"}
+		return &ConfigError{Setting: "PhiConvictThreshold", Reason: fmt.Sprintf("%v is not a positive finite number", c.PhiConvictThreshold)}
 	}
-	if c.WindowSize < 0 || c.ConnectionFailures < 0 {
-		return &ConfigError{Setting: "WindowSize or ConnectionFailures", Reason: "negative"}
+	if c.WindowSize < 0 {
+		return &ConfigError{Setting: "WindowSize", Reason: "negative " + strconv.Itoa(c.WindowSize)}
+	}
+	if c.ConnectionFailures < 0 {
+		return &ConfigError{Setting: "ConnectionFailures", Reason: "negative " + strconv.Itoa(c.ConnectionFailures)}
 	}
 	for _, s := range []struct {
 		name string
@@ -114,7 +127,7 @@ func (c DetectorConfig) validate() error {
 	if _, err := NewArrivalWindow(c.WindowSize, c.InitialInterval, c.MaxInterval); err != nil {
 		return err
 	}
-	if c.MaxLocalPause >= 0 && c.MaxLocalPause < 2*c.CheckInterval {
+	if c.MaxLocalPause >= 0 && c.MaxLocalPause < times(2, c.CheckInterval) {
 		return &ConfigError{Setting: "MaxLocalPause", Reason: "must be at least twice CheckInterval " + c.CheckInterval.String() + ", or negative for no guard"}
 	}
 	return c.Probe.validate()

@@ -1,0 +1,51 @@
+package ring_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readpath/readpath/ring"
+)
+
+// Every *ConfigError of NewDetector names the one setting at fault and the
+// value it was given, so that a caller can tell which field to fix.
+func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
+	for _, c := range []struct {
+		cfg            ring.DetectorConfig
+		setting, value string
+	}{
+		{ring.DetectorConfig{PhiConvictThreshold: math.NaN()}, "PhiConvictThreshold", "NaN"},
+		{ring.DetectorConfig{PhiConvictThreshold: -3}, "PhiConvictThreshold", "-3"},
+		{ring.DetectorConfig{WindowSize: -7}, "WindowSize", "-7"},
+		{ring.DetectorConfig{ConnectionFailures: -2}, "ConnectionFailures", "-2"},
+		{ring.DetectorConfig{Probe: ring.Backoff{Initial: -time.Second}}, "Probe.Initial", "-1s"},
+		{ring.DetectorConfig{Probe: ring.Backoff{Max: -time.Second}}, "Probe.Max", "-1s"},
+		{ring.DetectorConfig{Probe: ring.Backoff{Jitter: 1.5}}, "Probe.Jitter", "1.5"},
+	} {
+		d, err := ring.NewDetector(c.cfg)
+		if d != nil {
+			d.Close()
+		}
+		var ce *ring.ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%+v: %v, want a *ConfigError", c.cfg, err)
+			continue
+		}
+		if ce.Setting != c.setting || !strings.Contains(err.Error(), c.value) {
+			t.Errorf("%+v: %q (Setting %q), want Setting %q and the value %s", c.cfg, err, ce.Setting, c.setting, c.value)
+		}
+	}
+}
+
+// A CheckInterval so long that five of them overflow is accepted with the
+// MaxLocalPause default saturated, not refused for a setting not given.
+func TestHugeCheckIntervalIsAccepted(t *testing.T) {
+	d, err := ring.NewDetector(ring.DetectorConfig{CheckInterval: 1 << 61})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+}
