@@ -53,13 +53,23 @@ func answerByReference(stored replica.Partition, cmd replica.Command) referenceA
 // reconciled returns p without what its deletions cover (Cassandra's
 // Row.Merger over one source): range tombstones and the static row's cells
 // under the partition deletion; in a row, a row deletion no newer than the
-// partition's or its range's, and what the strongest of those deletes.
+// partition's or its range's, and what the strongest of those deletes. Its
+// range tombstones are written as repair.Merge writes them: canonical
+// bounds, and touching ranges of one deletion joined.
 func reconciled(p replica.Partition) replica.Partition {
 	out := replica.Partition{Key: p.Key, Deletion: p.Deletion}
 	for _, rt := range p.RangeTombstones {
-		if kept(rt.Deletion, p.Deletion) {
-			out.RangeTombstones = append(out.RangeTombstones, rt)
+		if !kept(rt.Deletion, p.Deletion) {
+			continue
 		}
+		rt.Start, rt.End = rt.Start.AsStart(), rt.End.AsEnd()
+		if n := len(out.RangeTombstones); n > 0 {
+			if last := &out.RangeTombstones[n-1]; last.Deletion == rt.Deletion && last.End.Compare(rt.Start) == 0 {
+				last.End = rt.End
+				continue
+			}
+		}
+		out.RangeTombstones = append(out.RangeTombstones, rt)
 	}
 	out.Static = uncoveredRow(p.Static, p.Deletion)
 	for _, r := range p.Rows {

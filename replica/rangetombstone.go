@@ -61,3 +61,39 @@ func (c *rangeCursor) covering(clustering string) Deletion {
 	}
 	return Deletion{}
 }
+
+// canonicalRanges returns rts in the form repair.Merge writes them: every
+// bound in canonical form (Bound.AsStart, AsEnd), and touching ranges of
+// one deletion joined. Two replicas that hold the same deletions written
+// differently (StartAt("") and Bottom, or a range and its two halves) then
+// answer and digest alike. It returns rts itself when it is so already.
+func canonicalRanges(rts []RangeTombstone) []RangeTombstone {
+	if rangesCanonical(rts) {
+		return rts
+	}
+	out := make([]RangeTombstone, 0, len(rts))
+	for _, rt := range rts {
+		if n := len(out); n > 0 && joins(&out[n-1], &rt) {
+			out[n-1].End = rt.End.AsEnd()
+			continue
+		}
+		out = append(out, NewRangeTombstone(rt.Start.AsStart(), rt.End.AsEnd(), rt.Deletion))
+	}
+	return out
+}
+
+func rangesCanonical(rts []RangeTombstone) bool {
+	for i := range rts {
+		rt := &rts[i]
+		if rt.Start != rt.Start.AsStart() || rt.End != rt.End.AsEnd() || i > 0 && joins(&rts[i-1], rt) {
+			return false
+		}
+	}
+	return true
+}
+
+// joins reports whether next continues prev: the same deletion, from where
+// prev ends.
+func joins(prev, next *RangeTombstone) bool {
+	return prev.Deletion == next.Deletion && prev.End.Compare(next.Start) == 0
+}

@@ -61,7 +61,10 @@ func (cmd Command) Validate() error {
 //
 //  1. restrict stored to cmd.Query's slices (Partition.Restrict): the rows
 //     in them, range tombstones clipped to them, the partition deletion and
-//     the static row;
+//     the static row; the range tombstones written as repair.Merge writes
+//     them (canonical bounds, Bound.AsStart and AsEnd, and touching ranges
+//     of one deletion joined), so that deletions written differently
+//     answer and digest alike;
 //  2. project it to cmd.Columns (Partition.Project);
 //  3. purge it at cmd.NowInSec and cmd.GCBefore (Partition.Purge), and drop
 //     what a deletion it keeps covers: a cell or liveness written no later
@@ -133,6 +136,7 @@ func (cmd Command) Respond(stored Partition) (Response, error) {
 func (cmd Command) answer(stored Partition) (Partition, scan) {
 	q := cmd.Query
 	p := stored.Restrict(q).Project(cmd.Columns)
+	p.RangeTombstones = canonicalRanges(p.RangeTombstones)
 	s := cmd.scan()
 	s.checkPurge, s.gc = true, cmd.GCBefore
 	s.run(&p, q)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
@@ -54,4 +55,64 @@ func TestCoveredDataIsNotAnswered(t *testing.T) {
 	gotDigest, _ := cmd.Respond(stored)
 	wantDigest, _ := cmd.Respond(compacted)
 	assert.Equal(t, wantDigest.Digest, gotDigest.Digest)
+}
+
+// For any partition and command, Respond answers a partition as it
+// answers its reconciliation, repair.Merge of it alone: the same data, the
+// same digest and the same tombstones. So a replica that stores writes as
+// they came (covered data, range tombstones as written) and one that
+// stores what Merge returns agree on every read.
+func TestRespondAnswersTheReconciledPartition(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := queryPartitionGen().Draw(t, "p")
+		if rapid.Bool().Draw(t, "zero-byte keys") {
+			p = widePartition(t)
+		}
+		cmd := commandGen(t, p)
+		if rapid.Bool().Draw(t, "zero-byte slices") {
+			cmd.Query = wideQuery(t)
+		}
+		compacted, err := repair.Merge(p)
+		require.NoError(t, err)
+		got, gotErr := cmd.Respond(p)
+		want, wantErr := cmd.Respond(compacted)
+		require.Equal(t, wantErr, gotErr)
+		if gotErr != nil {
+			return
+		}
+		assert.Equal(t, want.Tombstones, got.Tombstones, "tombstones")
+		if !got.Partition.Equal(want.Partition) {
+			t.Fatalf("answer to %+v\n got  %v\n want %v", cmd.Query, got.Partition, want.Partition)
+		}
+		cmd.DigestOnly = true
+		gotDigest, _ := cmd.Respond(p)
+		wantDigest, _ := cmd.Respond(compacted)
+		assert.Equal(t, wantDigest.Digest, gotDigest.Digest, "digest")
+	})
+}
+
+// Range tombstones written differently but deleting the same rows answer
+// and digest alike: a start at the empty key and Bottom, a range and its
+// two touching halves of one deletion.
+func TestRangeTombstonesAnswerInCanonicalForm(t *testing.T) {
+	d := replica.Deletion{MarkedForDeleteAt: 5, LocalDeletionTime: 50}
+	written := replica.Partition{Key: "k", RangeTombstones: []replica.RangeTombstone{
+		{Start: replica.StartAt(""), End: replica.EndAt("b"), Deletion: d},
+		{Start: replica.StartAfter("b"), End: replica.EndBefore("d\x00"), Deletion: d},
+	}}
+	canonical := replica.Partition{Key: "k", RangeTombstones: []replica.RangeTombstone{
+		{Start: replica.Bottom(), End: replica.EndAt("d"), Deletion: d},
+	}}
+	require.NoError(t, written.Validate())
+	cmd := replica.Command{Table: "t", Key: "k", NowInSec: 100}
+	got, err := cmd.Respond(written)
+	require.NoError(t, err)
+	if !got.Partition.Equal(canonical) {
+		t.Fatalf("answer %v, want %v", got.Partition, canonical)
+	}
+	cmd.DigestOnly = true
+	a, _ := cmd.Respond(written)
+	b, _ := cmd.Respond(canonical)
+	assert.Equal(t, b.Digest, a.Digest)
+	assert.Equal(t, b.Tombstones, a.Tombstones)
 }
