@@ -87,7 +87,7 @@ func (s *scan) run(p *Partition, q Query) {
 // such cell and a deletion that nothing covers (a row or complex deletion,
 // or liveness that has expired), as MetricRecording counts a row deletion.
 func (s *scan) row(r *Row, covering Deletion) (live bool) {
-	if s.checkPurge && (s.purger().headNeeded(r) || mayCover(s.partitionDeletion, covering, r) && coveredIn(r, s.partitionDeletion.max(covering))) {
+	if s.checkPurge && s.rowChanges(r, covering) {
 		s.needsPurge = true
 		return false
 	}
@@ -119,6 +119,14 @@ func (s *scan) row(r *Row, covering Deletion) (live bool) {
 		s.tombstone()
 	}
 	return live
+}
+
+// rowChanges reports whether the answer's purge changes r beyond its dead
+// cells, which the scan checks one by one: its head needs purging, or a
+// deletion covers something in it.
+func (s *scan) rowChanges(r *Row, covering Deletion) bool {
+	return s.purger().headNeeded(r) ||
+		mayCover(s.partitionDeletion, covering, r) && coveredIn(r, s.partitionDeletion.max(covering))
 }
 
 // countLive reports whether the scan counts live rows: for a limit, or
