@@ -114,7 +114,7 @@ func (r *read) interrupted() error {
 		cause = r.ctx.Err()
 	}
 	return &consistency.ReadTimeoutError{
-		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.received,
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.counted(),
 		DataPresent: r.dataPresent(), Cause: cause,
 	}
 }
@@ -123,7 +123,7 @@ func (r *read) interrupted() error {
 // round unreachable.
 func (r *read) failure() error {
 	return &consistency.ReadFailureError{
-		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.received,
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.counted(),
 		Failures: r.rd.failures, DataPresent: r.dataPresent(), Reasons: r.reasons,
 	}
 }

@@ -124,6 +124,21 @@ func (rd *round) done() bool {
 	return true
 }
 
+// counted is how many of the round's answers count towards its need, for
+// its error: at EACH_QUORUM a datacenter's answers beyond its quorum (or
+// from a datacenter without one) do not stand in for another's, so the
+// count stays below BlockFor while any datacenter is short.
+func (rd *round) counted() int {
+	if rd.dc == nil {
+		return rd.received
+	}
+	n := 0
+	for _, d := range rd.dc {
+		n += min(d.received, d.need)
+	}
+	return n
+}
+
 // reachable reports whether the requests still out can complete the round.
 func (rd *round) reachable() bool {
 	if rd.received+rd.outstanding < rd.need || (rd.needData && !rd.dataIn && rd.outData == 0) {

@@ -113,14 +113,16 @@ func (c *Coordinator) overloaded() bool {
 
 // speculationTarget returns the closest candidate still alive that no
 // request of the read went to (Cassandra's firstUncontactedCandidate),
-// preferring one on a rack where no request of the round is still
-// outstanding: a slow replica's rack-mates often share its cause (a
-// switch, a power feed, a noisy tenant).
+// preferring one of its datacenter on a rack where no request of the
+// round is still outstanding: a slow replica's rack-mates often share its
+// cause (a switch, a power feed, a noisy tenant). Another rack never
+// justifies another datacenter: a replica of another datacenter is on
+// another rack by definition, and is farther.
 func (r *read) speculationTarget() (candidate, bool) {
 	var first *candidate
 	for i := range r.plan.order {
 		c := &r.plan.order[i]
-		if r.contacted(c.ep.ID) || !r.alive(c) {
+		if r.contacted(c.ep.ID) || !r.alive(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
 			continue
 		}
 		if !r.rackOutstanding(c.ep) {
