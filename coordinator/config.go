@@ -137,7 +137,8 @@ type SnitchConfig struct {
 	// hysteresis that keeps the order from flapping. Default 0.1 (Cassandra's).
 	Badness float64
 	// ResetInterval forgets a replica's score when it has not answered for
-	// this long, so that a replica once slow is tried again. Default 10 s.
+	// this long, so that a replica once slow is tried again: one read
+	// probes it, and its answer replaces the score. Default 10 s.
 	ResetInterval time.Duration
 }
 

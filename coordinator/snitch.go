@@ -47,6 +47,9 @@ type score struct {
 	updated  atomic.Int64  // UnixNano of the last answer; 0 before the first
 	inflight atomic.Int64  // requests sent and not yet answered
 	misses   atomic.Int64  // requests ended without an answer since the last one
+	// reset is set when a read claims the probe of an expired score: the
+	// next sample replaces the score instead of joining its average.
+	reset atomic.Bool
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed
@@ -71,18 +74,19 @@ func (sc *score) sent() {
 // ended ends a request that took d. An answer resets the replica's
 // misses. A request that ended without one is a miss when it failed or
 // timed out, or when the read that cancelled it had waited more than twice
-// the replica's usual latency: so a replica that stops answering loses
-// its rank after a read or two, while a healthy loser of a hedged read
-// keeps it. A failure's time is not a latency (a replica failing at once
-// must not look fast); a cancelled request's is a lower bound of one, and
-// is recorded, so that a replica always hedged around still looks slow.
+// the replica's usual latency (which it has only from its first sample
+// on): so a replica that stops answering loses its rank after a read or
+// two, while a healthy loser of a hedged read keeps it, its first one
+// too. A failure's time is not a latency (a replica failing at once must
+// not look fast); a cancelled request's is a lower bound of one, and is
+// recorded, so that a replica always hedged around still looks slow.
 func (sc *score) ended(d time.Duration, now time.Time, err error) {
 	sc.inflight.Add(-1)
 	cancelled := errors.Is(err, context.Canceled)
 	switch {
 	case err == nil:
 		sc.misses.Store(0)
-	case !cancelled || float64(d) > 2*math.Float64frombits(sc.bits.Load()):
+	case !cancelled || (sc.updated.Load() != 0 && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
 		sc.missAll.Add(1)
 		if sc.misses.Add(1) > maxMisses {
 			sc.misses.Store(maxMisses)
@@ -95,10 +99,11 @@ func (sc *score) ended(d time.Duration, now time.Time, err error) {
 
 // sample folds one response time into the score.
 func (sc *score) sample(d time.Duration, now time.Time) {
+	fresh := sc.reset.Load() && sc.reset.Swap(false) // the first answer since a reset
 	for {
 		old := sc.bits.Load()
 		next := float64(d)
-		if sc.updated.Load() != 0 {
+		if !fresh && sc.updated.Load() != 0 {
 			next = math.Float64frombits(old) + snitchAlpha*(float64(d)-math.Float64frombits(old))
 		}
 		if sc.bits.CompareAndSwap(old, math.Float64bits(next)) {
@@ -109,21 +114,23 @@ func (sc *score) sample(d time.Duration, now time.Time) {
 }
 
 // latency returns the replica's latency score, or 0 when it has none. A
-// score older than the reset interval is forgotten for one read only: that
-// read claims the probe (by resetting the score's age) and sees 0, so it
-// tries the replica first, while concurrent reads keep the old score until
-// the probe answers. A replica that timed out is thus probed by one read
-// per interval, not by every read in flight.
-func (sc *score) latency(now time.Time, reset time.Duration) float64 {
+// score older than the reset interval is forgotten: one read claims the
+// probe (by resetting the score's age) and sees 0 and no misses (probe is
+// true), so it tries the replica first, while concurrent reads keep the
+// old score and misses until the probe answers; the probe's answer then
+// replaces the score rather than joining its average. A replica that timed
+// out or failed is thus probed by one read per interval, not by every read
+// in flight, and one that healed ranks by how it answers now.
+func (sc *score) latency(now time.Time, reset time.Duration) (lat float64, probe bool) {
 	seen := sc.updated.Load()
 	if seen == 0 {
-		return 0
+		return 0, false
 	}
 	if now.UnixNano()-seen > int64(reset) && sc.updated.CompareAndSwap(seen, now.UnixNano()) {
-		sc.misses.Store(0) // the probe forgets them too
-		return 0
+		sc.reset.Store(true)
+		return 0, true
 	}
-	return math.Float64frombits(sc.bits.Load())
+	return math.Float64frombits(sc.bits.Load()), false
 }
 
 // rank puts the best k candidates of one proximity group first, in order;
@@ -141,9 +148,13 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 	}
 	k = min(k, len(cs))
 	var keys [16]float64
+	var probes uint16 // the replicas whose probe this read claimed
 	best := math.Inf(1)
 	for i, c := range cs {
-		keys[i] = c.score.latency(now, s.cfg.ResetInterval)
+		var probe bool
+		if keys[i], probe = c.score.latency(now, s.cfg.ResetInterval); probe {
+			probes |= 1 << i
+		}
 		if keys[i] > 0 {
 			best = min(best, keys[i])
 		}
@@ -154,7 +165,9 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 	var misses [16]int64
 	clean := 0.0 // the largest key of a replica that has not missed
 	for i, c := range cs {
-		misses[i] = c.score.misses.Load()
+		if probes&(1<<i) == 0 { // the probe forgets them, for its read alone
+			misses[i] = c.score.misses.Load()
+		}
 		keys[i] = weigh(keys[i], best, c.score.inflight.Load())
 		if misses[i] == 0 {
 			clean = max(clean, keys[i])
