@@ -10,10 +10,13 @@ import (
 
 // runShape is the shape of one measured run, which the model repeats: a
 // warm-up of warmUp reads, then measured latencies (reads, or requests of
-// model.fanout reads).
+// model.fanout reads). threshold is the median speculative-retry threshold
+// the measured reads ran with, for a policy that follows latency; 0 when
+// not known.
 type runShape struct {
-	warmUp   int
-	measured int
+	warmUp    int
+	measured  int
+	threshold time.Duration
 }
 
 // figures are a model's results under one policy.
@@ -39,7 +42,7 @@ const (
 // Every policy of a scenario draws from the same random stream, so that
 // their differences are the policies', not the draws'.
 func (m *model) evaluate(p latency.SpeculativeRetry, shape runShape, seed uint64) figures {
-	h := m.plan(p, seed)
+	h := m.plan(p, shape.threshold, seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var lat []time.Duration
 	var reads, hedges, requests int
@@ -82,25 +85,33 @@ func (r *modelRun) request(h hedgePlan) (time.Duration, tally) {
 	return longest, t
 }
 
-// plan turns policy p into when the model's reads hedge. A percentile is
-// taken of the model's own first-round latency without hedging: the read
-// path's threshold settles there, because it records a hedged read's first
-// round at more than the threshold, so hedging leaves the share of reads
-// below the threshold unchanged.
-func (m *model) plan(p latency.SpeculativeRetry, seed uint64) hedgePlan {
+// plan turns policy p into when the model's reads hedge. A policy that
+// follows latency hedges at learned, the threshold the run's reads ran
+// with, when it is known. The coordinator takes its first value from the
+// first ⌈2/(1−p)⌉ reads and refreshes it from a window that still holds
+// them, so in a run of a few thousand reads it stays near that first
+// estimate, which depends on the draws: 10 ms in one gc-pauses run and
+// 60 ms in another where the settled 99th percentile is 76 ms. Otherwise a
+// percentile is taken of the model's own first-round latency without
+// hedging, where the threshold settles in a long run: it records a hedged
+// read's first round at more than the threshold, so hedging leaves the
+// share of reads below the threshold unchanged.
+func (m *model) plan(p latency.SpeculativeRetry, learned time.Duration, seed uint64) hedgePlan {
 	var after time.Duration
-	switch p.Kind() {
-	case latency.KindNever:
+	switch k := p.Kind(); {
+	case k == latency.KindNever:
 		return hedgePlan{}
-	case latency.KindAlways:
+	case k == latency.KindAlways:
 		return hedgePlan{speculate: true, always: true}
-	case latency.KindFixed:
+	case k == latency.KindFixed:
 		after = p.FixedDelay()
-	case latency.KindPercentile:
+	case learned > 0: // a percentile, MIN or MAX, at the run's threshold
+		after = learned
+	case k == latency.KindPercentile:
 		after = m.firstRoundQuantile(p.Percentile()/100, seed)
-	case latency.KindMin:
+	case k == latency.KindMin:
 		after = min(m.firstRoundQuantile(p.Percentile()/100, seed), p.FixedDelay())
-	case latency.KindMax:
+	case k == latency.KindMax:
 		after = max(m.firstRoundQuantile(p.Percentile()/100, seed), p.FixedDelay())
 	}
 	// As the coordinator: no hedge at a threshold the timeout ends first.

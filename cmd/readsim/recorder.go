@@ -24,6 +24,16 @@ func (r *recorder) record(d time.Duration) {
 	r.h.RecordValue(max(1, d.Microseconds()))
 }
 
+// median returns the median recorded, 0 when none was.
+func (r *recorder) median() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.h.TotalCount() == 0 {
+		return 0
+	}
+	return time.Duration(r.h.ValueAtQuantile(50)) * time.Microsecond
+}
+
 // quantileMS returns the q-th percentile (0-100) in milliseconds.
 func (r *recorder) quantileMS(q float64) float64 {
 	r.mu.Lock()

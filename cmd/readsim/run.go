@@ -83,12 +83,13 @@ func runJob(j job, o options) (outcome, error) {
 	before := c.Metrics().Total
 	w.errors.Store(0)
 	lat := newRecorder()
+	w.thresholds = newRecorder()
 	end := o.meter()
 	w.run(w.measured(), lat)
 	t := end()
 	t.IdleLateP99 = idle
 	out := outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load(), timing: t,
-		shape: runShape{warmUp: warm, measured: w.measured()}}
+		shape: runShape{warmUp: warm, measured: w.measured(), threshold: w.thresholds.median()}}
 	if j.s.midRun != nil {
 		out.changedReplicaReads = cl.Replicas()[0].Stats().Reads - changed
 	}
@@ -113,6 +114,8 @@ func since(now, before coordinator.TableMetrics) coordinator.TableMetrics {
 // readOne reads one key at QUORUM and reports how long it took.
 func (w *workload) readOne(ctx context.Context, key string) (time.Duration, error) {
 	start := time.Now()
-	_, err := w.c.Read(ctx, coordinator.Request{Table: table, Key: key, Level: consistency.Quorum})
-	return time.Since(start), err
+	res, err := w.c.Read(ctx, coordinator.Request{Table: table, Key: key, Level: consistency.Quorum})
+	d := time.Since(start)
+	w.ranWith(res.Trace)
+	return d, err
 }

@@ -21,6 +21,9 @@ type workload struct {
 	o       options
 	s       scenario
 	lat     *recorder // nil while warming up
+	// thresholds records the threshold each measured read ran with, when
+	// its policy speculates; nil while warming up.
+	thresholds *recorder
 	errors  atomic.Int64
 	phase   uint64 // seeds each phase's random choices apart
 }
@@ -123,6 +126,13 @@ func (w *workload) record(d time.Duration) {
 	}
 }
 
+// ranWith records the threshold a measured read ran with.
+func (w *workload) ranWith(tr coordinator.Trace) {
+	if w.thresholds != nil && tr.Speculate && tr.Threshold > 0 {
+		w.thresholds.record(tr.Threshold)
+	}
+}
+
 // fanoutRequests is how many fan-out requests stand for reads measured
 // reads: a quarter as many, so that the default 4,000 give 1,000 requests,
 // enough for a p99.9 that is not simply the largest latency.
@@ -165,6 +175,7 @@ func (w *workload) fanoutRequest(keys []string) {
 		if r.Err != nil {
 			w.errors.Add(1)
 		}
+		w.ranWith(r.Result.Trace)
 	}
 	w.record(time.Since(start))
 }
