@@ -24,8 +24,8 @@ type workload struct {
 	// thresholds records the threshold each measured read ran with, when
 	// its policy speculates; nil while warming up.
 	thresholds *recorder
-	errors  atomic.Int64
-	phase   uint64 // seeds each phase's random choices apart
+	errors     atomic.Int64
+	phase      uint64 // seeds each phase's random choices apart
 }
 
 // warmUp reads until the coordinator has refreshed its threshold a few
