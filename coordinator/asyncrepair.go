@@ -95,9 +95,25 @@ func (q *repairQueue) work() {
 				q.drop(j)
 				return
 			}
+			if q.gone(&j.s.cand) {
+				q.drop(j)
+				continue
+			}
 			q.apply(j)
 		}
 	}
+}
+
+// gone reports whether a queued repair's replica may no longer be written
+// to: ForgetReplica forgot it since the read that queued the repair (its
+// score is gone, or a later read made a new one), or the liveness view now
+// reports it down (a convicted replica is never repaired).
+func (q *repairQueue) gone(cand *candidate) bool {
+	if v, ok := q.c.snitch.scores.Load(cand.ep.ID); !ok || v.(*score) != cand.score {
+		return true
+	}
+	l := q.c.cfg.Liveness
+	return l != nil && !l.IsAlive(cand.ep)
 }
 
 // exit books a worker's end; the last one closes exited.

@@ -23,5 +23,7 @@ func (c *Coordinator) DropTable(name string) {
 // ring.Detector.Forget); without it, every replica the coordinator has ever
 // sent a request to stays listed. A read still running that contacted it
 // finishes normally; the next read to contact it starts it afresh, ranked
-// as a replica never heard from.
+// as a replica never heard from. ASYNC repairs still queued for it are
+// dropped, and counted in RepairsDropped, when their turn comes; one
+// already being written when ForgetReplica is called finishes.
 func (c *Coordinator) ForgetReplica(id string) { c.snitch.scores.Delete(id) }

@@ -72,7 +72,8 @@
 // and allocates nothing. AddNode, RemoveNode and ReplaceNode (a new node
 // taking over a dead one's tokens, as replace_address does) and SetTable
 // build the new placements aside and swap them in atomically: reads in
-// flight keep the version they started with. Only new nodes are connected;
+// flight keep the version they started with. Only new nodes are connected
+// (a replacement is, even under the ID of the node it replaces);
 // a removed node's replica is not closed for you. A change places again only
 // the ranges whose placement it can alter (every range when it changes a
 // datacenter's node or rack count against its factor), and SetTable only

@@ -52,7 +52,7 @@ func NewLocator(cfg LocatorConfig) (*Locator, error) {
 		return nil, err
 	}
 	l := &Locator{connect: cfg.Connect}
-	s, err := l.build(r, nil, cloneTables(cfg.Tables))
+	s, err := l.build(r, nil, cloneTables(cfg.Tables), "")
 	if err != nil {
 		return nil, err
 	}

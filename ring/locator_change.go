@@ -5,20 +5,21 @@ import "github.com/readpath/readpath/consistency"
 // AddNode adds n to the ring, as when a node joins, connecting to it. It
 // fails like Ring.With, or with a *ConnectError, and then changes nothing.
 func (l *Locator) AddNode(n Node) error {
-	return l.change(func(s *locatorState) (*Ring, error) { return s.ring.With(n) })
+	return l.changeNode("", func(s *locatorState) (*Ring, error) { return s.ring.With(n) })
 }
 
 // RemoveNode removes node id from the ring. Its replica is not closed:
 // reads in flight may still use it, so close it once they are done. An
 // unknown id gets an error matching ErrUnknownNode.
 func (l *Locator) RemoveNode(id string) error {
-	return l.change(func(s *locatorState) (*Ring, error) { return s.ring.Without(id) })
+	return l.changeNode("", func(s *locatorState) (*Ring, error) { return s.ring.Without(id) })
 }
 
 // ReplaceNode puts n in the place of node old, with old's tokens unless
-// n.Tokens is set (see Ring.Replacing), connecting to n.
+// n.Tokens is set (see Ring.Replacing), connecting to n, even when n
+// reuses old's ID.
 func (l *Locator) ReplaceNode(old string, n Node) error {
-	return l.change(func(s *locatorState) (*Ring, error) { return s.ring.Replacing(old, n) })
+	return l.changeNode(n.ID, func(s *locatorState) (*Ring, error) { return s.ring.Replacing(old, n) })
 }
 
 // SetTable sets the replication of table, adding the table if it is new.
@@ -36,9 +37,10 @@ func (l *Locator) RemoveTable(table string) {
 	_ = l.changeTables(func(t map[string]consistency.Replication) { delete(t, table) })
 }
 
-// change applies a topology change: the new state is built aside and
-// swapped in, so reads never wait for it.
-func (l *Locator) change(next func(*locatorState) (*Ring, error)) error {
+// changeNode applies a topology change: the new state is built aside and
+// swapped in, so reads never wait for it. Node fresh, if not "", is
+// connected anew.
+func (l *Locator) changeNode(fresh string, next func(*locatorState) (*Ring, error)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	old := l.state.Load()
@@ -46,7 +48,7 @@ func (l *Locator) change(next func(*locatorState) (*Ring, error)) error {
 	if err != nil {
 		return err
 	}
-	s, err := l.build(r, old, old.repls)
+	s, err := l.build(r, old, old.repls, fresh)
 	if err != nil {
 		return err
 	}
@@ -60,7 +62,7 @@ func (l *Locator) changeTables(edit func(map[string]consistency.Replication)) er
 	old := l.state.Load()
 	tables := cloneTables(old.repls)
 	edit(tables)
-	s, err := l.build(old.ring, old, tables)
+	s, err := l.build(old.ring, old, tables, "")
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,18 @@ type tableRanges struct {
 }
 
 // build returns the state for ring r and tables, reusing the replicas of
-// prev for nodes it already had and connecting the others.
-func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consistency.Replication) (*locatorState, error) {
+// prev for nodes it already had and connecting the others, and node fresh
+// (a replacement that reuses the ID of the node it replaces) whatever prev
+// had.
+func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consistency.Replication, fresh string) (*locatorState, error) {
 	s := &locatorState{ring: r, replicas: make([]replica.Replica, len(r.nodes)), repls: tables}
+	renewed := -1 // the position of fresh in r, whose ranges cannot keep prev's lists
 	for i, n := range r.nodes {
-		rep, err := l.replicaFor(n, prev)
+		p := prev
+		if n.ID == fresh {
+			p, renewed = nil, i
+		}
+		rep, err := l.replicaFor(n, p)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +63,7 @@ func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consisten
 			s.byRepl[key] = old
 		default:
 			if diff == nil {
-				diff = diffTokens(prev.ring, r)
+				diff = diffTokens(prev.ring, r, int32(renewed))
 			}
 			s.byRepl[key] = s.placeChanged(prev.ring, old, diff)
 		}

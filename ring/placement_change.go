@@ -68,8 +68,10 @@ type tokenDiff struct {
 	changed, gaps []int
 }
 
-// diffTokens merges the sorted token lists of rings was and now.
-func diffTokens(was, now *Ring) *tokenDiff {
+// diffTokens merges the sorted token lists of rings was and now. The
+// tokens node renewed of now holds (-1: none) changed hands, whatever its
+// ID: it has a new replica.
+func diffTokens(was, now *Ring, renewed int32) *tokenDiff {
 	d := &tokenDiff{from: make([]int, len(now.tokens))}
 	k, j := 0, 0
 	for k < len(was.tokens) || j < len(now.tokens) {
@@ -83,7 +85,7 @@ func diffTokens(was, now *Ring) *tokenDiff {
 			j++
 		default:
 			d.from[j] = -1
-			if sameNode(was.nodes[was.owners[k]], now.nodes[now.owners[j]]) {
+			if now.owners[j] != renewed && sameNode(was.nodes[was.owners[k]], now.nodes[now.owners[j]]) {
 				d.from[j] = k
 			} else {
 				d.changed = append(d.changed, k)
