@@ -5,11 +5,13 @@ package coordinator
 // blockFor of them (per datacenter at EACH_QUORUM), then ask the fastest
 // for the data. If that data request fails, or has not answered after the
 // threshold, the next fastest is asked (the first round's speculative
-// request, under the same budgets); with no one left the read fails by the
-// level. The threshold counts from the data request, not from the start
+// request, under the same budgets; not at EACH_QUORUM, which never
+// speculates); with no one left the read fails by the level. The threshold counts from the data request, not from the start
 // of the read: the table's threshold is a percentile of whole first
 // rounds, digests included, so this hedges conservatively. Either way the
-// read ends by its deadline.
+// read ends by its deadline. After a digest mismatch, the replicas whose
+// digests had not come in when the first round completed are the ones the
+// reconcile round may speculate to: the others have answered already.
 func (r *read) digestFirst() error {
 	r.newRound(PhaseInitial, len(r.plan.order), false, false)
 	for _, cand := range r.plan.order {
@@ -24,8 +26,9 @@ func (r *read) digestFirst() error {
 
 // fetchData asks the fastest digest replicas for the data, in turn.
 func (r *read) fetchData() error {
-	r.plan.order, r.next, r.fetching = r.fastest(), 1, true
 	digests := r.rd
+	r.plan.order, r.answered = r.fastest(), len(r.answers)
+	r.next, r.fetching = 1, true
 	r.newRound(PhaseInitial, 2, true, r.hedging)
 	for i := range digests.received {
 		r.rd.credit(&r.plan.order[i], false) // the digests in hand count
@@ -39,11 +42,19 @@ func (r *read) fetchData() error {
 }
 
 // fastest returns the candidates that answered the digest round, fastest
-// first: the order the data request and its hedge follow.
+// first: the order the data request and its hedge follow; then the
+// stragglers, whose digests had not come in: asked for nothing that
+// counted, they are what the read has left to speculate to after a digest
+// mismatch (see speculationTarget).
 func (r *read) fastest() []candidate {
-	order := make([]candidate, 0, len(r.answers))
+	order := make([]candidate, 0, len(r.calls))
 	for _, a := range r.answers {
 		order = append(order, a.cand)
+	}
+	for i, k := range r.calls { // the digest round's requests
+		if r.trace.Requests[i].Outcome == Pending {
+			order = append(order, k.cand)
+		}
 	}
 	return order
 }

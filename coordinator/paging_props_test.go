@@ -38,6 +38,10 @@ func TestPagingReturnsTheMergedView(t *testing.T) {
 		{"ALL/NONE", consistency.All, "NEVER", repair.None, coordinator.DataAndDigests},
 		{"ALL/DigestFirst", consistency.All, "NEVER", repair.Blocking, coordinator.DigestFirst},
 		{"QUORUM/ALWAYS", consistency.Quorum, "ALWAYS", repair.Blocking, coordinator.DataAndDigests},
+		{"QUORUM/DigestFirst", consistency.Quorum, "NEVER", repair.Blocking, coordinator.DigestFirst},
+		{"QUORUM/DigestFirst/ALWAYS", consistency.Quorum, "ALWAYS", repair.Blocking, coordinator.DigestFirst},
+		{"QUORUM/DigestFirst/NONE", consistency.Quorum, "ALWAYS", repair.None, coordinator.DigestFirst},
+		{"ALL/DigestFirst/NONE", consistency.All, "ALWAYS", repair.None, coordinator.DigestFirst},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := policy(t, tc.retry)

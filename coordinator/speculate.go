@@ -64,7 +64,7 @@ func (r *read) hedgeTarget() (candidate, bool) {
 	}
 	i := r.nextLive(r.next)
 	r.next = i + 1
-	if i == len(r.plan.order) {
+	if i >= r.answered {
 		return candidate{}, false
 	}
 	return r.plan.order[i], true
@@ -112,7 +112,9 @@ func (c *Coordinator) overloaded() bool {
 }
 
 // speculationTarget returns the closest candidate still alive that no
-// request of the read went to (Cassandra's firstUncontactedCandidate),
+// request of the read went to (Cassandra's firstUncontactedCandidate; for a
+// digest-first read, which asked every candidate for a digest, one asked
+// only for a digest that had not come in when its first round completed),
 // preferring one of its datacenter on a rack where no request of the
 // round is still outstanding: a slow replica's rack-mates often share its
 // cause (a switch, a power feed, a noisy tenant). Another rack never
@@ -122,7 +124,7 @@ func (r *read) speculationTarget() (candidate, bool) {
 	var first *candidate
 	for i := range r.plan.order {
 		c := &r.plan.order[i]
-		if r.contacted(c.ep.ID) || !r.alive(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
+		if r.asked(i) || !r.alive(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
 			continue
 		}
 		if !r.rackOutstanding(c.ep) {
@@ -136,6 +138,22 @@ func (r *read) speculationTarget() (candidate, bool) {
 		return candidate{}, false
 	}
 	return *first, true
+}
+
+// asked reports whether a request of the read went to plan.order[i]; for a
+// digest-first read's straggler, one besides the digest that did not count.
+func (r *read) asked(i int) bool {
+	id := r.plan.order[i].ep.ID
+	if !r.fetching || i < r.answered {
+		return r.contacted(id)
+	}
+	n := 0
+	for _, k := range r.calls {
+		if k.cand.ep.ID == id {
+			n++
+		}
+	}
+	return n > 1
 }
 
 // rackOutstanding reports whether a request of the running round to a

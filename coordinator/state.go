@@ -43,6 +43,7 @@ type read struct {
 	hedgeIdx  int           // the first round's speculative request, when sent
 	fetching  bool          // a digest-first read is fetching its data
 	next      int           // then, the next fastest digest replica in plan.order
+	answered  int           // then, how many of plan.order answered the digest round
 
 	spareCh chan int  // a finished read's round channel, for the next read's round
 	rd      round     // the round running
