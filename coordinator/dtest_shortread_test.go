@@ -273,24 +273,12 @@ func TestDtestShortReadOrder(t *testing.T) {
 // returns values 3, 4, 5 (5, 4, 3 descending).
 func TestDtestShortReadQuorumDeletesWithANodeDown(t *testing.T) {
 	for _, reversed := range []bool{false, true} {
-		base := p()
-		for i := range 9 {
-			base = merged(t, base, p(insV(fmt.Sprint(i), 1)))
-		}
-		var vs [3]replica.Partition
-		for n := range 3 {
-			vs[n] = base
-			for dead := range 3 { // the deletion made while node dead was down
-				if dead == n {
-					continue
-				}
-				ck := fmt.Sprint(dead)
-				if reversed {
-					ck = fmt.Sprint(8 - dead)
-				}
-				vs[n] = merged(t, vs[n], p(del(ck, 2)))
+		vs := deletedWithANodeDown(t, func(dead int) string {
+			if reversed {
+				return fmt.Sprint(8 - dead)
 			}
-		}
+			return fmt.Sprint(dead)
+		})
 		want := []string{"3:30", "4:40", "5:50"}
 		if reversed {
 			want = []string{"5:50", "4:40", "3:30"}
@@ -419,6 +407,12 @@ func readManyRows(t *testing.T, e *env, level consistency.Level, keys []string, 
 	res, err := e.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: keys, Level: level,
 		Query: q, Limit: limit, NowInSec: now})
 	require.NoError(t, err)
+	return manyRows(t, res)
+}
+
+// manyRows returns pk/ck of the rows a client sees in res, in key order.
+func manyRows(t *testing.T, res []coordinator.KeyResult) []string {
+	t.Helper()
 	var got []string
 	for _, r := range res {
 		require.NoError(t, r.Err)
@@ -607,19 +601,7 @@ func TestDtestPagingAcrossReplicaPairs(t *testing.T) {
 	for _, reversed := range []bool{false, true} {
 		for _, pageSize := range []int{1, 2} {
 			synctest.Test(t, func(t *testing.T) {
-				base := p()
-				for i := range 9 {
-					base = merged(t, base, p(insV(fmt.Sprint(i), 1)))
-				}
-				var vs [3]replica.Partition
-				for n := range 3 {
-					vs[n] = base
-					for dead := range 3 {
-						if dead != n {
-							vs[n] = merged(t, vs[n], p(del(fmt.Sprint(dead*3+1), 2)))
-						}
-					}
-				}
+				vs := deletedWithANodeDown(t, func(dead int) string { return fmt.Sprint(dead*3 + 1) })
 				e := srpEnv(t, coordinator.TableOptions{ReadRepair: repair.None}, vs[0], vs[1], vs[2])
 				q := replica.Query{Limit: pageSize, Reversed: reversed}
 				var got []string
@@ -685,4 +667,25 @@ func TestDtestPerPartitionLimit(t *testing.T) {
 		assert.Equal(t, []string{"1/2", "1/3"}, one(replica.Query{Slices: gt1, Limit: 2}, 0), "b > 1 PER PARTITION LIMIT 2")
 		assert.Equal(t, []string{"1/4", "1/3"}, one(replica.Query{Slices: gt1, Limit: 2, Reversed: true}, 0), "b > 1 ORDER BY b DESC PER PARTITION LIMIT 2")
 	})
+}
+
+// deletedWithANodeDown returns the three nodes' versions of a partition of
+// nine values, 0 to 8, after three deletions each made while one node was
+// down: the row ck(dead) is deleted on the two nodes other than dead.
+func deletedWithANodeDown(t *testing.T, ck func(dead int) string) [3]replica.Partition {
+	t.Helper()
+	base := p()
+	for i := range 9 {
+		base = merged(t, base, p(insV(fmt.Sprint(i), 1)))
+	}
+	var vs [3]replica.Partition
+	for n := range 3 {
+		vs[n] = base
+		for dead := range 3 {
+			if dead != n {
+				vs[n] = merged(t, vs[n], p(del(ck(dead), 2)))
+			}
+		}
+	}
+	return vs
 }

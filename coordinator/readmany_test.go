@@ -168,14 +168,7 @@ func TestReadManyPerPartitionAndOverallLimits(t *testing.T) {
 		res, err := e.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: []string{"p0", "p2"},
 			Level: consistency.All, Query: replica.Query{Limit: 2}, Limit: 3, NowInSec: now})
 		require.NoError(t, err)
-		var got []string
-		for _, r := range res {
-			require.NoError(t, r.Err)
-			for _, row := range r.Result.Visible().Rows {
-				got = append(got, r.Key+"/"+row.Clustering)
-			}
-		}
-		assert.Equal(t, []string{"p0/0", "p0/1", "p2/2"}, got)
+		assert.Equal(t, []string{"p0/0", "p0/1", "p2/2"}, manyRows(t, res))
 		assert.False(t, res[1].Cut, "partition 2 held one row: within the limit")
 		assert.Equal(t, int64(1), e.c.Metrics().Total.ShortReadRequests, "B, after its row 2 of partition 2")
 	})

@@ -143,17 +143,11 @@ func (r *read) speculationTarget() (candidate, bool) {
 // asked reports whether a request of the read went to plan.order[i]; for a
 // digest-first read's straggler, one besides the digest that did not count.
 func (r *read) asked(i int) bool {
-	id := r.plan.order[i].ep.ID
-	if !r.fetching || i < r.answered {
-		return r.contacted(id)
+	n := r.requestsTo(r.plan.order[i].ep.ID)
+	if r.fetching && i >= r.answered {
+		return n > 1
 	}
-	n := 0
-	for _, k := range r.calls {
-		if k.cand.ep.ID == id {
-			n++
-		}
-	}
-	return n > 1
+	return n > 0
 }
 
 // rackOutstanding reports whether a request of the running round to a

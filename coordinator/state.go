@@ -206,13 +206,17 @@ func (r *read) addReason(id string, err error) {
 }
 
 // contacted reports whether any request of the read went to id.
-func (r *read) contacted(id string) bool {
+func (r *read) contacted(id string) bool { return r.requestsTo(id) > 0 }
+
+// requestsTo counts the read's requests to id.
+func (r *read) requestsTo(id string) int {
+	n := 0
 	for _, k := range r.calls {
 		if k.cand.ep.ID == id {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // reusableChannel returns the channel the next read's rounds may take: the
