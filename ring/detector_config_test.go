@@ -21,6 +21,10 @@ func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
 		{ring.DetectorConfig{PhiConvictThreshold: -3}, "PhiConvictThreshold", "-3"},
 		{ring.DetectorConfig{WindowSize: -7}, "WindowSize", "-7"},
 		{ring.DetectorConfig{ConnectionFailures: -2}, "ConnectionFailures", "-2"},
+		// A negative InitialInterval is the default MaxInterval too: the
+		// setting named must not depend on the order they are checked in.
+		{ring.DetectorConfig{InitialInterval: -time.Second}, "InitialInterval", "-1s"},
+		{ring.DetectorConfig{MaxInterval: -time.Second}, "MaxInterval", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Initial: -time.Second}}, "Probe.Initial", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Max: -time.Second}}, "Probe.Max", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Jitter: 1.5}}, "Probe.Jitter", "1.5"},
