@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"slices"
 	"strconv"
 
@@ -30,6 +31,11 @@ func (e *PagingStateError) Is(target error) bool { return target == ErrInvalidPa
 // read the next page; MarshalBinary and UnmarshalBinary carry it between
 // processes.
 //
+// A state may also carry how many more live rows the read may return over
+// all the pages still to come (WithRemaining), as Cassandra's paging state
+// carries the rows left under a per-partition limit: then the page that
+// returns the last of them ends the read.
+//
 // A state only ever narrows the query it resumes (Resume returns that
 // query restricted to after the last row), so a forged or stale one can
 // make a read skip or repeat rows of its own query but never read outside
@@ -40,13 +46,20 @@ func (e *PagingStateError) Is(target error) bool { return target == ErrInvalidPa
 type PagingState struct {
 	version     byte // 0 in the zero PagingState
 	last        string
+	remaining   uint64 // 0: no bound but the query's limit
 	fingerprint uint64
 }
 
-// pagingVersion is the layout MarshalBinary writes: the version byte, the
-// last clustering key (a uvarint length, then its bytes), the fingerprint
-// (8 bytes, big-endian) and the CRC-32C of all that (4 bytes, big-endian).
-const pagingVersion byte = 1
+// The layouts MarshalBinary writes. Version 1: the version byte, the last
+// clustering key (a uvarint length, then its bytes), the fingerprint (8
+// bytes, big-endian) and the CRC-32C of all that (4 bytes, big-endian).
+// Version 2, for a state with rows remaining, has them as a uvarint (at
+// least 1) after the key; a state without stays in version 1, so states
+// made before version 2 existed still resume.
+const (
+	pagingVersion          byte = 1
+	pagingVersionRemaining byte = 2
+)
 
 // minPagingState is the length of the shortest state, of an empty key.
 const minPagingState = 1 + 1 + 8 + 4
@@ -64,8 +77,24 @@ func NewPagingState(table, key string, q Query, columns []string, last string) P
 // IsZero reports whether s is the zero PagingState: no page was read.
 func (s PagingState) IsZero() bool { return s.version == 0 }
 
+// WithRemaining returns s bounding the read it resumes to n more live rows
+// over all the pages to come: Resume lowers the query's limit to n when it
+// is higher, and a reader ends the read when the rows it has returned since
+// reach n (see Remaining). This is how a read under a per-partition limit
+// that is cut before reaching it (an IN query's LIMIT) continues without
+// returning more than that limit. n < 1 returns s without the bound.
+func (s PagingState) WithRemaining(n int) PagingState {
+	s.remaining = uint64(max(n, 0))
+	return s
+}
+
+// Remaining returns the bound WithRemaining set: how many more live rows the
+// read may return, or 0 when only the query's limit bounds its pages.
+func (s PagingState) Remaining() int { return int(s.remaining) }
+
 // Resume returns the query that reads the page after s: q restricted to the
-// rows after the last one s returned, in q's order (Query.After). The read
+// rows after the last one s returned, in q's order (Query.After), its limit
+// lowered to the rows s has remaining, if it has a bound. The read
 // must be the one that made s: the same table, key, query and columns (in
 // any order, nil for every column). Otherwise, or for the zero state, it
 // returns a *PagingStateError; for an invalid q, q's *QueryError.
@@ -79,7 +108,11 @@ func (s PagingState) Resume(table, key string, q Query, columns []string) (Query
 	if s.fingerprint != fingerprint(table, key, q, columns) {
 		return Query{}, &PagingStateError{Reason: "made for another table, partition, query or column selection"}
 	}
-	return q.After(s.last), nil
+	q = q.After(s.last)
+	if r := s.Remaining(); r > 0 && (q.Limit == 0 || r < q.Limit) {
+		q.Limit = r
+	}
+	return q, nil
 }
 
 // MarshalBinary encodes s, versioned and checksummed. The zero state is a
@@ -88,40 +121,69 @@ func (s PagingState) MarshalBinary() ([]byte, error) {
 	if s.IsZero() {
 		return nil, &PagingStateError{Reason: "the zero paging state has nothing to encode"}
 	}
-	b := make([]byte, 0, minPagingState+binary.MaxVarintLen64+len(s.last))
-	b = append(b, s.version)
+	b := make([]byte, 0, minPagingState+2*binary.MaxVarintLen64+len(s.last))
+	b = append(b, pagingVersion)
+	if s.remaining > 0 {
+		b[0] = pagingVersionRemaining
+	}
 	b = binary.AppendUvarint(b, uint64(len(s.last)))
 	b = append(b, s.last...)
+	if s.remaining > 0 {
+		b = binary.AppendUvarint(b, s.remaining)
+	}
 	b = binary.BigEndian.AppendUint64(b, s.fingerprint)
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
 }
 
-// UnmarshalBinary decodes what MarshalBinary encoded into s. Bytes that are
-// not such an encoding (of another version, truncated, with bytes to spare
-// or a checksum that does not match) are a *PagingStateError, and leave s
-// as it was.
+// UnmarshalBinary decodes what MarshalBinary encoded into s, in either
+// layout. Bytes that are not such an encoding (of another version,
+// truncated, with bytes to spare, a number not written as MarshalBinary
+// writes it, or a checksum that does not match) are a *PagingStateError,
+// and leave s as it was.
 func (s *PagingState) UnmarshalBinary(data []byte) error {
 	switch {
 	case len(data) == 0:
 		return &PagingStateError{Reason: "empty"}
-	case data[0] != pagingVersion:
+	case data[0] != pagingVersion && data[0] != pagingVersionRemaining:
 		return &PagingStateError{Reason: "unknown version " + strconv.Itoa(int(data[0]))}
 	}
-	n, size := binary.Uvarint(data[1:])
+	n, size := uvarint(data[1:])
 	if size <= 0 {
 		return &PagingStateError{Reason: "malformed length"}
 	}
-	body := 1 + size
-	if n > uint64(len(data)) || len(data)-body-12 != int(n) {
+	key := 1 + size
+	if n > uint64(len(data)-key) {
+		return &PagingStateError{Reason: "truncated or with bytes to spare"}
+	}
+	tail := key + int(n)
+	var remaining uint64
+	if data[0] == pagingVersionRemaining {
+		remaining, size = uvarint(data[tail:])
+		if size <= 0 || remaining == 0 || remaining > math.MaxInt {
+			return &PagingStateError{Reason: "malformed rows remaining"}
+		}
+		tail += size
+	}
+	if len(data)-tail != 12 {
 		return &PagingStateError{Reason: "truncated or with bytes to spare"}
 	}
 	end := len(data) - 4
 	if crc32.Checksum(data[:end], castagnoli) != binary.BigEndian.Uint32(data[end:]) {
 		return &PagingStateError{Reason: "checksum mismatch"}
 	}
-	last := string(data[body : body+int(n)])
-	*s = PagingState{version: pagingVersion, last: last, fingerprint: binary.BigEndian.Uint64(data[end-8 : end])}
+	*s = PagingState{version: pagingVersion, last: string(data[key : key+int(n)]), remaining: remaining,
+		fingerprint: binary.BigEndian.Uint64(data[end-8 : end])}
 	return nil
+}
+
+// uvarint is binary.Uvarint, refusing (size 0) a number written in more
+// bytes than it needs, so that one state has one encoding.
+func uvarint(b []byte) (uint64, int) {
+	v, size := binary.Uvarint(b)
+	if size > 1 && b[size-1] == 0 {
+		return 0, 0
+	}
+	return v, size
 }
 
 // fingerprint hashes what identifies a paged read: q's slices in canonical

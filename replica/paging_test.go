@@ -2,7 +2,10 @@ package replica_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,7 +99,7 @@ func TestPagingStateMarshalling(t *testing.T) {
 		want string
 	}{
 		{"empty", nil, "empty"},
-		{"another version", append([]byte{2}, b[1:]...), "unknown version 2"},
+		{"another version", append([]byte{3}, b[1:]...), "unknown version 3"},
 		{"version 0", append([]byte{0}, b[1:]...), "unknown version 0"},
 		{"a bad length", []byte{1, 0x80, 0x80}, "malformed length"},
 		{"truncated", b[:len(b)-1], "truncated or with bytes to spare"},
@@ -105,6 +108,12 @@ func TestPagingStateMarshalling(t *testing.T) {
 		{"a huge length", []byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "truncated or with bytes to spare"},
 		{"a flipped bit", flipped, "checksum mismatch"},
 		{"the checksum of less", long, "truncated or with bytes to spare"},
+		{"a length in more bytes than it needs", sealed(1, 0x81, 0x00, 'c', fp), "malformed length"},
+		{"version 2 without rows remaining", sealed(2, 1, 'c', fp), "truncated or with bytes to spare"},
+		{"no rows remaining", sealed(2, 1, 'c', 0, fp), "malformed rows remaining"},
+		{"rows remaining in more bytes than they need", sealed(2, 1, 'c', 0x83, 0x00, fp), "malformed rows remaining"},
+		{"more rows remaining than an int holds", sealed(2, 1, 'c', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, fp), "malformed rows remaining"},
+		{"rows remaining in version 1", sealed(1, 1, 'c', 3, fp), "truncated or with bytes to spare"},
 	}
 	for _, tt := range tests {
 		before := s
@@ -116,11 +125,65 @@ func TestPagingStateMarshalling(t *testing.T) {
 	}
 }
 
+// sealed is a state's encoding of the given bytes, where fp stands for the
+// eight bytes of a fingerprint, with a checksum that matches.
+func sealed(parts ...any) []byte {
+	var b []byte
+	for _, p := range parts {
+		switch p := p.(type) {
+		case []byte:
+			b = append(b, p...)
+		case int:
+			b = append(b, byte(p))
+		case rune:
+			b = append(b, byte(p))
+		}
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+var fp = []byte{1, 2, 3, 4, 5, 6, 7, 8}
+
+// A state with rows remaining lowers the limit of the page it resumes to
+// them, travels in version 2, and one without stays byte for byte in
+// version 1, which states made before version 2 are in.
+func TestPagingStateRowsRemaining(t *testing.T) {
+	s := replica.NewPagingState("t", "k", pagedQuery, nil, "c")
+	assert.Zero(t, s.Remaining())
+	v1, err := s.MarshalBinary()
+	require.NoError(t, err)
+	assert.Equal(t, byte(1), v1[0])
+	assert.Equal(t, s, s.WithRemaining(0), "no bound")
+	assert.Equal(t, s, s.WithRemaining(-1), "no bound")
+
+	for _, tc := range []struct{ remaining, limit int }{{1, 1}, {2, 2}, {5, 2}} {
+		r := s.WithRemaining(tc.remaining)
+		assert.Equal(t, tc.remaining, r.Remaining())
+		next, err := r.Resume("t", "k", pagedQuery, nil)
+		require.NoError(t, err)
+		assert.Equal(t, tc.limit, next.Limit, "%d remaining under a limit of 2", tc.remaining)
+		assert.Equal(t, pagedQuery.After("c").Slices, next.Slices)
+
+		b, err := r.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, byte(2), b[0])
+		assert.Len(t, b, len(v1)+1, "one byte of rows remaining")
+		var got replica.PagingState
+		require.NoError(t, got.UnmarshalBinary(b))
+		assert.Equal(t, r, got)
+	}
+	unlimited := replica.Query{}
+	next, err := replica.NewPagingState("t", "k", unlimited, nil, "c").WithRemaining(7).Resume("t", "k", unlimited, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 7, next.Limit, "a query without a limit gets one")
+}
+
 func TestPagingStateRoundTrips(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		q := queryGen().Draw(t, "q")
 		last := rapid.String().Draw(t, "last")
-		s := replica.NewPagingState(rapid.String().Draw(t, "table"), "k", q, nil, last)
+		s := replica.NewPagingState(rapid.String().Draw(t, "table"), "k", q, nil, last).
+			WithRemaining(rapid.IntRange(0, math.MaxInt).Draw(t, "remaining"))
 		b, err := s.MarshalBinary()
 		require.NoError(t, err)
 		var got replica.PagingState
@@ -132,8 +195,8 @@ func TestPagingStateRoundTrips(t *testing.T) {
 // FuzzPagingState decodes arbitrary bytes: either a typed error that leaves
 // the state as it was, or a state that encodes to exactly those bytes.
 func FuzzPagingState(f *testing.F) {
-	for _, last := range []string{"", "c", "\x00\xff", string(make([]byte, 200))} {
-		b, err := replica.NewPagingState("t", "k", pagedQuery, []string{"v"}, last).MarshalBinary()
+	for i, last := range []string{"", "c", "\x00\xff", string(make([]byte, 200))} {
+		b, err := replica.NewPagingState("t", "k", pagedQuery, []string{"v"}, last).WithRemaining(i * 100).MarshalBinary()
 		require.NoError(f, err)
 		f.Add(b)
 	}
