@@ -103,3 +103,56 @@ func ExampleCoordinator_Read_paging() {
 	// page 2 [2024-01-02 2024-01-01] short-read requests so far: 2
 	// page 3 [] short-read requests so far: 2
 }
+
+// The three newest events of each of three users, five in all: SELECT …
+// WHERE user IN (…) PER PARTITION LIMIT 3 LIMIT 5. The limit cuts the
+// second user after two events; NextPage reads the rest of that user's
+// three, and no more.
+func ExampleManyRequest_NextPage() {
+	cluster, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	users := []string{"user:1", "user:2", "user:3"}
+	for _, u := range users {
+		var rows []replica.Row
+		for _, day := range []string{"01", "02", "03", "04", "05"} {
+			rows = append(rows, replica.NewRow("2024-01-"+day, replica.Live("event", "login", 1000)))
+		}
+		cluster.Seed("events", replica.NewPartition(u, rows...))
+	}
+	c, err := coordinator.New(coordinator.Config{Locator: cluster, Liveness: cluster})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	req := coordinator.ManyRequest{Table: "events", Keys: users, Level: consistency.Quorum,
+		Query: replica.Query{Reversed: true, Limit: 3}, Limit: 5}
+	results, err := c.ReadMany(context.Background(), req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, kr := range results {
+		if kr.Err != nil {
+			log.Fatal(kr.Err)
+		}
+		fmt.Println(kr.Key, "cut:", kr.Cut, "events:", len(kr.Result.Visible().Rows))
+		for next, more := req.NextPage(kr); more; {
+			page, err := c.Read(context.Background(), next)
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Println(kr.Key, "next page:", len(page.Visible().Rows))
+			next.PagingState, more = page.PagingState, page.PagingState != nil
+		}
+	}
+	// Output:
+	// user:1 cut: false events: 3
+	// user:2 cut: true events: 2
+	// user:2 next page: 1
+	// user:3 cut: true events: 0
+}

@@ -97,7 +97,8 @@ func (r *read) result(p replica.Partition, err error) (Result, error) {
 }
 
 // pagingState is the state that resumes after p's last row, when the
-// limit cut p; nil otherwise.
+// limit cut p and the rows the read's own state left it are not all
+// returned; nil otherwise.
 func (r *read) pagingState(p replica.Partition) []byte {
 	if r.q.Limit <= 0 {
 		return nil
@@ -106,7 +107,15 @@ func (r *read) pagingState(p replica.Partition) []byte {
 	if _, reached := p.Limit(r.q, r.nowInSec); !reached || !ok {
 		return nil
 	}
-	b, err := replica.NewPagingState(r.req.Table, r.req.Key, r.req.Query, r.req.Columns, last).MarshalBinary()
+	s := replica.NewPagingState(r.req.Table, r.req.Key, r.req.Query, r.req.Columns, last)
+	if r.remaining > 0 {
+		left := r.remaining - r.q.Limit // a page its limit cut returned that many
+		if left <= 0 {
+			return nil
+		}
+		s = s.WithRemaining(left)
+	}
+	b, err := s.MarshalBinary()
 	if err != nil {
 		return nil // cannot happen: a state made here always encodes
 	}

@@ -33,13 +33,13 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	}
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
-	q, err := req.query()
+	q, remaining, err := req.query()
 	if err != nil {
 		return Result{}, err
 	}
 	r := newRead(c, c.table(req.Table), req)
 	defer r.release()
-	r.q = q
+	r.q, r.remaining = q, remaining
 	r.hot = r.t.m.stripe()
 	r.hot.reads[req.Level].Add(1)
 	p, err := r.run(ctx)

@@ -45,6 +45,23 @@ type KeyResult struct {
 	Cut bool
 }
 
+// NextPage returns the read of the page of r's key after r, and true, when
+// r's Result holds a paging state: the key's read, its query's limit
+// lowered to req.Limit if that is lower, resumed after r's last row and
+// bounded by the per-partition limit, so that r and the pages that follow
+// return at most Query.Limit rows of the key. Follow each page's
+// Result.PagingState with Request.PagingState until it is nil. A key that
+// reached the per-partition limit, or returned every row it selects, has no
+// state: NextPage returns false.
+func (req ManyRequest) NextPage(r KeyResult) (Request, bool) {
+	if r.Err != nil || r.Result.PagingState == nil {
+		return Request{}, false
+	}
+	next := req.request(r.Key)
+	next.PagingState = r.Result.PagingState
+	return next, true
+}
+
 // defaultConcurrency is ManyRequest.Concurrency's default: reads wait on
 // replicas, not on this machine's cores.
 const defaultConcurrency = 32
@@ -85,7 +102,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		})
 	}
 	g.Wait()
-	req.limitAcross(out)
+	req.limitRows(out)
 	return out, nil
 }
 
@@ -99,12 +116,11 @@ func (req ManyRequest) request(key string) Request {
 	return Request{Table: req.Table, Key: key, Level: req.Level, Columns: req.Columns, Query: q, NowInSec: req.NowInSec}
 }
 
-// limitAcross cuts the results to req.Limit live rows in all, in key
-// order, as Cassandra's coordinator counts an IN query's rows.
-func (req ManyRequest) limitAcross(out []KeyResult) {
-	if req.Limit <= 0 {
-		return
-	}
+// limitRows applies both limits to the results, as Cassandra's coordinator
+// counts an IN query's rows: a key that reached the per-partition limit is
+// done (its read's state would page past it), and the results are cut to
+// req.Limit live rows in all, in key order.
+func (req ManyRequest) limitRows(out []KeyResult) {
 	left := req.Limit
 	for i := range out {
 		r := &out[i]
@@ -112,7 +128,14 @@ func (req ManyRequest) limitAcross(out []KeyResult) {
 			continue
 		}
 		p, q := r.Result.Partition, r.Result.query
-		if n := p.LiveRows(q, r.Result.NowInSec); n < left || (n == left && r.Result.PagingState == nil) {
+		n := p.LiveRows(q, r.Result.NowInSec)
+		if req.Query.Limit > 0 && n >= req.Query.Limit {
+			r.Result.PagingState = nil
+		}
+		if req.Limit <= 0 {
+			continue
+		}
+		if n < left || (n == left && r.Result.PagingState == nil) {
 			left -= n
 			continue
 		}
@@ -128,14 +151,19 @@ func (req ManyRequest) limitAcross(out []KeyResult) {
 	}
 }
 
-// pagingState is the state that resumes a cut key after its last row, or
-// nil when it holds none.
+// pagingState is the state that resumes a key cut at q.Limit rows after its
+// last row, bounded by the rows the per-partition limit leaves it, or nil
+// when it holds none.
 func (req ManyRequest) pagingState(key string, p replica.Partition, q replica.Query) []byte {
 	last, ok := p.LastClustering(q)
 	if !ok {
 		return nil
 	}
-	b, err := replica.NewPagingState(req.Table, key, req.request(key).Query, req.Columns, last).MarshalBinary()
+	s := replica.NewPagingState(req.Table, key, req.request(key).Query, req.Columns, last)
+	if req.Query.Limit > 0 {
+		s = s.WithRemaining(req.Query.Limit - q.Limit) // at least 1: a key is cut only below it
+	}
+	b, err := s.MarshalBinary()
 	if err != nil {
 		return nil
 	}

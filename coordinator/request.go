@@ -58,20 +58,21 @@ func (req Request) validate() error {
 }
 
 // query returns the query to run: req.Query, or its continuation after the
-// paging state's last row.
-func (req Request) query() (replica.Query, error) {
+// paging state's last row, with the rows the state has remaining (0 for no
+// bound but the query's limit).
+func (req Request) query() (q replica.Query, remaining int, err error) {
 	if req.PagingState == nil {
-		return req.Query, nil
+		return req.Query, 0, nil
 	}
 	var s replica.PagingState
 	if err := s.UnmarshalBinary(req.PagingState); err != nil {
-		return replica.Query{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+		return replica.Query{}, 0, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
-	q, err := s.Resume(req.Table, req.Key, req.Query, req.Columns)
+	q, err = s.Resume(req.Table, req.Key, req.Query, req.Columns)
 	if err != nil {
-		return replica.Query{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+		return replica.Query{}, 0, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
-	return q, nil
+	return q, s.Remaining(), nil
 }
 
 // Result is what a successful read returns.
@@ -86,7 +87,8 @@ type Result struct {
 	// PagingState is set when the query's limit cut the result: pass it in
 	// the next Request, unchanged otherwise, to read the next page. It is
 	// opaque and may be stored or sent to a client; nil when the result
-	// holds every row the query selects.
+	// holds every row the query selects, or the last of the rows a state
+	// from ReadMany left to its key (ManyRequest.NextPage).
 	PagingState []byte
 	Trace       Trace
 

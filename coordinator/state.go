@@ -31,6 +31,7 @@ type read struct {
 	// which tombstones go: the same in every command of the read.
 	nowInSec, gcBefore int64
 	q                  replica.Query // the query the read runs: the request's, or its next page
+	remaining          int           // the rows its paging state left it, 0 for no bound but q's limit
 	parent             context.Context
 	ctx                *readContext
 	plan               plan
