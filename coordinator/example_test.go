@@ -104,11 +104,11 @@ func ExampleCoordinator_Read_paging() {
 	// page 3 [] short-read requests so far: 2
 }
 
-// The three newest events of each of three users, five in all: SELECT …
-// WHERE user IN (…) PER PARTITION LIMIT 3 LIMIT 5. The limit cuts the
-// second user after two events; NextPage reads the rest of that user's
-// three, and no more.
-func ExampleManyRequest_NextPage() {
+// The three newest events of each of three users, read in pages of five:
+// SELECT … WHERE user IN (…) PER PARTITION LIMIT 3, with a page size of 5.
+// The first page cuts the second user after two events; the next resumes
+// after them, reads that user's third, and the third user's three.
+func ExampleManyRequest_Next() {
 	cluster, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -132,27 +132,23 @@ func ExampleManyRequest_NextPage() {
 
 	req := coordinator.ManyRequest{Table: "events", Keys: users, Level: consistency.Quorum,
 		Query: replica.Query{Reversed: true, Limit: 3}, Limit: 5}
-	results, err := c.ReadMany(context.Background(), req)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, kr := range results {
-		if kr.Err != nil {
-			log.Fatal(kr.Err)
+	for page, more := 1, true; more; page++ {
+		results, err := c.ReadMany(context.Background(), req)
+		if err != nil {
+			log.Fatal(err)
 		}
-		fmt.Println(kr.Key, "cut:", kr.Cut, "events:", len(kr.Result.Visible().Rows))
-		for next, more := req.NextPage(kr); more; {
-			page, err := c.Read(context.Background(), next)
-			if err != nil {
-				log.Fatal(err)
+		for _, kr := range results {
+			if kr.Err != nil {
+				log.Fatal(kr.Err)
 			}
-			fmt.Println(kr.Key, "next page:", len(page.Visible().Rows))
-			next.PagingState, more = page.PagingState, page.PagingState != nil
+			fmt.Println("page", page, kr.Key, "events:", len(kr.Result.Visible().Rows), "cut:", kr.Cut)
 		}
+		req, more = req.Next(results)
 	}
 	// Output:
-	// user:1 cut: false events: 3
-	// user:2 cut: true events: 2
-	// user:2 next page: 1
-	// user:3 cut: true events: 0
+	// page 1 user:1 events: 3 cut: false
+	// page 1 user:2 events: 2 cut: true
+	// page 1 user:3 events: 0 cut: true
+	// page 2 user:2 events: 1 cut: false
+	// page 2 user:3 events: 3 cut: false
 }

@@ -23,10 +23,14 @@ type ManyRequest struct {
 	// Limit is a per-partition limit (CQL's PER PARTITION LIMIT).
 	Query replica.Query
 	// Limit, if not 0, is the most live rows returned across all keys, in
-	// the order of Keys (CQL's LIMIT on an IN query): each partition is
-	// read with at most that many, and the results are cut once the rows
-	// of the keys before reach it.
+	// the order of Keys (CQL's LIMIT on an IN query, or its page size when
+	// the query is paged with Next): each partition is read with at most
+	// that many, and the results are cut once the rows of the keys before
+	// reach it.
 	Limit int
+	// PagingState, set by Next, continues Keys[0] right after the last row
+	// the page before returned of it; nil reads every key from its start.
+	PagingState []byte
 	// Concurrency bounds the reads running at once. Default 32.
 	Concurrency int
 	// NowInSec, if not 0, is the time of every read (see Request).
@@ -41,25 +45,9 @@ type KeyResult struct {
 	Err    error
 	// Cut is set when ManyRequest.Limit was reached before this key's
 	// rows ran out: its Result holds the rows within the limit (none for
-	// a key after the limit), and a paging state if rows remain.
+	// a key after the limit), and a paging state if rows remain, which
+	// ManyRequest.Next continues.
 	Cut bool
-}
-
-// NextPage returns the read of the page of r's key after r, and true, when
-// r's Result holds a paging state: the key's read, its query's limit
-// lowered to req.Limit if that is lower, resumed after r's last row and
-// bounded by the per-partition limit, so that r and the pages that follow
-// return at most Query.Limit rows of the key. Follow each page's
-// Result.PagingState with Request.PagingState until it is nil. A key that
-// reached the per-partition limit, or returned every row it selects, has no
-// state: NextPage returns false.
-func (req ManyRequest) NextPage(r KeyResult) (Request, bool) {
-	if r.Err != nil || r.Result.PagingState == nil {
-		return Request{}, false
-	}
-	next := req.request(r.Key)
-	next.PagingState = r.Result.PagingState
-	return next, true
 }
 
 // defaultConcurrency is ManyRequest.Concurrency's default: reads wait on
@@ -73,8 +61,9 @@ const defaultConcurrency = 32
 // carries its own error. When ctx ends, reads running end as Read does,
 // and keys not yet started are not read: their error wraps ctx's. The
 // error ReadMany itself returns is for a request it cannot run: no table,
-// no key, or an invalid level or concurrency (ErrInvalidRequest), or
-// ErrClosed.
+// no key, an invalid level, concurrency or paging state
+// (ErrInvalidRequest), or ErrClosed. When Limit cut the results, Next
+// returns the request that reads the next page.
 func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResult, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
@@ -84,6 +73,10 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	}
 	if c.closed.Load() {
 		return nil, ErrClosed
+	}
+	budget, err := req.resumed()
+	if err != nil {
+		return nil, err
 	}
 	keys := distinct(req.Keys)
 	out := make([]KeyResult, len(keys))
@@ -96,13 +89,17 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		}
 		g.Go(func() error {
 			if !notStarted(ctx, &out[i]) { // ctx may have ended while this waited for a slot
-				out[i].Result, out[i].Err = c.Read(ctx, req.request(key))
+				kr := req.request(key)
+				if i == 0 {
+					kr.PagingState = req.PagingState
+				}
+				out[i].Result, out[i].Err = c.Read(ctx, kr)
 			}
 			return nil
 		})
 	}
 	g.Wait()
-	req.limitRows(out)
+	req.limitRows(out, budget)
 	return out, nil
 }
 
@@ -114,60 +111,6 @@ func (req ManyRequest) request(key string) Request {
 		q.Limit = req.Limit
 	}
 	return Request{Table: req.Table, Key: key, Level: req.Level, Columns: req.Columns, Query: q, NowInSec: req.NowInSec}
-}
-
-// limitRows applies both limits to the results, as Cassandra's coordinator
-// counts an IN query's rows: a key that reached the per-partition limit is
-// done (its read's state would page past it), and the results are cut to
-// req.Limit live rows in all, in key order.
-func (req ManyRequest) limitRows(out []KeyResult) {
-	left := req.Limit
-	for i := range out {
-		r := &out[i]
-		if r.Err != nil {
-			continue
-		}
-		p, q := r.Result.Partition, r.Result.query
-		n := p.LiveRows(q, r.Result.NowInSec)
-		if req.Query.Limit > 0 && n >= req.Query.Limit {
-			r.Result.PagingState = nil
-		}
-		if req.Limit <= 0 {
-			continue
-		}
-		if n < left || (n == left && r.Result.PagingState == nil) {
-			left -= n
-			continue
-		}
-		r.Cut = true
-		if left == 0 { // after the limit: nothing of this key is returned
-			r.Result.Partition, r.Result.PagingState = replica.Partition{Key: p.Key}, nil
-			continue
-		}
-		q.Limit = left
-		r.Result.Partition, _ = p.Limit(q, r.Result.NowInSec)
-		r.Result.PagingState = req.pagingState(r.Key, r.Result.Partition, q)
-		left = 0
-	}
-}
-
-// pagingState is the state that resumes a key cut at q.Limit rows after its
-// last row, bounded by the rows the per-partition limit leaves it, or nil
-// when it holds none.
-func (req ManyRequest) pagingState(key string, p replica.Partition, q replica.Query) []byte {
-	last, ok := p.LastClustering(q)
-	if !ok {
-		return nil
-	}
-	s := replica.NewPagingState(req.Table, key, req.request(key).Query, req.Columns, last)
-	if req.Query.Limit > 0 {
-		s = s.WithRemaining(req.Query.Limit - q.Limit) // at least 1: a key is cut only below it
-	}
-	b, err := s.MarshalBinary()
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // notStarted gives r the error of a read not started because ctx ended.

@@ -16,68 +16,100 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// PER PARTITION LIMIT 3 LIMIT 4 over three partitions of five rows: a
-// reaches its per-partition limit and is done, b is cut after one row and
-// its pages return the two its limit leaves, c returns nothing. A paging
-// state that ignored the per-partition limit had a continue past row 3,
-// and b's pages return rows 2, 3 and 4.
+// pagesOf reads every page of req, following Next, and returns each page's
+// rows as key/clustering.
+func pagesOf(t *testing.T, c *coordinator.Coordinator, req coordinator.ManyRequest) [][]string {
+	t.Helper()
+	var pages [][]string
+	for more := true; more; {
+		require.Less(t, len(pages), 20, "paging does not end")
+		res, err := c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		pages = append(pages, manyRows(t, res))
+		req, more = req.Next(res)
+	}
+	return pages
+}
+
+// seedRows seeds keys with the rows 1 … n on every replica.
+func seedRows(t *testing.T, e *env, n int, keys ...string) {
+	t.Helper()
+	var rows []replica.Row
+	for i := range n {
+		rows = append(rows, ins(fmt.Sprint(i+1), 1))
+	}
+	for _, k := range keys {
+		require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(k, rows...)))
+	}
+}
+
+// PER PARTITION LIMIT 3 in pages of 4 over three partitions of five rows:
+// every key gives its three rows, a cut key's next page resumes after its
+// last row, and no page goes past a key's three. Paging states that ignored
+// the per-partition limit gave a a state past row 3, and b rows 2, 3 and 4
+// after its row 1.
 func TestReadManyPagesStopAtThePerPartitionLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
-		for _, k := range []string{"a", "b", "c"} {
-			require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(k, ins("1", 1), ins("2", 1), ins("3", 1), ins("4", 1), ins("5", 1))))
-		}
+		seedRows(t, e, 5, "a", "b", "c")
 		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum,
 			Query: replica.Query{Limit: 3}, Limit: 4, NowInSec: now}
+		assert.Equal(t, [][]string{{"a/1", "a/2", "a/3", "b/1"}, {"b/2", "b/3", "c/1", "c/2"}, {"c/3"}}, pagesOf(t, e.c, req))
+
 		res, err := e.c.ReadMany(context.Background(), req)
 		require.NoError(t, err)
-		assert.Equal(t, []string{"a/1", "a/2", "a/3", "b/1"}, manyRows(t, res))
-		assert.Equal(t, []bool{false, true, true}, []bool{res[0].Cut, res[1].Cut, res[2].Cut})
-		_, more := req.NextPage(res[0])
-		assert.False(t, more, "a reached its per-partition limit")
-		_, more = req.NextPage(res[2])
-		assert.False(t, more, "c is after the limit")
+		assert.Nil(t, res[0].Result.PagingState, "a reached its per-partition limit")
 
-		next, more := req.NextPage(res[1])
-		require.True(t, more)
-		page, err := e.c.Read(context.Background(), next)
-		require.NoError(t, err)
-		assert.Equal(t, []string{"2", "3"}, clusterings(page))
-		assert.Nil(t, page.PagingState, "b's per-partition limit is reached")
-
-		pp := req
-		pp.Limit = 0
-		res, err = e.c.ReadMany(context.Background(), pp)
-		require.NoError(t, err)
-		for _, r := range res {
-			assert.Len(t, r.Result.Visible().Rows, 3)
-			assert.Nil(t, r.Result.PagingState, "%s reached its per-partition limit", r.Key)
-		}
+		req.Limit = 0
+		assert.Equal(t, [][]string{{"a/1", "a/2", "a/3", "b/1", "b/2", "b/3", "c/1", "c/2", "c/3"}}, pagesOf(t, e.c, req))
 	})
 }
 
-// A cut key's pages come in the size of the key's read (LIMIT 2 here, below
-// the per-partition limit of 5), and the last stops at that limit.
+// Pages of an IN query reach every row of every key: the keys after the
+// one a page cut are read by the next page, from their start. A page that
+// ends full carries on, as a full page of one partition does: the last
+// page finds nothing.
+func TestReadManyPagesReachEveryKey(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 3, "a", "b", "c")
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum, Limit: 3, NowInSec: now}
+		assert.Equal(t, [][]string{{"a/1", "a/2", "a/3"}, {"b/1", "b/2", "b/3"}, {"c/1", "c/2", "c/3"}, nil}, pagesOf(t, e.c, req))
+		req.Limit = 2
+		assert.Equal(t, [][]string{{"a/1", "a/2"}, {"a/3", "b/1"}, {"b/2", "b/3"}, {"c/1", "c/2"}, {"c/3"}}, pagesOf(t, e.c, req))
+	})
+}
+
+// A key's pages under a per-partition limit above the page size stop at
+// that limit.
 func TestReadManyPagesOfACutKeyCountTowardsItsLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
-		var rows []replica.Row
-		for i := range 9 {
-			rows = append(rows, ins(fmt.Sprint(i), 1))
-		}
-		require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition("a", rows...)))
+		seedRows(t, e, 9, "a")
 		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a"}, Level: consistency.Quorum,
 			Query: replica.Query{Limit: 5}, Limit: 2, NowInSec: now}
+		assert.Equal(t, [][]string{{"a/1", "a/2"}, {"a/3", "a/4"}, {"a/5"}}, pagesOf(t, e.c, req))
+	})
+}
+
+// A paging state that is not the first key's is the request's error.
+func TestReadManyRefusesAnotherPagingState(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 3, "a", "b")
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.Quorum, Limit: 2, NowInSec: now}
 		res, err := e.c.ReadMany(context.Background(), req)
 		require.NoError(t, err)
-		got := [][]string{clusterings(res[0].Result)}
-		for next, more := req.NextPage(res[0]); more; next.PagingState = res[0].Result.PagingState {
-			res[0].Result, err = e.c.Read(context.Background(), next)
-			require.NoError(t, err)
-			got = append(got, clusterings(res[0].Result))
-			more = res[0].Result.PagingState != nil
-		}
-		assert.Equal(t, [][]string{{"0", "1"}, {"2", "3"}, {"4"}}, got)
+		next, more := req.Next(res)
+		require.True(t, more)
+		require.Equal(t, []string{"a", "b"}, next.Keys)
+		next.Keys = []string{"b", "a"}
+		_, err = e.c.ReadMany(context.Background(), next)
+		assert.ErrorIs(t, err, coordinator.ErrInvalidRequest)
+		assert.ErrorIs(t, err, replica.ErrInvalidPagingState)
+		next.Keys, next.PagingState = []string{"a", "b"}, []byte("garbage")
+		_, err = e.c.ReadMany(context.Background(), next)
+		assert.ErrorIs(t, err, replica.ErrInvalidPagingState)
 	})
 }
 
@@ -91,20 +123,10 @@ func inQueryOrder(res coordinator.Result, q replica.Query) []replica.ViewRow {
 	return rows
 }
 
-// clusterings lists the clustering keys of the rows res shows.
-func clusterings(res coordinator.Result) []string {
-	var cks []string
-	for _, r := range res.Visible().Rows {
-		cks = append(cks, r.Clustering)
-	}
-	return cks
-}
-
-// For random partitions, queries, per-partition limits and limits across
-// keys, an IN read and its keys' pages, followed to the end, return of
-// every key up to the limit's cut exactly what reading it alone under its
-// per-partition limit does, and nothing of the keys after; the IN read
-// itself returns at most its limit.
+// For random partitions, queries, per-partition limits and page sizes,
+// the pages of an IN query, followed with Next to the end, return each
+// key's rows exactly as reading it alone under its per-partition limit
+// does, in key order, and no page holds more rows than its size.
 func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 	cl := instantCluster(t)
 	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, DefaultTable: policy(t, "NEVER")})
@@ -116,7 +138,7 @@ func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 		n++
 		req := coordinator.ManyRequest{Table: tbl, Level: consistency.All, Query: g.query(t), Columns: g.columns(t),
 			Limit: rapid.IntRange(0, 8).Draw(t, "limit"), NowInSec: now}
-		want := map[string][]replica.ViewRow{}
+		var want, got []string
 		for i := range rapid.IntRange(1, 4).Draw(t, "keys") {
 			k := fmt.Sprint("many", n, "/", i)
 			req.Keys = append(req.Keys, k)
@@ -128,33 +150,32 @@ func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 			if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
 				rows = rows[:pp]
 			}
-			want[k] = rows
+			want = append(want, keyed(k, rows)...)
 		}
-		res, err := c.ReadMany(context.Background(), req)
-		require.NoError(t, err)
-		left, total := req.Limit, 0
-		for _, r := range res {
-			require.NoError(t, r.Err)
-			first := inQueryOrder(r.Result, req.Query)
-			total += len(first)
-			if req.Limit > 0 && left == 0 {
-				require.Empty(t, first, "%s is after the limit", r.Key)
-				_, more := req.NextPage(r)
-				require.False(t, more, "%s is after the limit", r.Key)
-				continue
+		for page, more := 0, true; more; page++ {
+			require.Less(t, page, 40, "paging does not end")
+			res, err := c.ReadMany(context.Background(), req)
+			require.NoError(t, err)
+			rows := 0
+			for _, r := range res {
+				require.NoError(t, r.Err)
+				v := inQueryOrder(r.Result, req.Query)
+				rows += len(v)
+				got = append(got, keyed(r.Key, v)...)
 			}
-			got := first
-			for next, more := req.NextPage(r); more; {
-				page, err := c.Read(context.Background(), next)
-				require.NoError(t, err)
-				got = append(got, inQueryOrder(page, req.Query)...)
-				next.PagingState, more = page.PagingState, page.PagingState != nil
-				require.Less(t, len(got), 40, "paging does not end")
-			}
-			require.True(t, slices.EqualFunc(got, want[r.Key], replica.ViewRow.Equal), "%s: got %v\nwant %v",
-				r.Key, replica.View{Rows: got}, replica.View{Rows: want[r.Key]})
-			left = max(left-len(first), 0)
+			require.True(t, req.Limit == 0 || rows <= req.Limit, "page %d: %d rows in pages of %d", page, rows, req.Limit)
+			req, more = req.Next(res)
 		}
-		require.True(t, req.Limit == 0 || total <= req.Limit, "%d rows over a limit of %d", total, req.Limit)
+		require.Equal(t, want, got)
 	})
+}
+
+// keyed writes each row of key k as k/clustering=row, for comparing rows
+// with their content across keys.
+func keyed(k string, rows []replica.ViewRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, fmt.Sprintf("%s/%q=%v", k, r.Clustering, r))
+	}
+	return out
 }

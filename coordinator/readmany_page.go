@@ -1,0 +1,113 @@
+package coordinator
+
+import "github.com/readpath/readpath/replica"
+
+// Next returns the request that reads the page after results, the page req
+// read, and true when req.Limit cut it: the key it cut, right after the last
+// row it returned (from its start if it returned none), then every key
+// after it, as Cassandra pages an IN query. A key's pages return at most
+// Query.Limit of its rows in all: the state carries the rows it has left.
+// It returns false when Limit cut nothing: every key returned the rows it
+// selects, up to the per-partition limit, or failed (KeyResult.Err; a key
+// that failed before the cut is not read again, one after it is).
+//
+// A page reads all its keys at once, for latency, so the keys after its cut
+// are read, dropped and read again by the next page: Cassandra's pager
+// reads one partition after another instead. Pages larger than most
+// partitions waste least.
+func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
+	for i, r := range results {
+		if !r.Cut {
+			continue
+		}
+		// A cut key without a state returned nothing: a key that returned
+		// rows was cut before its last, after which a row follows.
+		next := req
+		next.PagingState = r.Result.PagingState
+		next.Keys = make([]string, 0, len(results)-i)
+		for _, r := range results[i:] {
+			next.Keys = append(next.Keys, r.Key)
+		}
+		return next, true
+	}
+	return ManyRequest{}, false
+}
+
+// resumed checks req.PagingState and returns the rows the per-partition
+// limit leaves Keys[0]: those its state carries, or the whole limit (0 for
+// none).
+func (req ManyRequest) resumed() (int, error) {
+	if req.PagingState == nil {
+		return req.Query.Limit, nil
+	}
+	first := req.request(req.Keys[0])
+	first.PagingState = req.PagingState
+	_, remaining, err := first.query()
+	if err != nil {
+		return 0, err
+	}
+	if remaining == 0 {
+		return req.Query.Limit, nil
+	}
+	return remaining, nil
+}
+
+// limitRows applies both limits to the results, as Cassandra's coordinator
+// counts an IN query's rows: a key that reached its per-partition limit is
+// done (its read's state would page past it), and the results are cut to
+// req.Limit live rows in all, in key order. first is the rows the
+// per-partition limit leaves the first key (resumed), every other key has
+// the whole limit.
+func (req ManyRequest) limitRows(out []KeyResult, first int) {
+	left := req.Limit
+	for i := range out {
+		r := &out[i]
+		if r.Err != nil {
+			continue
+		}
+		budget := req.Query.Limit
+		if i == 0 {
+			budget = first
+		}
+		p, q := r.Result.Partition, r.Result.query
+		n := p.LiveRows(q, r.Result.NowInSec)
+		if budget > 0 && n >= budget {
+			r.Result.PagingState = nil
+		}
+		if req.Limit <= 0 {
+			continue
+		}
+		if n < left || (n == left && r.Result.PagingState == nil) {
+			left -= n
+			continue
+		}
+		r.Cut = true
+		if left == 0 { // after the limit: nothing of this key is returned
+			r.Result.Partition, r.Result.PagingState = replica.Partition{Key: p.Key}, nil
+			continue
+		}
+		q.Limit = left
+		r.Result.Partition, _ = p.Limit(q, r.Result.NowInSec)
+		r.Result.PagingState = req.pagingState(r.Key, r.Result.Partition, q, budget)
+		left = 0
+	}
+}
+
+// pagingState is the state that resumes a key cut at q.Limit rows after its
+// last row, bounded by the rows its per-partition budget leaves it, or nil
+// when it holds none.
+func (req ManyRequest) pagingState(key string, p replica.Partition, q replica.Query, budget int) []byte {
+	last, ok := p.LastClustering(q)
+	if !ok {
+		return nil
+	}
+	s := replica.NewPagingState(req.Table, key, req.request(key).Query, req.Columns, last)
+	if budget > 0 {
+		s = s.WithRemaining(budget - q.Limit) // at least 1: a key is cut only below its budget
+	}
+	b, err := s.MarshalBinary()
+	if err != nil {
+		return nil
+	}
+	return b
+}
