@@ -39,7 +39,7 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	}
 	r := newRead(c, c.table(req.Table), req)
 	defer r.release()
-	r.q, r.remaining = q, remaining
+	r.q, r.remaining = req.paged(q, remaining)
 	r.hot = r.t.m.stripe()
 	r.hot.reads[req.Level].Add(1)
 	p, err := r.run(ctx)

@@ -28,6 +28,12 @@ type Request struct {
 	// request (same table, key, columns and query), continues right after
 	// the last row that page returned; nil reads the first page.
 	PagingState []byte
+	// PageSize, if not 0, is the most live rows one page returns, and
+	// Query.Limit the most over all the pages (CQL's LIMIT under a
+	// driver's fetch size): the paging state carries the rows the limit
+	// leaves, and the page size may change from page to page. 0 makes
+	// Query.Limit the page size: every page returns up to that many.
+	PageSize int
 	// NowInSec, if not 0, is the read's time in seconds since the Unix
 	// epoch, at which every replica judges what has expired and which
 	// tombstones may be purged; 0 takes the coordinator's clock when the
@@ -45,6 +51,8 @@ func (req Request) validate() error {
 		return fmt.Errorf("%w: consistency level ANY cannot read; it is the zero Level: was Request.Level left unset?", ErrInvalidRequest)
 	case req.NowInSec < 0:
 		return fmt.Errorf("%w: negative read time %d", ErrInvalidRequest, req.NowInSec)
+	case req.PageSize < 0:
+		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	case req.Level.IsSerial():
 		return fmt.Errorf("%w: a read at %s needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos", ErrInvalidRequest, req.Level)
 	}
@@ -73,6 +81,24 @@ func (req Request) query() (q replica.Query, remaining int, err error) {
 		return replica.Query{}, 0, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
 	return q, s.Remaining(), nil
+}
+
+// paged applies req.PageSize to q, the query a page runs, whose limit is
+// what the query's limit leaves (remaining, or all of it on the first
+// page): the page's limit becomes the page size, and what the query's
+// limit leaves goes to the paging state. Without a page size, q and
+// remaining are the page's as they are.
+func (req Request) paged(q replica.Query, remaining int) (replica.Query, int) {
+	if req.PageSize == 0 {
+		return q, remaining
+	}
+	if remaining == 0 {
+		remaining = q.Limit
+	}
+	if q.Limit == 0 || req.PageSize < q.Limit {
+		q.Limit = req.PageSize
+	}
+	return q, remaining
 }
 
 // Result is what a successful read returns.
