@@ -36,3 +36,10 @@ func HoldWorkers(c *Coordinator, n int, hold func(HeldCall) bool, release <-chan
 		}
 	}
 }
+
+// Effective is the grace and tombstone thresholds reads of o run with; a
+// threshold of 0 is none.
+func Effective(o TableOptions) (grace int64, warn, failure int) {
+	return o.gcGrace(), threshold(o.TombstoneWarnThreshold, defaultTombstoneWarn),
+		threshold(o.TombstoneFailureThreshold, defaultTombstoneFailure)
+}

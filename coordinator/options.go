@@ -16,7 +16,8 @@ import (
 // In JSON it reads and writes Cassandra's option names and values:
 // {"speculative_retry": "99p", "read_repair": "BLOCKING", "strategy":
 // "DATA_AND_DIGESTS", "additional_write_policy": "99p",
-// "gc_grace_seconds": 864000}; an absent field takes its default.
+// "gc_grace_seconds": 864000}, where 0 is no grace, unlike Go's
+// GCGraceSeconds. See MarshalJSON and UnmarshalJSON.
 type TableOptions struct {
 	// SpeculativeRetry decides when a slow read is hedged. The zero value
 	// is the default, 99p.
@@ -37,15 +38,18 @@ type TableOptions struct {
 	// drop tombstones older than the read's time minus it. 0 takes the
 	// default, 864000 (ten days); a negative value means none, as
 	// gc_grace_seconds = 0 does: tombstones may go as soon as written.
+	// In JSON it is Cassandra's value, 0 being none.
 	GCGraceSeconds int64 `json:"gc_grace_seconds"`
 	// TombstoneWarnThreshold: a read whose replicas met more tombstones
 	// than this is counted (Metrics.TombstoneWarnings) and flagged in its
-	// trace. 0 takes Cassandra's default, 1000; negative: never.
+	// trace. 0 takes Cassandra's default, 1000; negative: never. JSON
+	// reads it as Go does and writes -1 for never.
 	TombstoneWarnThreshold int `json:"tombstone_warn_threshold"`
 	// TombstoneFailureThreshold: a replica that meets more tombstones than
 	// this stops scanning and refuses the read, which then fails with a
 	// *replica.TombstoneOverwhelmingError among its reasons. 0 takes
-	// Cassandra's default, 100000; negative: no limit.
+	// Cassandra's default, 100000; negative: no limit. JSON reads it as
+	// Go does and writes -1 for no limit.
 	TombstoneFailureThreshold int `json:"tombstone_failure_threshold"`
 	// NoClusteringColumns says the table's rows have no clustering key, so
 	// a partition holds one row at most: short-read protection, which asks
