@@ -1,19 +1,31 @@
 package coordinator
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/internal/stripe"
 	"github.com/readpath/readpath/latency"
 )
 
-// ErrClosed is returned by reads on a Coordinator after Close.
-var ErrClosed = errors.New("coordinator: closed")
+// ErrClosed is returned by reads on a Coordinator after Close, before
+// anything is sent. It matches retry.ErrNotSent too, so that a retry
+// executor tries the next coordinator of its plan, as a driver moves on
+// from a node it has no connection to.
+var ErrClosed error = closedError{}
+
+// closedError is ErrClosed's type: a comparable value, so that err ==
+// ErrClosed still holds, whose Is method matches retry.ErrNotSent (package
+// retry cannot import this one, which imports it).
+type closedError struct{}
+
+func (closedError) Error() string { return "coordinator: closed" }
+
+func (closedError) Is(target error) bool { return target == retry.ErrNotSent }
 
 // Coordinator runs reads against the replicas its Locator finds. It is
 // safe for concurrent use by any number of goroutines. Close it when done:

@@ -39,6 +39,7 @@ func ParseCause(s string) (Cause, error) {
 // Classify returns the cause of a failed attempt's error, matched with
 // errors.As and errors.Is, first match wins: a *consistency.ReadTimeoutError,
 // *consistency.WriteTimeoutError or *consistency.UnavailableError; an
-// aborted request (a *RequestAbortedError, ErrConnectionClosed or
-// ErrHeartbeatFailed); and anything else, which is an error response.
+// aborted request (a *RequestAbortedError, ErrConnectionClosed,
+// ErrHeartbeatFailed or ErrNotSent, such as coordinator.ErrClosed); and
+// anything else, which is an error response.
 func Classify(err error) Cause { return classify(err).cause }

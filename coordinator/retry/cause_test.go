@@ -22,6 +22,7 @@ func TestClassify(t *testing.T) {
 		{unavailable(c.One, 1, 0), retry.CauseUnavailable},
 		{retry.ErrConnectionClosed, retry.CauseRequestAborted},
 		{fmt.Errorf("node2: %w", retry.ErrHeartbeatFailed), retry.CauseRequestAborted},
+		{fmt.Errorf("node2: %w", retry.ErrNotSent), retry.CauseRequestAborted},
 		{&retry.RequestAbortedError{Err: errors.New("stream reset")}, retry.CauseRequestAborted},
 		{&retry.RequestAbortedError{}, retry.CauseRequestAborted},
 		// First match wins: the typed timeout says more than the abort.

@@ -38,9 +38,9 @@ func (DefaultPolicy) OnUnavailable(s Statement, _ *consistency.UnavailableError,
 	return onlyIf(retryCount == 0, retryNext(s.Level))
 }
 
-// OnRequestAborted tries the next target after a closed connection or a
-// failed heartbeat, which say the target, not the statement, is the problem.
-// Other aborts rethrow.
+// OnRequestAborted tries the next target after a closed connection, a
+// failed heartbeat or a request not sent (ErrNotSent), which say the target,
+// not the statement, is the problem. Other aborts rethrow.
 func (DefaultPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
 	return abortedVerdict(s, err)
 }

@@ -52,8 +52,14 @@
 // applying it once. So the executor gates: for write timeouts, error
 // responses and aborted requests, a statement not marked Idempotent is
 // rethrown without asking the policy, and only Idempotent statements are
-// executed speculatively. Unmarked statements count as not idempotent,
-// unless Config.DefaultIdempotent says otherwise, which is dangerous.
+// executed speculatively. A request the target refused before sending it
+// (ErrNotSent; a closed coordinator's coordinator.ErrClosed matches it)
+// applied nothing and passes the gate, as the drivers move on from a node
+// they have no connection to whatever the statement; unlike them, the
+// executor still asks the policy and counts the retry, so that
+// FallthroughPolicy, MaxRetries and the Budget bound it. Unmarked statements
+// count as not idempotent, unless Config.DefaultIdempotent says otherwise,
+// which is dangerous.
 //
 // Never mark these idempotent:
 //   - counter updates: "c = c + 1" applied twice adds 2, and a timed-out

@@ -16,6 +16,12 @@ var (
 	// request was in flight. The request is aborted; DefaultPolicy tries the
 	// next target.
 	ErrHeartbeatFailed = errors.New("retry: heartbeat failed")
+	// ErrNotSent: the target refused the request before sending anything,
+	// as when a driver has no open connection to a node, or a coordinator
+	// is closed (coordinator.ErrClosed matches it). Nothing was applied, so
+	// unlike the other aborts it passes the idempotence gate: DefaultPolicy
+	// tries the next target, whatever the statement's idempotence.
+	ErrNotSent = errors.New("retry: request not sent")
 	// ErrOverloaded: the target refused the request because it is
 	// overloaded. DefaultPolicy tries the next target.
 	ErrOverloaded = errors.New("retry: coordinator overloaded")
@@ -46,10 +52,12 @@ func (e *RequestAbortedError) Error() string {
 // Unwrap returns the error that aborted the request.
 func (e *RequestAbortedError) Unwrap() error { return e.Err }
 
-// isConnectionLost reports whether err says the connection failed, the
-// one kind of abort after which another target is worth trying.
+// isConnectionLost reports whether err says the connection failed or was
+// never usable, the kinds of abort after which another target is worth
+// trying.
 func isConnectionLost(err error) bool {
-	return errors.Is(err, ErrConnectionClosed) || errors.Is(err, ErrHeartbeatFailed)
+	return errors.Is(err, ErrConnectionClosed) || errors.Is(err, ErrHeartbeatFailed) ||
+		errors.Is(err, ErrNotSent)
 }
 
 // isTransientResponse reports whether err is an error response that another

@@ -89,7 +89,7 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 	if cerr := ctx.Err(); cerr != nil {
 		return rethrow(), cerr
 	}
-	if f.cause.gated() && x.stmt.Idempotent != Idempotent {
+	if f.gated() && x.stmt.Idempotent != Idempotent {
 		return rethrow(), ErrNotIdempotent
 	}
 	s := x.stmt
@@ -230,18 +230,22 @@ func (x *execution) speculationLeft() bool {
 // its own.
 func (x *execution) chains() int { return min(x.planLen, 1+x.e.speculativeExecutions()) }
 
-// gated reports whether a failure of cause c may have left the statement
-// applied, so that only an idempotent statement may be retried after it.
-func (c Cause) gated() bool {
-	return c == CauseWriteTimeout || c == CauseErrorResponse || c == CauseRequestAborted
+// gated reports whether f may have left the statement applied, so that
+// only an idempotent statement may be retried after it. A request never
+// sent applied nothing: the drivers move on from a node they have no
+// connection to whatever the statement, and so does the gate.
+func (f failure) gated() bool {
+	c := f.cause
+	return c == CauseWriteTimeout || c == CauseErrorResponse || (c == CauseRequestAborted && !f.unsent)
 }
 
 // failure is a classified error, with the typed error its callback needs.
 type failure struct {
-	cause Cause
-	rt    *consistency.ReadTimeoutError
-	wt    *consistency.WriteTimeoutError
-	un    *consistency.UnavailableError
+	cause  Cause
+	unsent bool // an aborted request that matches ErrNotSent
+	rt     *consistency.ReadTimeoutError
+	wt     *consistency.WriteTimeoutError
+	un     *consistency.UnavailableError
 }
 
 func classify(err error) failure {
@@ -256,6 +260,7 @@ func classify(err error) failure {
 		f.cause = CauseUnavailable
 	case errors.As(err, &ab), isConnectionLost(err):
 		f.cause = CauseRequestAborted
+		f.unsent = errors.Is(err, ErrNotSent)
 	default:
 		f.cause = CauseErrorResponse
 	}

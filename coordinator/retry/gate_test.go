@@ -14,8 +14,8 @@ import (
 
 // The idempotence gate runs before any policy: a statement that is not
 // idempotent is rethrown after a write timeout, an error response or an
-// aborted request without the policy being asked. Read timeouts and
-// unavailable errors always reach the policy.
+// aborted request without the policy being asked. Read timeouts,
+// unavailable errors and requests never sent always reach the policy.
 func TestIdempotenceGate(t *testing.T) {
 	failures := []struct {
 		err      error
@@ -29,6 +29,8 @@ func TestIdempotenceGate(t *testing.T) {
 		{errors.New("anything"), "OnErrorResponse", true},
 		{retry.ErrConnectionClosed, "OnRequestAborted", true},
 		{&retry.RequestAbortedError{Err: errors.New("reset")}, "OnRequestAborted", true},
+		{retry.ErrNotSent, "OnRequestAborted", false},
+		{&retry.RequestAbortedError{Err: retry.ErrNotSent}, "OnRequestAborted", false},
 	}
 	statements := []struct {
 		name       string

@@ -17,7 +17,7 @@ const (
 	// executed speculatively.
 	Idempotent
 	// NotIdempotent statements are retried only when the failure proves that
-	// nothing was applied (read timeouts and unavailable errors).
+	// nothing was applied (read timeouts, unavailable errors and ErrNotSent).
 	NotIdempotent
 )
 

@@ -1,6 +1,10 @@
 package retry
 
-import "github.com/readpath/readpath/consistency"
+import (
+	"errors"
+
+	"github.com/readpath/readpath/consistency"
+)
 
 // IdempotentOnlyPolicy tries the next target once after a failure that
 // leaves the statement safe to repeat, and rethrows everything else. The
@@ -25,8 +29,11 @@ func (IdempotentOnlyPolicy) OnUnavailable(s Statement, _ *consistency.Unavailabl
 	return nextOnce(s, retryCount)
 }
 
-// OnRequestAborted rethrows.
-func (IdempotentOnlyPolicy) OnRequestAborted(Statement, error, int) Verdict { return rethrow() }
+// OnRequestAborted tries the next target once after a request not sent
+// (ErrNotSent), which applied nothing, and rethrows other aborts.
+func (IdempotentOnlyPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
+	return onlyIf(errors.Is(err, ErrNotSent), nextOnce(s, retryCount))
+}
 
 // OnErrorResponse rethrows.
 func (IdempotentOnlyPolicy) OnErrorResponse(Statement, error, int) Verdict { return rethrow() }

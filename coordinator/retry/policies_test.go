@@ -41,6 +41,7 @@ func driverErrorCases(n int) []decisionCase {
 	return []decisionCase{
 		{"closed connection", q, retry.ErrConnectionClosed, n, next(c.Quorum)},
 		{"heartbeat", q, &retry.RequestAbortedError{Err: retry.ErrHeartbeatFailed}, n, next(c.Quorum)},
+		{"not sent", q, fmt.Errorf("node 2: %w", retry.ErrNotSent), n, next(c.Quorum)},
 		{"other abort", q, &retry.RequestAbortedError{Err: errors.New("reset")}, n, rethrown},
 		{"overloaded", q, fmt.Errorf("node 3: %w", retry.ErrOverloaded), n, next(c.Quorum)},
 		{"server error", q, retry.ErrServerError, n, next(c.Quorum)},
@@ -84,7 +85,7 @@ func TestDefaultPolicyWriteTypes(t *testing.T) {
 
 func TestFallthroughPolicy(t *testing.T) {
 	errs := []error{readTimeout(c.Quorum, 2, 2, false), unavailable(c.Quorum, 2, 1),
-		retry.ErrConnectionClosed, retry.ErrOverloaded}
+		retry.ErrConnectionClosed, retry.ErrNotSent, retry.ErrOverloaded}
 	for _, wt := range writeTypes {
 		errs = append(errs, writeTimeout(c.Quorum, wt, 2, 1))
 	}
@@ -159,6 +160,8 @@ func TestIdempotentOnlyPolicy(t *testing.T) {
 		{"unavailable", q, unavailable(c.Quorum, 2, 1), 0, next(c.Quorum)},
 		{"unavailable, 2nd", q, unavailable(c.Quorum, 2, 1), 1, rethrown},
 		{"closed connection", q, retry.ErrConnectionClosed, 0, rethrown},
+		{"not sent", stmt(c.Quorum, retry.NotIdempotent), retry.ErrNotSent, 0, next(c.Quorum)},
+		{"not sent, 2nd", q, retry.ErrNotSent, 1, rethrown},
 		{"overloaded", q, retry.ErrOverloaded, 0, rethrown},
 	}
 	runDecisions(t, retry.IdempotentOnlyPolicy{}, cases)

@@ -12,7 +12,8 @@ import "github.com/readpath/readpath/consistency"
 // use; the executor calls it from every goroutine that executes statements.
 // The executor's idempotence gate runs first: OnWriteTimeout,
 // OnRequestAborted and OnErrorResponse are never called for a statement that
-// is not idempotent.
+// is not idempotent, save OnRequestAborted for an error matching ErrNotSent,
+// which proves that nothing was applied.
 type Policy interface {
 	// OnReadTimeout is called when the coordinator did not hear from enough
 	// replicas in time for a read.
@@ -24,8 +25,9 @@ type Policy interface {
 	// be alive and sent nothing.
 	OnUnavailable(s Statement, err *consistency.UnavailableError, retryCount int) Verdict
 	// OnRequestAborted is called when the request never got an answer: the
-	// connection closed or a heartbeat failed (see Classify). The
-	// coordinator may or may not have executed it.
+	// connection closed or a heartbeat failed (see Classify), and the
+	// coordinator may or may not have executed it; or the target refused it
+	// before it was sent (ErrNotSent), and nothing was executed.
 	OnRequestAborted(s Statement, err error, retryCount int) Verdict
 	// OnErrorResponse is called for every other error, such as ErrOverloaded
 	// or a *consistency.ReadFailureError.
