@@ -4,7 +4,12 @@ import "github.com/readpath/readpath/consistency"
 
 // DowngradingPolicy retries at most once, and where too few replicas
 // answered or were alive, retries at a lower level that the replicas seen
-// can meet, as the Java driver's ConsistencyDowngradingRetryPolicy does.
+// can meet, as the Java driver's ConsistencyDowngradingRetryPolicy does:
+// THREE, TWO or ONE by their count. At EACH_QUORUM the count is that of the
+// one datacenter that fell short, as Cassandra reports it (and
+// consistency.AssureSufficientLive), so it is a lower bound and its level
+// can be met; a count of 0 there still retries at ONE, since the other
+// datacenters' replicas may be up.
 //
 // Downgrading silently weakens the guarantee the application asked for: a
 // QUORUM read served at ONE may miss a write QUORUM acknowledged. Use it only
@@ -79,18 +84,17 @@ func (DowngradingPolicy) OnErrorResponse(s Statement, err error, retryCount int)
 }
 
 // downgrade retries at the strongest of THREE, TWO and ONE that count
-// replicas can meet, and rethrows when none answered. EACH_QUORUM goes to ONE
-// whatever the count: its counts are those of the one datacenter that fell
-// short, and say nothing of the others.
+// replicas can meet, and rethrows when none answered, as the Java driver's
+// maybeDowngrade. At EACH_QUORUM count is the one datacenter's that fell
+// short: at least that many replicas are up overall, so the level still
+// fits, and 0 goes to ONE, since it says nothing of the others (JAVA-1005).
 func downgrade(count int, current consistency.Level) Verdict {
 	switch {
-	case current == consistency.EachQuorum:
-		return retrySame(consistency.One)
 	case count >= 3:
 		return retrySame(consistency.Three)
 	case count == 2:
 		return retrySame(consistency.Two)
-	case count == 1:
+	case count == 1, current == consistency.EachQuorum:
 		return retrySame(consistency.One)
 	}
 	return rethrow()

@@ -108,8 +108,11 @@ func TestDowngradingPolicy(t *testing.T) {
 		{"read: digest mismatch", q, readTimeout(c.Quorum, 2, 2, true), 0, rethrown},
 		{"read: serial", serial, readTimeout(c.Serial, 2, 1, false), 0, rethrown},
 		{"read: local serial", serial, readTimeout(c.LocalSerial, 2, 1, false), 0, rethrown},
+		// At EACH_QUORUM, as the Java driver: by the count, which is a
+		// lower bound, and ONE even for none (JAVA-1005).
 		{"read: each quorum, none", each, readTimeout(c.EachQuorum, 4, 0, false), 0, same(c.One)},
-		{"read: each quorum, 3", each, readTimeout(c.EachQuorum, 4, 3, false), 0, same(c.One)},
+		{"read: each quorum, 2", each, readTimeout(c.EachQuorum, 4, 2, false), 0, same(c.Two)},
+		{"read: each quorum, 3", each, readTimeout(c.EachQuorum, 4, 3, false), 0, same(c.Three)},
 		{"unavailable: 1 alive", q, unavailable(c.Quorum, 2, 1), 0, same(c.One)},
 		{"unavailable: 1 alive, 2nd", q, unavailable(c.Quorum, 2, 1), 1, rethrown},
 		{"unavailable: 3 alive", all, unavailable(c.All, 5, 3), 0, same(c.Three)},
@@ -118,7 +121,10 @@ func TestDowngradingPolicy(t *testing.T) {
 		{"unavailable: serial", serial, unavailable(c.Serial, 2, 1), 0, next(c.Serial)},
 		{"unavailable: serial, 2nd", serial, unavailable(c.Serial, 2, 1), 1, rethrown},
 		{"unavailable: each quorum, none", each, unavailable(c.EachQuorum, 2, 0), 0, same(c.One)},
-		{"unavailable: each quorum, 3", each, unavailable(c.EachQuorum, 4, 3), 0, same(c.One)},
+		{"unavailable: each quorum, 1", each, unavailable(c.EachQuorum, 2, 1), 0, same(c.One)},
+		{"unavailable: each quorum, 2", each, unavailable(c.EachQuorum, 3, 2), 0, same(c.Two)},
+		{"unavailable: each quorum, 3", each, unavailable(c.EachQuorum, 4, 3), 0, same(c.Three)},
+		{"unavailable: each quorum, none, 2nd", each, unavailable(c.EachQuorum, 2, 0), 1, rethrown},
 		{"closed connection, 2nd", q, retry.ErrConnectionClosed, 1, rethrown},
 		{"overloaded, 2nd", q, retry.ErrOverloaded, 1, rethrown},
 	}
@@ -147,8 +153,10 @@ func TestDowngradingPolicyWriteTypes(t *testing.T) {
 		is.Equal(tt.unacked, ask(p, q, writeTimeout(c.Quorum, tt.wt, 3, 0), 0), "%s unacked", tt.wt)
 		is.Equal(rethrown, ask(p, q, writeTimeout(c.Quorum, tt.wt, 3, 2), 1), "%s 2nd", tt.wt)
 	}
-	// EACH_QUORUM counts one datacenter: an unlogged batch goes to ONE.
+	// EACH_QUORUM counts one datacenter: an unlogged batch none
+	// acknowledged goes to ONE, two acknowledgements to TWO.
 	is.Equal(same(c.One), ask(p, each, writeTimeout(c.EachQuorum, c.WriteUnloggedBatch, 4, 0), 0))
+	is.Equal(same(c.Two), ask(p, each, writeTimeout(c.EachQuorum, c.WriteUnloggedBatch, 4, 2), 0))
 }
 
 func TestIdempotentOnlyPolicy(t *testing.T) {
