@@ -23,6 +23,36 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("coordinator: replica %s panicked: %v", e.Endpoint.ID, e.Value)
 }
 
+// RepairWriteError is the failure reason recorded for a replica whose
+// read-repair write (or additional write) failed. A BLOCKING repair's round
+// that such failures leave short of blockFor fails the read with a
+// *consistency.ReadFailureError holding it among its reasons, so that
+// errors.As tells a failed repair write from a failed read of the same
+// replica. Err is the replica's error (or a *PanicError). It is not modified
+// once made and is safe for concurrent reads.
+type RepairWriteError struct {
+	Endpoint replica.Endpoint
+	Err      error
+}
+
+func (e *RepairWriteError) Error() string {
+	return fmt.Sprintf("coordinator: read repair write to %s: %v", e.Endpoint.ID, e.Err)
+}
+
+// Unwrap returns the replica's error, so that errors.Is and errors.As see
+// what made the write fail.
+func (e *RepairWriteError) Unwrap() error { return e.Err }
+
+// reasonOf is the failure reason a request of kind k to a that failed
+// leaves: a repair write's says that it was one, as the replica's error
+// alone reads like a failed read. It allocates only for a failure.
+func reasonOf(k RequestKind, a *call) error {
+	if k == KindRepair {
+		return &RepairWriteError{Endpoint: a.cand.ep, Err: a.err}
+	}
+	return a.err
+}
+
 // checkData rejects a data answer the read cannot use.
 func checkData(cmd *replica.Command, p *replica.Partition) error {
 	if p.Key != cmd.Key {

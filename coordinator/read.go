@@ -17,7 +17,8 @@ import (
 // It returns *consistency.UnavailableError before sending anything when too
 // few replicas are alive, *consistency.ReadTimeoutError when the read
 // timeout or ctx's deadline passes first, *consistency.ReadFailureError when
-// replica failures made the level unreachable, an error wrapping
+// replica failures made the level unreachable (a BLOCKING repair's failed
+// write is among its reasons as a *RepairWriteError), an error wrapping
 // context.Canceled when ctx is cancelled, ErrInvalidRequest for a bad
 // request, ErrBadPlacement or the locator's error when replicas cannot be
 // found, and ErrClosed after Close.

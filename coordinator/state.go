@@ -170,7 +170,7 @@ func (r *read) accept(idx int) {
 	r.tombstones = max(r.tombstones, a.tombstones)
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
-		r.addReason(a.cand.ep.ID, a.err)
+		r.addReason(a.cand.ep.ID, reasonOf(rt.Kind, a))
 		r.overwhelmed = r.overwhelmed || errors.Is(a.err, replica.ErrTombstoneOverwhelming)
 		return
 	}
