@@ -3,9 +3,10 @@ package consistency
 // AssureSufficientLive checks, before any request is sent, that enough
 // replicas are alive for an operation at level l. liveByDC counts the live
 // replicas of the data per datacenter (use the key "" when replicas have no
-// datacenter). DC-local levels count only localDC; EACH_QUORUM checks every
-// datacenter in turn, by name, and names the first that falls short; the other
-// levels count every datacenter. ANY needs no live replica (a hint will do).
+// datacenter). DC-local levels count only localDC, and name it when it falls
+// short; EACH_QUORUM checks every datacenter in turn, by name, and names the
+// first that falls short; the other levels count every datacenter. ANY needs
+// no live replica (a hint will do).
 //
 // It returns a *UnavailableError, or an error wrapping ErrInvalidReplication
 // or ErrUnknownLevel when r or l is invalid.
@@ -20,7 +21,7 @@ func AssureSufficientLive(l Level, r Replication, localDC string, liveByDC map[s
 	case l == Any:
 		return nil
 	case l.IsDatacenterLocal():
-		return need(l, l.BlockFor(r, localDC), liveByDC[localDC], "")
+		return need(l, l.BlockFor(r, localDC), liveByDC[localDC], localDC)
 	case l == EachQuorum && !r.IsSimple():
 		for _, d := range r.dcs {
 			if d.Factor == 0 {

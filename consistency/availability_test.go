@@ -31,12 +31,12 @@ func TestAssureSufficientLiveEveryLevel(t *testing.T) {
 		{c.Serial, map[string]int{"dc1": 3}, 4, 3, ""},
 		{c.All, map[string]int{"dc1": 3, "dc2": 2}, 6, 5, ""},
 		{c.All, map[string]int{"dc1": 3, "dc2": 3}, 0, 0, ""},
-		// DC-local levels count the local DC (dc1) only.
-		{c.LocalOne, map[string]int{"dc2": 3}, 1, 0, ""},
+		// DC-local levels count the local DC (dc1) only, and name it.
+		{c.LocalOne, map[string]int{"dc2": 3}, 1, 0, "dc1"},
 		{c.LocalOne, map[string]int{"dc1": 1}, 0, 0, ""},
-		{c.LocalQuorum, map[string]int{"dc1": 1, "dc2": 3}, 2, 1, ""},
+		{c.LocalQuorum, map[string]int{"dc1": 1, "dc2": 3}, 2, 1, "dc1"},
 		{c.LocalQuorum, map[string]int{"dc1": 2}, 0, 0, ""},
-		{c.LocalSerial, map[string]int{"dc1": 1, "dc2": 3}, 2, 1, ""},
+		{c.LocalSerial, map[string]int{"dc1": 1, "dc2": 3}, 2, 1, "dc1"},
 		// EACH_QUORUM names the datacenter that falls short.
 		{c.EachQuorum, map[string]int{"dc1": 3, "dc2": 1}, 2, 1, "dc2"},
 		{c.EachQuorum, map[string]int{"dc1": 1, "dc2": 3}, 2, 1, "dc1"},
@@ -63,6 +63,19 @@ func TestAssureSufficientLiveSimple(t *testing.T) {
 	require.ErrorAs(t, err, &u)
 	assert.Equal(t, "", u.Datacenter)
 	assert.Equal(t, 2, u.Required)
+
+	// Replicas without datacenters: a DC-local level has none to name.
+	err = c.AssureSufficientLive(c.LocalQuorum, r, "", map[string]int{"": 1})
+	require.ErrorAs(t, err, &u)
+	assert.Equal(t, "", u.Datacenter)
+	assert.EqualError(t, err, "Cannot achieve consistency level LOCAL_QUORUM (2 required but only 1 alive)")
+}
+
+// A misspelt local datacenter holds no replica, and the error names it.
+func TestAssureSufficientLiveNamesAMisspeltLocalDatacenter(t *testing.T) {
+	r := c.NetworkTopology(map[string]int{"dc1": 3})
+	err := c.AssureSufficientLive(c.LocalOne, r, "DC1", map[string]int{"dc1": 3})
+	assert.EqualError(t, err, "Cannot achieve consistency level LOCAL_ONE in DC DC1 (1 required but only 0 alive)")
 }
 
 func TestAssureSufficientLiveEachQuorumSkipsEmptyDatacenter(t *testing.T) {

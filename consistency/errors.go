@@ -8,7 +8,11 @@ import (
 
 // UnavailableError reports that too few replicas were alive to attempt an
 // operation at Level: Required were needed, Alive were known to be up. Nothing
-// was sent. For EACH_QUORUM, Datacenter names the datacenter that fell short.
+// was sent. For EACH_QUORUM, Datacenter names the datacenter that fell short;
+// for a DC-local level, the local datacenter whose replicas were counted
+// (Cassandra's message does not name it there, but a misspelt local
+// datacenter, which holds no replica, is then plain to see). Error names a
+// non-empty Datacenter.
 type UnavailableError struct {
 	Level      Level
 	Required   int

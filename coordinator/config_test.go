@@ -162,6 +162,40 @@ func TestDatacenterLocalLevelsNameTheMissingSetting(t *testing.T) {
 	}
 }
 
+// A DC-local level's UnavailableError names the local datacenter: a
+// misspelt LocalDatacenter ("DC1" for "dc1") shows in the error a caller
+// gets with errors.As, not only in the message around it.
+func TestDatacenterLocalUnavailabilityNamesTheLocalDatacenter(t *testing.T) {
+	cl := instantCluster(t)
+	for _, c := range []struct {
+		localDC string
+		level   consistency.Level
+		want    string
+	}{
+		{"DC1", consistency.LocalOne, `Cannot achieve consistency level LOCAL_ONE in DC DC1 (1 required but only 0 alive): ` +
+			`Config.LocalDatacenter "DC1" holds no replica of the partition; its replicas are in dc1`},
+		{"DC1", consistency.LocalQuorum, `Cannot achieve consistency level LOCAL_QUORUM in DC DC1 (2 required but only 0 alive): ` +
+			`Config.LocalDatacenter "DC1" holds no replica of the partition; its replicas are in dc1`},
+		// Two of the three replicas down: the right datacenter, named.
+		{"dc1", consistency.LocalQuorum, `Cannot achieve consistency level LOCAL_QUORUM in DC dc1 (2 required but only 1 alive)`},
+	} {
+		reps, _, err := cl.Locate(tbl, key)
+		require.NoError(t, err)
+		down := c.localDC == "dc1"
+		for _, r := range reps[:2] {
+			require.NoError(t, cl.SetAlive(r.Endpoint().ID, !down))
+		}
+		co, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: c.localDC})
+		require.NoError(t, err)
+		_, err = co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: c.level})
+		assert.EqualError(t, err, c.want)
+		var u *consistency.UnavailableError
+		require.ErrorAs(t, err, &u)
+		assert.Equal(t, c.localDC, u.Datacenter)
+		co.Close()
+	}
+}
+
 // TableOptions round-trip through JSON with Cassandra's option names.
 func TestTableOptionsRoundTripThroughJSON(t *testing.T) {
 	o := policy(t, "MIN(99p,50ms)")

@@ -84,7 +84,7 @@ func TestLocalQuorumAdditionalWritesStayLocal(t *testing.T) {
 }
 
 // The numbers of DC-local and EACH_QUORUM errors are the local or the
-// short datacenter's.
+// short datacenter's, and the error names that datacenter.
 func TestUnavailableNumbersAreLocal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newTwoDCs(t, coordinator.Config{})
@@ -93,7 +93,7 @@ func TestUnavailableNumbersAreLocal(t *testing.T) {
 		_, _, err := e.read(consistency.LocalQuorum)
 		var u *consistency.UnavailableError
 		require.ErrorAs(t, err, &u)
-		assert.Equal(t, consistency.UnavailableError{Level: consistency.LocalQuorum, Required: 2, Alive: 1}, *u)
+		assert.Equal(t, consistency.UnavailableError{Level: consistency.LocalQuorum, Required: 2, Alive: 1, Datacenter: "dc1"}, *u)
 		_, _, err = e.read(consistency.EachQuorum)
 		require.ErrorAs(t, err, &u)
 		assert.Equal(t, consistency.UnavailableError{Level: consistency.EachQuorum, Required: 2, Alive: 1, Datacenter: "dc1"}, *u)
@@ -102,7 +102,7 @@ func TestUnavailableNumbersAreLocal(t *testing.T) {
 		require.NoError(t, e.cluster.SetAlive(d1n1, false))
 		_, _, err = e.read(consistency.LocalOne)
 		require.ErrorAs(t, err, &u)
-		assert.Equal(t, consistency.UnavailableError{Level: consistency.LocalOne, Required: 1, Alive: 0}, *u)
+		assert.Equal(t, consistency.UnavailableError{Level: consistency.LocalOne, Required: 1, Alive: 0, Datacenter: "dc1"}, *u)
 	})
 }
 
