@@ -105,9 +105,9 @@ func ExampleCoordinator_Read_paging() {
 }
 
 // The three newest events of each of three users, read in pages of five:
-// SELECT … WHERE user IN (…) PER PARTITION LIMIT 3, with a page size of 5.
-// The first page cuts the second user after two events; the next resumes
-// after them, reads that user's third, and the third user's three.
+// SELECT … WHERE user IN (…) PER PARTITION LIMIT 3, with a fetch size of
+// 5. The first page cuts the second user after two events; the next
+// resumes after them, reads that user's third, and the third user's three.
 func ExampleManyRequest_Next() {
 	cluster, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
@@ -131,7 +131,7 @@ func ExampleManyRequest_Next() {
 	defer c.Close()
 
 	req := coordinator.ManyRequest{Table: "events", Keys: users, Level: consistency.Quorum,
-		Query: replica.Query{Reversed: true, Limit: 3}, Limit: 5}
+		Query: replica.Query{Reversed: true, Limit: 3}, PageSize: 5}
 	for page, more := 1, true; more; page++ {
 		results, err := c.ReadMany(context.Background(), req)
 		if err != nil {

@@ -23,11 +23,15 @@ type ManyRequest struct {
 	// Limit is a per-partition limit (CQL's PER PARTITION LIMIT).
 	Query replica.Query
 	// Limit, if not 0, is the most live rows returned across all keys, in
-	// the order of Keys (CQL's LIMIT on an IN query, or its page size when
-	// the query is paged with Next): each partition is read with at most
-	// that many, and the results are cut once the rows of the keys before
-	// reach it.
+	// the order of Keys (CQL's LIMIT on an IN query): each partition is read
+	// with at most that many, and the results are cut once the rows of the
+	// keys before reach it. Without a PageSize it is also the page size of
+	// the pages Next reads.
 	Limit int
+	// PageSize, if not 0, is the most live rows one page returns, and Limit
+	// the most over all the pages Next reads (CQL's LIMIT under a driver's
+	// fetch size). The page size may change from page to page.
+	PageSize int
 	// PagingState, set by Next, continues Keys[0] right after the last row
 	// the page before returned of it; nil reads every key from its start.
 	PagingState []byte
@@ -103,14 +107,30 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	return out, nil
 }
 
-// request is the read of one key: the query's limit is at most the
-// overall limit, since no partition can return more.
+// request is the read of one key: the per-partition query, in a page of
+// the most rows the whole page may take (pageRows), since no partition can
+// return more, or else of the per-partition limit. Its read, and a paging
+// state for it, are then bounded by the per-partition limit, and the state
+// resumes whatever the page size.
 func (req ManyRequest) request(key string) Request {
-	q := req.Query
-	if req.Limit > 0 && (q.Limit == 0 || req.Limit < q.Limit) {
-		q.Limit = req.Limit
+	size := req.pageRows()
+	if size == 0 {
+		size = req.Query.Limit
 	}
-	return Request{Table: req.Table, Key: key, Level: req.Level, Columns: req.Columns, Query: q, NowInSec: req.NowInSec}
+	return Request{Table: req.Table, Key: key, Level: req.Level, Columns: req.Columns, Query: req.Query,
+		PageSize: size, NowInSec: req.NowInSec}
+}
+
+// pageRows is the most live rows a page returns across its keys: the
+// smaller of PageSize and Limit, 0 for no bound.
+func (req ManyRequest) pageRows() int {
+	switch {
+	case req.PageSize == 0:
+		return req.Limit
+	case req.Limit == 0:
+		return req.PageSize
+	}
+	return min(req.PageSize, req.Limit)
 }
 
 // notStarted gives r the error of a read not started because ctx ended.
@@ -130,6 +150,8 @@ func (req ManyRequest) validate() error {
 		return fmt.Errorf("%w: negative concurrency %d", ErrInvalidRequest, req.Concurrency)
 	case req.Limit < 0:
 		return fmt.Errorf("%w: negative limit %d", ErrInvalidRequest, req.Limit)
+	case req.PageSize < 0:
+		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	}
 	for _, k := range req.Keys {
 		if err := req.request(k).validate(); err != nil {

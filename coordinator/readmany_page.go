@@ -3,13 +3,15 @@ package coordinator
 import "github.com/readpath/readpath/replica"
 
 // Next returns the request that reads the page after results, the page req
-// read, and true when req.Limit cut it: the key it cut, right after the last
-// row it returned (from its start if it returned none), then every key
-// after it, as Cassandra pages an IN query. A key's pages return at most
-// Query.Limit of its rows in all: the state carries the rows it has left.
-// It returns false when Limit cut nothing: every key returned the rows it
-// selects, up to the per-partition limit, or failed (KeyResult.Err; a key
-// that failed before the cut is not read again, one after it is).
+// read, and true when the page size (PageSize, or else Limit) cut it: the
+// key it cut, right after the last row it returned (from its start if it
+// returned none), then every key after it, as Cassandra pages an IN query.
+// A key's pages return at most Query.Limit of its rows in all: the state
+// carries the rows it has left; and with a PageSize, all the pages at most
+// Limit rows: the next page's Limit is what this one left. It returns false
+// when nothing was cut, or the Limit is reached: every key returned the
+// rows it selects, up to the per-partition limit, or failed (KeyResult.Err;
+// a key that failed before the cut is not read again, one after it is).
 //
 // A page reads all its keys at once, for latency, so the keys after its cut
 // are read, dropped and read again by the next page: Cassandra's pager
@@ -23,6 +25,11 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 		// A cut key without a state returned nothing: a key that returned
 		// rows was cut before its last, after which a row follows.
 		next := req
+		if req.PageSize > 0 && req.Limit > 0 {
+			if next.Limit -= req.pageRows(); next.Limit == 0 { // a cut page returned all it could
+				return ManyRequest{}, false
+			}
+		}
 		next.PagingState = r.Result.PagingState
 		next.Keys = make([]string, 0, len(results)-i)
 		for _, r := range results[i:] {
@@ -52,14 +59,16 @@ func (req ManyRequest) resumed() (int, error) {
 	return remaining, nil
 }
 
-// limitRows applies both limits to the results, as Cassandra's coordinator
-// counts an IN query's rows: a key that reached its per-partition limit is
-// done (its read's state would page past it), and the results are cut to
-// req.Limit live rows in all, in key order. first is the rows the
-// per-partition limit leaves the first key (resumed), every other key has
-// the whole limit.
+// limitRows cuts the results to the page's rows (pageRows) in all, in key
+// order, as Cassandra's coordinator counts an IN query's rows; each key's
+// read kept to its per-partition limit. A cut key's paging state carries
+// what that limit leaves it: first for the first key (resumed), the whole
+// limit for the others.
 func (req ManyRequest) limitRows(out []KeyResult, first int) {
-	left := req.Limit
+	left := req.pageRows()
+	if left == 0 {
+		return
+	}
 	for i := range out {
 		r := &out[i]
 		if r.Err != nil {
@@ -71,12 +80,6 @@ func (req ManyRequest) limitRows(out []KeyResult, first int) {
 		}
 		p, q := r.Result.Partition, r.Result.query
 		n := p.LiveRows(q, r.Result.NowInSec)
-		if budget > 0 && n >= budget {
-			r.Result.PagingState = nil
-		}
-		if req.Limit <= 0 {
-			continue
-		}
 		if n < left || (n == left && r.Result.PagingState == nil) {
 			left -= n
 			continue

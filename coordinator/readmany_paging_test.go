@@ -62,6 +62,11 @@ func TestReadManyPagesStopAtThePerPartitionLimit(t *testing.T) {
 
 		req.Limit = 0
 		assert.Equal(t, [][]string{{"a/1", "a/2", "a/3", "b/1", "b/2", "b/3", "c/1", "c/2", "c/3"}}, pagesOf(t, e.c, req))
+		res, err = e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		for _, r := range res {
+			assert.Nil(t, r.Result.PagingState, "%s reached its per-partition limit", r.Key)
+		}
 	})
 }
 
@@ -89,6 +94,38 @@ func TestReadManyPagesOfACutKeyCountTowardsItsLimit(t *testing.T) {
 		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a"}, Level: consistency.Quorum,
 			Query: replica.Query{Limit: 5}, Limit: 2, NowInSec: now}
 		assert.Equal(t, [][]string{{"a/1", "a/2"}, {"a/3", "a/4"}, {"a/5"}}, pagesOf(t, e.c, req))
+	})
+}
+
+// LIMIT 5 in pages of 2, then of 3, over three keys of three rows: five
+// rows in all; PER PARTITION LIMIT 2 in pages of 3, without a limit: two
+// rows of every key.
+func TestReadManyPageSize(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 3, "a", "b", "c")
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum,
+			Limit: 5, PageSize: 2, NowInSec: now}
+		assert.Equal(t, [][]string{{"a/1", "a/2"}, {"a/3", "b/1"}, {"b/2"}}, pagesOf(t, e.c, req))
+
+		res, err := e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		next, more := req.Next(res)
+		require.True(t, more)
+		assert.Equal(t, 3, next.Limit, "what the first page left")
+		next.PageSize = 3
+		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a/3", "b/1", "b/2"}, manyRows(t, res))
+		_, more = next.Next(res)
+		assert.False(t, more, "the limit is reached")
+
+		req = coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum,
+			Query: replica.Query{Limit: 2}, PageSize: 3, NowInSec: now}
+		assert.Equal(t, [][]string{{"a/1", "a/2", "b/1"}, {"b/2", "c/1", "c/2"}}, pagesOf(t, e.c, req))
+		req.PageSize = -1
+		_, err = e.c.ReadMany(context.Background(), req)
+		assert.ErrorIs(t, err, coordinator.ErrInvalidRequest)
 	})
 }
 
@@ -123,10 +160,11 @@ func inQueryOrder(res coordinator.Result, q replica.Query) []replica.ViewRow {
 	return rows
 }
 
-// For random partitions, queries, per-partition limits and page sizes,
-// the pages of an IN query, followed with Next to the end, return each
-// key's rows exactly as reading it alone under its per-partition limit
-// does, in key order, and no page holds more rows than its size.
+// For random partitions, queries, per-partition limits, limits and page
+// sizes (changed from page to page), the pages of an IN query, followed
+// with Next to the end, return each key's rows exactly as reading it alone
+// under its per-partition limit does, in key order, up to the limit when
+// pages have their own size; no page holds more rows than its size.
 func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 	cl := instantCluster(t)
 	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, DefaultTable: policy(t, "NEVER")})
@@ -138,6 +176,7 @@ func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 		n++
 		req := coordinator.ManyRequest{Table: tbl, Level: consistency.All, Query: g.query(t), Columns: g.columns(t),
 			Limit: rapid.IntRange(0, 8).Draw(t, "limit"), NowInSec: now}
+		sized := rapid.Bool().Draw(t, "page size")
 		var want, got []string
 		for i := range rapid.IntRange(1, 4).Draw(t, "keys") {
 			k := fmt.Sprint("many", n, "/", i)
@@ -152,8 +191,19 @@ func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 			}
 			want = append(want, keyed(k, rows)...)
 		}
+		if sized && req.Limit > 0 && len(want) > req.Limit {
+			want = want[:req.Limit]
+		}
 		for page, more := 0, true; more; page++ {
 			require.Less(t, page, 40, "paging does not end")
+			size := req.Limit
+			if sized {
+				req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
+				size = req.PageSize
+				if req.Limit > 0 {
+					size = min(size, req.Limit)
+				}
+			}
 			res, err := c.ReadMany(context.Background(), req)
 			require.NoError(t, err)
 			rows := 0
@@ -163,7 +213,7 @@ func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 				rows += len(v)
 				got = append(got, keyed(r.Key, v)...)
 			}
-			require.True(t, req.Limit == 0 || rows <= req.Limit, "page %d: %d rows in pages of %d", page, rows, req.Limit)
+			require.True(t, size == 0 || rows <= size, "page %d: %d rows in a page of %d", page, rows, size)
 			req, more = req.Next(res)
 		}
 		require.Equal(t, want, got)

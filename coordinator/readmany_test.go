@@ -193,7 +193,11 @@ func TestReadManyLimitAcrossKeys(t *testing.T) {
 		assert.Equal(t, []int{3, 1, 0}, counts)
 		assert.Equal(t, []bool{false, true, true}, []bool{res[0].Cut, res[1].Cut, res[2].Cut})
 		require.NotNil(t, res[1].Result.PagingState, "b can be continued after its row 1")
-		rows, _ := page(t, e.c, "b", replica.Query{Limit: 4}, res[1].Result.PagingState, consistency.Quorum)
-		assert.Equal(t, []string{"2", "3"}, rows)
+		next, more := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum,
+			Limit: 4, NowInSec: now}.Next(res)
+		require.True(t, more)
+		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"b/2", "b/3", "c/1", "c/2"}, manyRows(t, res))
 	})
 }
