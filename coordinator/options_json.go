@@ -49,24 +49,45 @@ func jsonThreshold(v, def int) int {
 // default. An absent field is left as it was: in a zero TableOptions, the
 // default. On error o is left unchanged. A Decoder's DisallowUnknownFields
 // does not reach inside TableOptions.
+//
+// That older JSON wrote the default options as gc_grace_seconds 0 beside
+// both thresholds 0, which MarshalJSON never writes: such a grace is read
+// as the default, as it was written, since reading it as none would let
+// replicas drop every tombstone and deleted data come back.
 func (o *TableOptions) UnmarshalJSON(b []byte) error {
 	v := *o
 	aux := struct {
 		*tableOptionsFields
-		GCGraceSeconds *int64 `json:"gc_grace_seconds"`
+		GCGraceSeconds            *int64 `json:"gc_grace_seconds"`
+		TombstoneWarnThreshold    *int   `json:"tombstone_warn_threshold"`
+		TombstoneFailureThreshold *int   `json:"tombstone_failure_threshold"`
 	}{tableOptionsFields: (*tableOptionsFields)(&v)}
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
+	setIf(&v.TombstoneWarnThreshold, aux.TombstoneWarnThreshold)
+	setIf(&v.TombstoneFailureThreshold, aux.TombstoneFailureThreshold)
 	if g := aux.GCGraceSeconds; g != nil {
 		var err error
 		if v.GCGraceSeconds, err = graceFromJSON(*g); err != nil {
 			return err
 		}
+		if *g == 0 && isZero(aux.TombstoneWarnThreshold) && isZero(aux.TombstoneFailureThreshold) {
+			v.GCGraceSeconds = 0 // the older JSON's default
+		}
 	}
 	*o = v
 	return nil
 }
+
+func setIf(dst, v *int) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// isZero reports whether a field was written, as 0.
+func isZero(v *int) bool { return v != nil && *v == 0 }
 
 // graceFromJSON turns Cassandra's gc_grace_seconds into GCGraceSeconds.
 func graceFromJSON(g int64) (int64, error) {

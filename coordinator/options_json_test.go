@@ -107,3 +107,20 @@ func FuzzTableOptionsJSON(f *testing.F) {
 		assert.Equal(t, string(b), string(again))
 	})
 }
+
+// JSON readpath wrote before its values were Cassandra's held the default
+// grace as 0, beside both thresholds as 0, which MarshalJSON never writes:
+// it still reads as the default grace, not as none, so that tombstones are
+// kept as they were; a 0 grace beside written thresholds is none.
+func TestTableOptionsJSONReadsTheOlderDefault(t *testing.T) {
+	older := `{"speculative_retry":"99p","read_repair":"BLOCKING","strategy":"DATA_AND_DIGESTS",` +
+		`"additional_write_policy":"99p","gc_grace_seconds":0,"tombstone_warn_threshold":0,` +
+		`"tombstone_failure_threshold":0,"no_clustering_columns":false}`
+	var o coordinator.TableOptions
+	require.NoError(t, json.Unmarshal([]byte(older), &o))
+	assert.Equal(t, cassandraDefaults, effectiveOf(o))
+
+	var none coordinator.TableOptions
+	require.NoError(t, json.Unmarshal([]byte(`{"gc_grace_seconds":0,"tombstone_warn_threshold":1000,"tombstone_failure_threshold":0}`), &none))
+	assert.Equal(t, effective{0, 1000, 100000}, effectiveOf(none))
+}
