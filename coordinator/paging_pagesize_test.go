@@ -123,3 +123,30 @@ func TestPageSizeReturnsTheLimitedView(t *testing.T) {
 		require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "got %v\nwant %v", replica.View{Rows: got}, replica.View{Rows: want})
 	})
 }
+
+// A paging state claiming more rows remaining than the query's limit is
+// held to the limit: a forged state may count the rows afresh, but not
+// read past the limit in its continuation.
+func TestPageSizeHoldsAStateToTheLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		all := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+		e := srpEnv(t, coordinator.TableOptions{}, seeded(t, all), seeded(t, all), seeded(t, all))
+		q := replica.Query{Limit: 3}
+		req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All, Query: q, PagingState: forgedFor(t, q), NowInSec: now}
+		assert.Equal(t, [][]string{{"2", "3"}, {"4"}}, pageSizes(t, e.c, req, 2))
+
+		many := coordinator.ManyRequest{Table: tbl, Keys: []string{key}, Level: consistency.All, Query: replica.Query{Limit: 2},
+			PageSize: 5, PagingState: forgedFor(t, replica.Query{Limit: 2}), NowInSec: now}
+		res, err := e.c.ReadMany(context.Background(), many)
+		require.NoError(t, err)
+		assert.Equal(t, []string{key + "/2", key + "/3"}, manyRows(t, res), "the per-partition limit holds")
+	})
+}
+
+// forgedFor is a state of key after row 1 under q claiming 100 rows left.
+func forgedFor(t *testing.T, q replica.Query) []byte {
+	t.Helper()
+	b, err := replica.NewPagingState(tbl, key, q, nil, "1").WithRemaining(100).MarshalBinary()
+	require.NoError(t, err)
+	return b
+}

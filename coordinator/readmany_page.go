@@ -53,8 +53,8 @@ func (req ManyRequest) resumed() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if remaining == 0 {
-		return req.Query.Limit, nil
+	if remaining == 0 || (req.Query.Limit > 0 && remaining > req.Query.Limit) {
+		return req.Query.Limit, nil // a state's claim is at most the limit: states may be forged
 	}
 	return remaining, nil
 }

@@ -92,8 +92,8 @@ func (req Request) paged(q replica.Query, remaining int) (replica.Query, int) {
 	if req.PageSize == 0 {
 		return q, remaining
 	}
-	if remaining == 0 {
-		remaining = q.Limit
+	if remaining == 0 || (req.Query.Limit > 0 && remaining > req.Query.Limit) {
+		remaining = req.Query.Limit // a state's claim is at most the limit: states may be forged
 	}
 	if q.Limit == 0 || req.PageSize < q.Limit {
 		q.Limit = req.PageSize

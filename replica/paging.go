@@ -37,9 +37,12 @@ func (e *PagingStateError) Is(target error) bool { return target == ErrInvalidPa
 // returns the last of them ends the read.
 //
 // A state only ever narrows the query it resumes (Resume returns that
-// query restricted to after the last row), so a forged or stale one can
-// make a read skip or repeat rows of its own query but never read outside
-// it: the checksum guards against corruption, not forgery.
+// query restricted to after the last row, its limit at most the query's),
+// so a forged or stale one can make a read skip or repeat rows of its own
+// query, or count its rows remaining afresh, but never read outside its
+// slices, columns or order: the checksum guards against corruption, not
+// forgery. A reader bounds the rows remaining a state claims by the
+// query's limit (as the coordinator does).
 //
 // The zero PagingState resumes nothing. A PagingState is a plain value,
 // safe for concurrent use.
