@@ -53,10 +53,10 @@ func (req ManyRequest) resumed() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if remaining == 0 || (req.Query.Limit > 0 && remaining > req.Query.Limit) {
-		return req.Query.Limit, nil // a state's claim is at most the limit: states may be forged
+	if remaining == 0 {
+		return req.Query.Limit, nil
 	}
-	return remaining, nil
+	return remaining, nil // a claim past the limit is held to it by the key's read (Request.paged)
 }
 
 // limitRows cuts the results to the page's rows (pageRows) in all, in key
