@@ -32,7 +32,8 @@ type Request struct {
 	// Query.Limit the most over all the pages (CQL's LIMIT under a
 	// driver's fetch size): the paging state carries the rows the limit
 	// leaves, and the page size may change from page to page. 0 makes
-	// Query.Limit the page size: every page returns up to that many.
+	// Query.Limit the page size: every page returns up to that many, or up
+	// to the rows a state from a read with a page size left.
 	PageSize int
 	// NowInSec, if not 0, is the read's time in seconds since the Unix
 	// epoch, at which every replica judges what has expired and which
@@ -110,11 +111,14 @@ type Result struct {
 	// NowInSec is the read's time, at which replicas purged what they
 	// answered and Visible judges what is live.
 	NowInSec int64
-	// PagingState is set when the query's limit cut the result: pass it in
-	// the next Request, unchanged otherwise, to read the next page. It is
-	// opaque and may be stored or sent to a client; nil when the result
-	// holds every row the query selects, or the last of the rows a state
-	// from ReadMany left to its key (ManyRequest.NextPage).
+	// PagingState is set when the page's limit cut the result: pass it in
+	// the next Request, unchanged otherwise but for PageSize, to read the
+	// next page. It is opaque and may be stored or sent to a client; nil
+	// when the result holds every row the query selects, or reaches the
+	// query's limit under a PageSize. A coordinator of a release before
+	// PageSize refuses a state that carries rows remaining (one from a read
+	// with a PageSize, or from ReadMany): upgrade every coordinator that
+	// may see such states first.
 	PagingState []byte
 	Trace       Trace
 

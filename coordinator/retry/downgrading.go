@@ -85,9 +85,11 @@ func (DowngradingPolicy) OnErrorResponse(s Statement, err error, retryCount int)
 
 // downgrade retries at the strongest of THREE, TWO and ONE that count
 // replicas can meet, and rethrows when none answered, as the Java driver's
-// maybeDowngrade. At EACH_QUORUM count is the one datacenter's that fell
-// short: at least that many replicas are up overall, so the level still
-// fits, and 0 goes to ONE, since it says nothing of the others (JAVA-1005).
+// maybeDowngrade. At EACH_QUORUM an unavailable error's count is the one
+// datacenter's that fell short, and a timeout's the answers of every
+// datacenter up to its quorum: either way at least that many replicas are
+// up, so the level still fits, and 0 goes to ONE, since it says nothing of
+// the others (JAVA-1005).
 func downgrade(count int, current consistency.Level) Verdict {
 	switch {
 	case count >= 3:
