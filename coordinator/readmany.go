@@ -84,25 +84,36 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	}
 	keys := distinct(req.Keys)
 	out := make([]KeyResult, len(keys))
+	for i, key := range keys {
+		out[i].Key = key
+	}
+	readCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	fill := newPageFill(req.pageRows(), len(keys), stop)
 	var g errgroup.Group // not WithContext: one key's failure must not cancel the others
 	g.SetLimit(cmpOr(req.Concurrency, defaultConcurrency))
 	for i, key := range keys {
-		out[i].Key = key
+		if fill.full() {
+			break
+		}
 		if notStarted(ctx, &out[i]) {
 			continue
 		}
 		g.Go(func() error {
-			if !notStarted(ctx, &out[i]) { // ctx may have ended while this waited for a slot
-				kr := req.request(key)
-				if i == 0 {
-					kr.PagingState = req.PagingState
-				}
-				out[i].Result, out[i].Err = c.Read(ctx, kr)
+			if fill.full() || notStarted(ctx, &out[i]) { // either may have come while this waited for a slot
+				return nil
 			}
+			kr := req.request(key)
+			if i == 0 {
+				kr.PagingState = req.PagingState
+			}
+			out[i].Result, out[i].Err = c.Read(readCtx, kr)
+			fill.read(i, out)
 			return nil
 		})
 	}
 	g.Wait()
+	fill.leaveOut(out)
 	req.limitRows(out, budget)
 	return out, nil
 }

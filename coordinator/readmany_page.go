@@ -13,10 +13,12 @@ import "github.com/readpath/readpath/replica"
 // rows it selects, up to the per-partition limit, or failed (KeyResult.Err;
 // a key that failed before the cut is not read again, one after it is).
 //
-// A page reads all its keys at once, for latency, so the keys after its cut
-// are read, dropped and read again by the next page: Cassandra's pager
-// reads one partition after another instead. Pages larger than most
-// partitions waste least.
+// A page reads its keys Concurrency at a time, in order, for latency, and
+// stops once the keys read before hold its rows: no more start, and the
+// reads in flight, of keys after its cut, are cancelled (Metrics counts
+// them as Cancelled), so each key is read about once over all the pages,
+// and at most Concurrency−1 keys a page twice. Cassandra's pager reads one
+// partition after another.
 func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 	for i, r := range results {
 		if !r.Cut {

@@ -229,3 +229,35 @@ func keyed(k string, rows []replica.ViewRow) []string {
 	}
 	return out
 }
+
+// A page stops reading keys once the keys before hold its rows: 50 keys
+// of one row in pages of 10, 5 at a time, read each key once, and each of
+// the first four pages at most 4 keys past it, the reads in flight when it
+// filled (at most 66 replica reads at ONE), where reading every key left
+// on every page read 150.
+func TestReadManyPagesReadEachKeyOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(ms(1)))
+		}
+		var keys []string
+		for i := range 50 {
+			keys = append(keys, fmt.Sprintf("k%02d", i))
+		}
+		seedRows(t, e, 1, keys...)
+		before := e.totalReads()
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, PageSize: 10, Concurrency: 5, NowInSec: now}
+		pages := pagesOf(t, e.c, req)
+		require.Len(t, pages, 5)
+		var got []string
+		for _, p := range pages {
+			assert.Len(t, p, 10)
+			got = append(got, p...)
+		}
+		for i, k := range keys {
+			assert.Equal(t, k+"/1", got[i])
+		}
+		assert.LessOrEqual(t, e.totalReads()-before, int64(66))
+	})
+}
