@@ -150,3 +150,14 @@ func forgedFor(t *testing.T, q replica.Query) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+// A read under LIMIT 5 whose first page had a size of 2 may go on without
+// one: its state's rows remaining still end it at the limit.
+func TestPageSizeMayBeDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		all := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+		e := srpEnv(t, coordinator.TableOptions{}, seeded(t, all), seeded(t, all), seeded(t, all))
+		req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All, Query: replica.Query{Limit: 5}, NowInSec: now}
+		assert.Equal(t, [][]string{{"1", "2"}, {"3", "4", "5"}}, pageSizes(t, e.c, req, 2, 0))
+	})
+}

@@ -261,3 +261,44 @@ func TestReadManyPagesReadEachKeyOnce(t *testing.T) {
 		assert.LessOrEqual(t, e.totalReads()-before, int64(66))
 	})
 }
+
+// A key that fails before a page's cut is not read again by the next page
+// (its error is in its KeyResult); one after the cut is, as are the others
+// after it; a key listed twice is read once in all.
+func TestReadManyNextAroundFailedKeys(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 2, "a", "c", "d")
+		failing := map[string]bool{"b": true}
+		loc := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
+			if failing[key] {
+				return nil, consistency.Replication{}, fmt.Errorf("no ring for %q", key)
+			}
+			return e.cluster.Locate(table, key)
+		})
+		c, err := coordinator.New(coordinator.Config{Locator: loc, Liveness: e.cluster, DefaultTable: policy(t, "NEVER")})
+		require.NoError(t, err)
+		defer c.Close()
+
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c", "a", "d"}, Level: consistency.Quorum, PageSize: 3, NowInSec: now}
+		res, err := c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		require.Equal(t, []string{"a", "b", "c", "d"}, []string{res[0].Key, res[1].Key, res[2].Key, res[3].Key})
+		assert.ErrorContains(t, res[1].Err, "no ring")
+		next, more := req.Next(res)
+		require.True(t, more)
+		assert.Equal(t, []string{"c", "d"}, next.Keys, "b failed before the cut")
+
+		req.Keys, req.PageSize = []string{"a", "b", "c"}, 2
+		res, err = c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a/1", "a/2"}, manyRows(t, res))
+		next, more = req.Next(res)
+		require.True(t, more)
+		assert.Equal(t, []string{"a", "b", "c"}, next.Keys, "b is after the cut")
+		failing["b"] = false
+		res, err = c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"c/1", "c/2"}, manyRows(t, res), "a is done, b holds nothing")
+	})
+}
