@@ -80,7 +80,10 @@ type TableMetrics struct {
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
 }
 
-// LatencySummary summarises a latency distribution.
+// LatencySummary summarises a latency distribution over the tracker's
+// recent window: Count is the latencies in it, not a counter, and falls as
+// the window moves on. For a latency histogram since start (Prometheus,
+// OpenTelemetry), time Read in a wrapper.
 type LatencySummary struct {
 	Count               int64
 	Mean, P50, P99, Max time.Duration
