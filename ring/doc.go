@@ -81,6 +81,15 @@
 // lists, so it costs in proportion to the ring's size: give NewLocator every
 // node known at start rather than adding them one by one.
 //
+// AddNode and ReplaceNode make a node a read replica at once: call them
+// once it holds its data. Cassandra reads from a joining or replacing node
+// only once its bootstrap (streaming) has finished; until then it is a
+// write target only (a pending range), which the read path does not model.
+// NewLocator and SetTable refuse a replication that places replicas in a
+// datacenter with no node in the ring, as Cassandra 4.0 and later refuse
+// one naming an unknown datacenter (*DatacenterError); RemoveNode may
+// still remove a datacenter's last node.
+//
 // # Failure detection
 //
 // A Detector is what coordinator.Config.Liveness needs, and a
@@ -142,7 +151,8 @@
 //		LocalDatacenter: "dc1",
 //	})
 //	// gossip, if you have it: det.Heartbeat(nodeID, time.Now())
-//	// topology changes:       loc.AddNode(n), loc.RemoveNode(id), loc.ReplaceNode(old, n)
+//	// topology changes:       loc.AddNode(n), loc.RemoveNode(id), loc.ReplaceNode(old, n),
+//	//                         adding or replacing a node once it holds its data
 //	// a node gone for good:   det.Forget(id) and c.ForgetReplica(id), once the reads in flight to it are done
 //
 // Ring, Locator and Detector are safe for concurrent use; ArrivalWindow is

@@ -76,7 +76,7 @@ func (e *TableError) Is(target error) bool { return target == ErrUnknownTable }
 type ConfigError struct {
 	Setting string
 	Reason  string
-	Err     error // the underlying error, if another package reported it
+	Err     error // the underlying error: another package's, or a *DatacenterError
 }
 
 func (e *ConfigError) Error() string { return "ring: invalid " + e.Setting + ": " + e.Reason }
@@ -88,6 +88,26 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 func unknownNode(id string) error { return fmt.Errorf("%w %q", ErrUnknownNode, id) }
+
+// DatacenterError reports a table whose replication places replicas in a
+// datacenter where the ring has no node, as Cassandra 4.0 and later refuse a
+// NetworkTopologyStrategy naming an unknown datacenter (CASSANDRA-12681):
+// the reads that need replicas there would fail, every read if it is the
+// only datacenter named. Names are compared exactly, so "DC1" is not "dc1".
+// It comes as the Err of a *ConfigError.
+type DatacenterError struct {
+	Table      string
+	Datacenter string
+	Known      []string // the ring's datacenters, sorted
+}
+
+func (e *DatacenterError) Error() string {
+	return "ring: table " + strconv.Quote(e.Table) + " replicates to " + e.reason()
+}
+
+func (e *DatacenterError) reason() string {
+	return fmt.Sprintf("datacenter %q, where the ring has no node (its datacenters: %q)", e.Datacenter, e.Known)
+}
 
 // ConnectError reports that LocatorConfig.Connect failed for a node.
 type ConnectError struct {

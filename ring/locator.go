@@ -38,8 +38,10 @@ type Locator struct {
 }
 
 // NewLocator returns a Locator over cfg.Nodes. It returns a *ConfigError
-// for a missing Connect, an empty table name or an invalid replication, the
-// error of New for a bad topology, and a *ConnectError if Connect fails.
+// for a missing Connect, an empty table name, an invalid replication or one
+// that places replicas in a datacenter where no node of cfg.Nodes is
+// (wrapping a *DatacenterError), the error of New for a bad topology, and a
+// *ConnectError if Connect fails.
 func NewLocator(cfg LocatorConfig) (*Locator, error) {
 	if cfg.Connect == nil {
 		return nil, &ConfigError{Setting: "Connect", Reason: "is required"}
@@ -49,6 +51,9 @@ func NewLocator(cfg LocatorConfig) (*Locator, error) {
 	}
 	r, err := New(cfg.Nodes)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkDatacenters(r, cfg.Tables); err != nil {
 		return nil, err
 	}
 	l := &Locator{connect: cfg.Connect}

@@ -81,7 +81,7 @@ func TestLocateAgreesWithReplicasFor(t *testing.T) {
 }
 
 func TestLocateUnknownTable(t *testing.T) {
-	l, _ := newLocator(t, randomNodes(1, 3, 4, 1, 1))
+	l, _ := newLocator(t, randomNodes(1, 3, 4, 2, 1))
 	_, _, err := l.Locate("nope", "k")
 	var te *ring.TableError
 	if !errors.As(err, &te) || te.Table != "nope" || !errors.Is(err, ring.ErrUnknownTable) {
@@ -150,7 +150,7 @@ func TestLocatorTopologyChanges(t *testing.T) {
 }
 
 func TestLocatorFailedChangeChangesNothing(t *testing.T) {
-	l, _ := newLocator(t, randomNodes(2, 4, 4, 1, 1))
+	l, _ := newLocator(t, randomNodes(2, 4, 4, 2, 1))
 	before := l.Ring()
 	for name, err := range map[string]error{
 		"duplicate":      l.AddNode(before.Nodes()[0]),
@@ -168,7 +168,7 @@ func TestLocatorFailedChangeChangesNothing(t *testing.T) {
 }
 
 func TestLocatorTables(t *testing.T) {
-	l, _ := newLocator(t, randomNodes(2, 4, 4, 1, 1))
+	l, _ := newLocator(t, randomNodes(2, 4, 4, 2, 1))
 	if err := l.SetTable("logs", consistency.Simple(1)); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestLocatorTellsApartReplicationsThatPrintAlike(t *testing.T) {
 // Reads run while the topology changes: each sees a whole version, with
 // RF distinct replicas, never a half-built one. Run with -race.
 func TestLocatorConcurrentReadsAndChanges(t *testing.T) {
-	nodes := randomNodes(4, 8, 16, 1, 3)
+	nodes := randomNodes(4, 8, 16, 2, 3)
 	l, _ := newLocator(t, nodes[:6])
 	var wg sync.WaitGroup
 	stop := make(chan struct{})

@@ -10,7 +10,7 @@ import (
 // ReplaceNode "connecting to n": a replacement that reuses the old node's
 // ID gets a connection of its own.
 func TestReplaceNodeReusingItsIDConnects(t *testing.T) {
-	nodes := randomNodes(2, 6, 8, 1, 3)
+	nodes := randomNodes(2, 6, 8, 2, 3)
 	l, c := newLocator(t, nodes)
 	before, _ := l.Replica("n02")
 	if err := l.ReplaceNode("n02", ring.Node{ID: "n02", Datacenter: nodes[2].Datacenter, Rack: nodes[2].Rack}); err != nil {
