@@ -21,8 +21,9 @@ import (
 //   - The coordinator's own outcomes (ReportOutcome), as gocql judges its
 //     connections: ConnectionFailures connection failures in a row convict
 //     a replica; timeouts and other errors never do. It is then probed
-//     (replica.Prober) with capped exponential backoff until it answers, or
-//     without a Prober readmitted after ReadmitAfter.
+//     (replica.Prober), through its current connection if Replicas is set,
+//     with capped exponential backoff until it answers, or without a Prober
+//     readmitted after ReadmitAfter.
 //
 // A node is alive unless a source convicted it; a node never heard of is
 // alive. IsAlive takes no lock and allocates nothing. The detector runs a

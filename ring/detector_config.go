@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/readpath/readpath/replica"
 )
 
 // DetectorConfig configures a Detector. Zero fields take the documented
@@ -26,7 +28,8 @@ type DetectorConfig struct {
 	// not learnt. Default InitialInterval.
 	MaxInterval time.Duration
 	// CheckInterval is how often phi is evaluated, as Cassandra evaluates
-	// it every gossip round. Default 1 s.
+	// it every gossip round, and, with Replicas, how often a probed node's
+	// connection is looked up for a replacement. Default 1 s.
 	CheckInterval time.Duration
 	// MaxLocalPause: when two evaluations of phi were more than this
 	// apart, the detector's own process stalled (a VM pause, a stopped
@@ -45,6 +48,19 @@ type DetectorConfig struct {
 	// Probe schedules the probes of a replica convicted for connection
 	// failures whose replica.Replica is a replica.Prober.
 	Probe Backoff
+	// Replicas, if not nil, returns node id's current connection and
+	// whether it knows the node: Locator.Replica fits. A node convicted for
+	// connection failures is then probed through its current connection,
+	// not the one whose failure convicted it, so that a node replaced under
+	// the same ID, or removed and added again, is readmitted through its new
+	// connection: the current connection's being a replica.Prober or not
+	// chooses between probes and ReadmitAfter, and a new connection is
+	// looked for every CheckInterval and probed at once, the backoff
+	// starting again. Without it, or for an id it does not know, the failed
+	// connection is probed. It is called on the detector's goroutines, never
+	// under its locks, and must be fast and safe for concurrent use; a call
+	// that panics is a failed probe.
+	Replicas func(id string) (replica.Replica, bool)
 	// ProbeTimeout bounds each probe: a probe that has not answered by then
 	// fails, and is abandoned if it ignores its context. Default 1 s.
 	ProbeTimeout time.Duration

@@ -12,6 +12,12 @@ import "maps"
 // evaluated, and is probed, for as long as the detector runs. No Change is
 // delivered for a forgotten node after Forget returns, except one already
 // queued. Forgetting an unknown node does nothing.
+//
+// Call it too when an ID comes back with a new connection (ReplaceNode
+// under the same ID, or AddNode of a removed node's ID), for a fresh
+// start. A failure of the old connection reported after Forget convicts
+// the ID again; with DetectorConfig.Replicas, the next probe, through the
+// new connection, readmits it.
 func (d *Detector) Forget(id string) {
 	d.addMu.Lock()
 	t := d.all[id]

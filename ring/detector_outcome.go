@@ -53,26 +53,52 @@ func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica)
 		t.rng = rand.New(rand.NewPCG(d.seed, hashID(t.id)))
 	}
 	t.mu.Unlock()
-	if !fresh {
-		return
-	}
-	if p, ok := rep.(replica.Prober); ok {
-		d.start(func() { d.probe(t, p) })
-	} else {
-		d.start(func() { d.readmitAfter(t) })
+	if fresh {
+		d.start(func() { d.readmission(t, rep) })
 	}
 }
 
-// probe probes t until it answers, t is forgotten or the detector closes.
-func (d *Detector) probe(t *tracked, p replica.Prober) {
+// readmission readmits t: by probes if its current connection is a
+// replica.Prober, else after ReadmitAfter. It runs on the detector's
+// goroutine, where Replicas may be called; if Replicas panics, the failed
+// connection decides.
+func (d *Detector) readmission(t *tracked, failed replica.Replica) {
+	rep, err := d.current(t)
+	if err != nil {
+		rep = failed
+	}
+	if _, ok := rep.(replica.Prober); !ok {
+		d.readmitAfter(t)
+		return
+	}
+	d.probe(t, rep)
+}
+
+// probe probes t's current connection until it answers, t is forgotten or
+// the detector closes. Each probe goes to the connection current then: a
+// connection other than last restarts the backoff, and one that is no
+// Prober readmits t ReadmitAfter later. A Replicas that panics is a failed
+// probe.
+func (d *Detector) probe(t *tracked, last replica.Replica) {
 	for n := 0; ; n++ {
 		t.mu.Lock()
 		wait := d.cfg.Probe.Delay(n, t.rng.Float64())
 		t.mu.Unlock()
-		if !t.sleep(wait) {
+		if !d.await(t, wait, last) {
 			return
 		}
-		err := d.probeOnce(t, p)
+		rep, err := d.current(t)
+		if err == nil {
+			p, ok := rep.(replica.Prober)
+			if !ok {
+				d.readmitAfter(t)
+				return
+			}
+			if !sameReplica(rep, last) {
+				n, last = 0, rep
+			}
+			err = d.probeOnce(t, p)
+		}
 		if t.ctx.Err() != nil {
 			return
 		}

@@ -129,7 +129,11 @@
 // the detector's goroutines, never on a read; a probe that panics fails,
 // and one that ignores its context is abandoned to its replica at
 // ProbeTimeout, so a misbehaving Prober holds up neither the detector nor
-// Close.
+// Close. Set DetectorConfig.Replicas to Locator.Replica: probes then go
+// through the node's current connection, so that a node replaced under the
+// same ID, or removed and added again, is readmitted through its new
+// connection (looked for every CheckInterval, the backoff starting again)
+// rather than probed through the dead one for good.
 //
 // OnChange hears every transition (down, up, and why) in order, from the
 // detector's goroutine. Forget(id) drops a node that left the ring: its
@@ -142,7 +146,7 @@
 //		Tables:  map[string]consistency.Replication{"users": consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})},
 //		Connect: func(n ring.Node) (replica.Replica, error) { return myrpc.Dial(n) },
 //	})
-//	det, err := ring.NewDetector(ring.DetectorConfig{})
+//	det, err := ring.NewDetector(ring.DetectorConfig{Replicas: loc.Replica})
 //	defer det.Close()
 //	c, err := coordinator.New(coordinator.Config{
 //		Locator:         loc,
@@ -154,6 +158,7 @@
 //	// topology changes:       loc.AddNode(n), loc.RemoveNode(id), loc.ReplaceNode(old, n),
 //	//                         adding or replacing a node once it holds its data
 //	// a node gone for good:   det.Forget(id) and c.ForgetReplica(id), once the reads in flight to it are done
+//	// an ID back in the ring: det.Forget(id) and c.ForgetReplica(id), for a fresh start at once
 //
 // Ring, Locator and Detector are safe for concurrent use; ArrivalWindow is
 // a plain value for one goroutine.

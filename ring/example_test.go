@@ -66,7 +66,9 @@ func Example_coordinator() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	det, err := ring.NewDetector(ring.DetectorConfig{})
+	// Replicas: probes of a convicted node go through its current
+	// connection, which a ReplaceNode under the same ID renews.
+	det, err := ring.NewDetector(ring.DetectorConfig{Replicas: loc.Replica})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -9,7 +9,8 @@ import "github.com/readpath/readpath/consistency"
 // Cassandra reads from a joining node only once its bootstrap (streaming)
 // has finished; until then it is a write target only (its ranges are
 // pending), which readpath's read path does not model, and a node added
-// early answers reads with no data.
+// early answers reads with no data. When n reuses the ID of a node removed
+// earlier, see ReplaceNode for what to tell the detector and coordinator.
 func (l *Locator) AddNode(n Node) error {
 	return l.changeNode("", func(s *locatorState) (*Ring, error) { return s.ring.With(n) })
 }
@@ -35,7 +36,15 @@ func (l *Locator) RemoveNode(id string) error {
 // Like AddNode, call it once n holds its data: Cassandra reads from a
 // replacing node only once it has streamed old's ranges; until then old
 // stays in the ring, down, and its ranges are read from its other
-// replicas.
+// replicas. When n reuses old's ID, or AddNode brings back a removed node's
+// ID, call Detector.Forget(id) and coordinator.Coordinator.ForgetReplica(id)
+// to give the node a fresh start at once: the detector may still hold the
+// old connection's conviction, and the snitch its misses. With
+// DetectorConfig.Replicas set to Locator.Replica the conviction heals
+// anyway, at the next probe, made through the new connection; without it,
+// the detector probes the old, dead connection, and Forget must wait until
+// the reads in flight to it are done, or a failure they report convicts
+// the ID again.
 func (l *Locator) ReplaceNode(old string, n Node) error {
 	return l.changeNode(n.ID, func(s *locatorState) (*Ring, error) { return s.ring.Replacing(old, n) })
 }
