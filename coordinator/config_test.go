@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 	"testing/synctest"
@@ -98,6 +99,7 @@ func TestBadPlacementIsRejectedBeforeSending(t *testing.T) {
 			require.NoError(t, err)
 			_, err = c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
 			assert.ErrorIs(t, err, coordinator.ErrBadPlacement, name)
+			assert.ErrorContains(t, err, fmt.Sprintf("locating %s/%q", tbl, key), "%s: the error names the partition", name)
 			c.Close()
 		}
 		assert.Zero(t, e.totalReads())

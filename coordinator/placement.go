@@ -20,7 +20,7 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 		return fmt.Errorf("%w: %w", ErrBadPlacement, err)
 	}
 	if len(reps) == 0 {
-		return fmt.Errorf("%w: no replicas", ErrBadPlacement)
+		return fmt.Errorf("%w: no replicas (does its replication name a datacenter without nodes?)", ErrBadPlacement)
 	}
 	for i, r := range reps {
 		if r == nil {

@@ -82,7 +82,7 @@ func (r *read) makePlan() error {
 	}
 	eps := endpoints(reps, r.epBuf[:0])
 	if err := checkPlacement(reps, eps, repl); err != nil {
-		return err
+		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
