@@ -165,7 +165,8 @@ func (req ManyRequest) validate() error {
 		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	}
 	for _, k := range req.Keys {
-		if err := req.request(k).validate(); err != nil {
+		kr := req.request(k)
+		if err := kr.validate(); err != nil {
 			return err
 		}
 	}

@@ -42,7 +42,7 @@ type Request struct {
 	NowInSec int64
 }
 
-func (req Request) validate() error {
+func (req *Request) validate() error {
 	switch {
 	case req.Table == "":
 		return fmt.Errorf("%w: empty table name", ErrInvalidRequest)
@@ -69,7 +69,7 @@ func (req Request) validate() error {
 // query returns the query to run: req.Query, or its continuation after the
 // paging state's last row, with the rows the state has remaining (0 for no
 // bound but the query's limit).
-func (req Request) query() (q replica.Query, remaining int, err error) {
+func (req *Request) query() (q replica.Query, remaining int, err error) {
 	if req.PagingState == nil {
 		return req.Query, 0, nil
 	}
