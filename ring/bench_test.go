@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 	"github.com/readpath/readpath/ring"
@@ -34,7 +35,11 @@ func BenchmarkMurmur3Token(b *testing.B) {
 // builds the replica list on every call.
 func BenchmarkLocate(b *testing.B) {
 	nodes := randomNodes(7, 12, 256, 1, 3)
-	l, _ := newLocator(b, nodes)
+	l, err := ring.NewLocator(ring.LocatorConfig{Nodes: nodes, Connect: new(connector).connect,
+		Tables: map[string]consistency.Replication{"events": tables["events"]}}) // one datacenter
+	if err != nil {
+		b.Fatal(err)
+	}
 	ref := newRefLocate(l.Ring(), 3)
 	keys := make([]string, 1024)
 	for i := range keys {
