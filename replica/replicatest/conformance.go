@@ -1,8 +1,6 @@
 package replicatest
 
 import (
-	"context"
-	"errors"
 	"slices"
 	"strconv"
 	"sync"
@@ -13,9 +11,9 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// callTimeout bounds every call the conformance check makes, so that a
-// replica that hangs fails the check instead of wedging the test.
-const callTimeout = 10 * time.Second
+// callTimeout bounds every call the conformance check makes; with
+// callGrace it bounds how long a replica that hangs can hold up a check.
+var callTimeout = 10 * time.Second
 
 // conformanceTable is the table the conformance check writes to.
 const conformanceTable = "replicatest"
@@ -38,29 +36,53 @@ type check struct {
 //
 // Each check runs as a subtest on a fresh, empty replica from newReplica,
 // which may fail t. The checks: a cancelled context or a passed deadline
-// makes Read and Apply fail with an error wrapping the context's error; a
-// partition never written reads as Partition{Key: key}; a data response
-// carries the command's key; a digest-only read returns the digest of the
-// partition a data read returns (with and without a column selection);
-// Apply merges (two versions applied in both orders read as repair.Merge of
-// them, and applying twice changes nothing); a column selection projects;
-// tables are separate; concurrent Reads and Applies are safe (run the test
-// with -race) and lose no write; every answer, at several read times (which
-// expire cells and purge tombstones), column selections and digest
-// versions, is what Command.Respond gives for the data written, which holds
-// a static row, range tombstones, row liveness, complex cells and
-// deletions; a digest read at every version up to the replica's
-// MaxDigestVersion (replica.DigestVersioner) is Respond's; reads by a
-// Query are Respond's, data, digest and tombstone count: slices with
-// inclusive, exclusive and open bounds, limits forward and reversed that
-// count only live rows (deleted and expired rows interleaved) and clip a
-// range tombstone at the last row, the static row; and a read past the
-// command's TombstoneFailureThreshold fails with an error that errors.As
-// finds to be the *replica.TombstoneOverwhelmingError Respond returns.
-// Every call is bounded by a 10 s timeout. The digest reads of the checks
-// that are not about digest versions ask for the newest version, or for a
-// replica.DigestVersioner's MaxDigestVersion if it is older, as a
-// coordinator never asks a replica for a version it does not support.
+// makes Read and Apply fail with an error wrapping the context's error, and
+// a context cancelled while the call runs makes it return, answering or
+// failing so; a partition never written reads as Partition{Key: key}; a
+// data response carries the command's key; a digest-only read returns the
+// digest of the partition a data read returns (with and without a column
+// selection); Apply merges (two versions applied in both orders read as
+// repair.Merge of them, and applying twice changes nothing) and leaves the
+// partition it is given as it was, when it returns and after later calls;
+// a read after a write sees it (an answer cached before it, a digest say,
+// must not be); a column selection projects; tables are separate;
+// partition and clustering keys are bytes, with zero bytes and 0xff, and a
+// clustering key may be empty; concurrent Reads and Applies are safe (run
+// the test with -race) and lose no write; every answer, at several read
+// times (which expire cells and purge some tombstones, which are then not
+// counted), column selections and digest versions, is what Command.Respond
+// gives for the data written, which holds a static row, range tombstones,
+// row liveness, complex cells and deletions; a digest read at every version
+// up to the replica's MaxDigestVersion (replica.DigestVersioner) is
+// Respond's; reads by a Query are Respond's: slices with inclusive,
+// exclusive and open bounds, limits forward and reversed that count only
+// live rows (deleted and expired rows interleaved) and clip a range
+// tombstone at the last row, the static row; and a read past the command's
+// TombstoneFailureThreshold fails with an error that errors.As finds to be
+// the *replica.TombstoneOverwhelmingError Respond returns. An answer is
+// compared with Respond's in what the coordinator uses of it: a data
+// answer's partition, a digest answer's digest (a data answer may carry a
+// digest too; replica.Response says it is ignored), and the tombstone
+// count of both. The digest reads of the checks that are not about digest
+// versions ask for the newest version, or for a replica.DigestVersioner's
+// MaxDigestVersion if it is older, as a coordinator never asks a replica
+// for a version it does not support.
+//
+// Every call runs on a goroutine of its own under a context with a 10 s
+// timeout. A call that has not returned 1 s after its context ended fails
+// the check, naming the call, and the check makes no more calls: a replica
+// that ignores its context and hangs fails instead of wedging the test
+// (its hung goroutine is left running).
+//
+// The data is timed near the Unix epoch: its deletion and expiry times are
+// 100 to 400 seconds after 1970, and the commands' NowInSec and GCBefore (0
+// to 500) decide what has expired and which tombstones are purged, as
+// Respond does. A storage engine that rewrites data on its own by the wall
+// clock (compaction that turns expired cells into tombstones and purges
+// tombstones older than now − gc_grace_seconds) would rewrite all of it as
+// it is written and answer unlike Respond: run the check with that off, with
+// compaction disabled or its clock set to 0 (Partition.Purge(0, 0) changes
+// nothing).
 func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 	t.Helper()
 	for _, c := range checks() {
@@ -79,12 +101,16 @@ func checks() []check {
 		{"endpoint", checkEndpoint},
 		{"cancelled context", checkCancelled},
 		{"passed deadline", checkDeadline},
+		{"cancelled in flight", checkCancelledInFlight},
 		{"missing partition", checkMissing},
 		{"response key", checkResponseKey},
 		{"digest matches data", checkDigest},
 		{"apply merges", checkApplyMerges},
+		{"apply leaves its input", checkApplyLeavesItsInput},
+		{"reads after a write", checkReadsAfterWrite},
 		{"columns", checkColumns},
 		{"tables are separate", checkTables},
+		{"binary keys", checkBinaryKeys},
 		{"concurrent use", checkConcurrent},
 		{"read time", checkReadTime},
 		{"digest versions", checkDigestVersions},
@@ -101,32 +127,6 @@ func checkEndpoint(t *testing.T, r replica.Replica) {
 	}
 	if again := r.Endpoint(); again != ep {
 		t.Errorf("Endpoint() changed from %v to %v", ep, again)
-	}
-}
-
-func checkCancelled(t *testing.T, r replica.Replica) {
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	expectContextError(t, r, ctx, context.Canceled)
-}
-
-func checkDeadline(t *testing.T, r replica.Replica) {
-	ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
-	defer cancel()
-	expectContextError(t, r, ctx, context.DeadlineExceeded)
-}
-
-// expectContextError makes every kind of call under a ctx that has ended.
-func expectContextError(t *testing.T, r replica.Replica, ctx context.Context, want error) {
-	for _, digestOnly := range []bool{false, true} {
-		_, err := r.Read(ctx, replica.Command{Table: conformanceTable, Key: "k", DigestOnly: digestOnly})
-		if !errors.Is(err, want) {
-			t.Errorf("Read(DigestOnly: %v) = %v, want an error wrapping %v", digestOnly, err, want)
-		}
-	}
-	older, _ := versions("k")
-	if err := r.Apply(ctx, replica.Mutation{Table: conformanceTable, Partition: older}); !errors.Is(err, want) {
-		t.Errorf("Apply = %v, want an error wrapping %v", err, want)
 	}
 }
 
@@ -195,9 +195,7 @@ func checkColumns(t *testing.T, r replica.Replica) {
 func checkTables(t *testing.T, r replica.Replica) {
 	older, newer := versions("k")
 	apply(t, r, older)
-	if err := call(t, func(ctx context.Context) error {
-		return r.Apply(ctx, replica.Mutation{Table: conformanceTable + "-other", Partition: newer})
-	}); err != nil {
+	if err := applyErr(t, r, conformanceTable+"-other", newer.Clone()); err != nil {
 		t.Errorf("Apply to another table: %v", err)
 	}
 	expectData(t, r, replica.Command{Table: conformanceTable, Key: "k"}, older)

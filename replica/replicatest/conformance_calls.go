@@ -2,6 +2,7 @@ package replicatest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/readpath/readpath/digest"
@@ -36,28 +37,53 @@ func askedVersion(r replica.Replica) byte {
 	return 0
 }
 
-// call runs f under a context bounded by callTimeout.
-func call(t *testing.T, f func(ctx context.Context) error) error {
+// call runs f under a context bounded by callTimeout, on a goroutine of
+// its own (see run); what names the call in a failure.
+func call[T any](t *testing.T, what string, f func(ctx context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
 	defer cancel()
-	return f(ctx)
+	return run(t, ctx.Done(), what, func() (T, error) { return f(ctx) })
 }
 
+// apply applies a deep copy of p, so that p, from which the check computes
+// what it expects, stays as written whatever the replica does with its
+// input; and the replica must leave that copy as it was given.
 func apply(t *testing.T, r replica.Replica, p replica.Partition) {
-	err := call(t, func(ctx context.Context) error {
-		return r.Apply(ctx, replica.Mutation{Table: conformanceTable, Partition: p})
-	})
-	if err != nil {
+	given := p.Clone()
+	if err := applyErr(t, r, conformanceTable, given); err != nil {
 		t.Errorf("Apply of %q: %v", p.Key, err)
+	}
+	expectUnchanged(t, "Apply", p, given)
+}
+
+// applyErr applies p to table under a bounded context.
+func applyErr(t *testing.T, r replica.Replica, table string, p replica.Partition) error {
+	_, err := call(t, fmt.Sprintf("Apply of %q", p.Key), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, r.Apply(ctx, replica.Mutation{Table: table, Partition: p})
+	})
+	return err
+}
+
+// expectUnchanged checks that the partition given to Apply still equals
+// written, the partition it is a copy of, after when.
+func expectUnchanged(t *testing.T, when string, written, given replica.Partition) {
+	if !given.Equal(written) {
+		t.Errorf("after %s, the partition given to Apply of %q changed: Apply must not modify its input, during the call or later\n got %+v\nwant %+v",
+			when, written.Key, given, written)
 	}
 }
 
-func readResponse(t *testing.T, r replica.Replica, cmd replica.Command) (resp replica.Response, err error) {
-	err = call(t, func(ctx context.Context) error {
-		resp, err = r.Read(ctx, cmd)
-		return err
-	})
-	return resp, err
+func readResponse(t *testing.T, r replica.Replica, cmd replica.Command) (replica.Response, error) {
+	return call(t, describe(cmd), func(ctx context.Context) (replica.Response, error) { return r.Read(ctx, cmd) })
+}
+
+// describe names a read in a failure: `digest Read of "k"` or `data Read
+// of "k"`, so that a digest is not mistaken for data.
+func describe(cmd replica.Command) string {
+	if cmd.DigestOnly {
+		return fmt.Sprintf("digest Read of %q", cmd.Key)
+	}
+	return fmt.Sprintf("data Read of %q", cmd.Key)
 }
 
 // readData returns the partition of a data read, and false after

@@ -36,3 +36,24 @@ func TestReadTimesPurgeRichDataDifferently(t *testing.T) {
 		t.Errorf("version 1 can express rich data")
 	}
 }
+
+// The read-time check counts tombstones at read times that purge some of
+// them and keep others, so that a replica that counts before it purges, or
+// counts nothing, fails.
+func TestReadTimesPurgeSomeTombstones(t *testing.T) {
+	older, newer := rich("k")
+	stored, _ := repair.Merge(older, newer)
+	some := 0
+	for _, at := range readTimes {
+		cmd := replica.Command{Key: "k", NowInSec: at[0], GCBefore: at[1]}
+		purged, _ := cmd.Respond(stored)
+		cmd.GCBefore = 0
+		kept, _ := cmd.Respond(stored)
+		if purged.Tombstones > 0 && purged.Tombstones < kept.Tombstones {
+			some++
+		}
+	}
+	if some < 2 {
+		t.Errorf("%d read times purge some tombstones and keep others, want at least 2", some)
+	}
+}

@@ -3,12 +3,16 @@ package replicatest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 	"github.com/stretchr/testify/require"
@@ -29,11 +33,29 @@ func TestInMemoryReplicaConforms(t *testing.T) {
 	}
 }
 
+// A replica may fill Digest on a data answer too: replica.Response says
+// the coordinator ignores it there, and so does the check.
+func TestReplicaDigestingDataReadsConforms(t *testing.T) {
+	replicatest.TestReplica(t, func(t *testing.T) replica.Replica { return newBroken(t, "digests data reads too") })
+}
+
 // brokenReplica breaks one rule of the replica.Replica contract on top of
 // a well-behaved in-memory replica.
 type brokenReplica struct {
 	*replicatest.Replica
-	flaw string
+	flaw    string
+	release chan struct{} // closed at the end of the test: a hung call ends
+
+	mu    sync.Mutex
+	cache map[string]replica.Response  // "stale digest cache"
+	kept  map[string]replica.Partition // "merges into its kept input"
+}
+
+func newBroken(t *testing.T, flaw string) *brokenReplica {
+	b := &brokenReplica{Replica: newReplica(t), flaw: flaw, release: make(chan struct{}),
+		cache: map[string]replica.Response{}, kept: map[string]replica.Partition{}}
+	t.Cleanup(func() { close(b.release) })
+	return b
 }
 
 var flaws = map[string]string{ // flaw -> the check that must catch it
@@ -54,6 +76,21 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"ignores the threshold":     "tombstone_threshold",
 	"hides the tombstone error": "tombstone_threshold",
 	"counts no tombstones":      "tombstone_threshold",
+
+	"stale digest cache":             "reads_after_a_write",
+	"hangs ignoring its context":     "missing_partition",
+	"hangs when cancelled in flight": "cancelled_in_flight",
+	"modifies its input":             "apply_leaves_its_input",
+	"merges into its kept input":     "apply_leaves_its_input",
+	"cuts keys at a zero byte":       "binary_keys",
+	"counts purged tombstones":       "read_time",
+}
+
+// flawMessages are what the failure of some flaws must say.
+var flawMessages = map[string]string{
+	"wrong digest":                   "got digest",
+	"hangs ignoring its context":     `digest Read of "missing" did not return`,
+	"hangs when cancelled in flight": `Read of "k" did not return`,
 }
 
 func (b *brokenReplica) Endpoint() replica.Endpoint {
@@ -64,6 +101,20 @@ func (b *brokenReplica) Endpoint() replica.Endpoint {
 }
 
 func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	if b.flaw == "hangs ignoring its context" && cmd.DigestOnly && cmd.Key == "missing" {
+		<-b.release // a lost reply, waited for without ctx.Done()
+	}
+	if b.flaw == "hangs when cancelled in flight" && ctx.Err() == nil {
+		resp, err := b.Replica.Read(ctx, cmd)
+		if ctx.Err() != nil {
+			<-b.release // the cancelled request's reply never comes
+		}
+		return resp, err
+	}
+	if resp, hit := b.cached(cmd); hit {
+		return resp, nil
+	}
+	asked := cmd
 	ctx, cmd = b.bend(ctx, cmd)
 	resp, err := b.Replica.Read(ctx, cmd)
 	switch _, held := b.Partition(cmd.Table, cmd.Key); {
@@ -77,22 +128,85 @@ func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.
 		err = errors.New(err.Error())
 	case b.flaw == "counts no tombstones":
 		resp.Tombstones = 0
+	case b.flaw == "counts purged tombstones" && cmd.GCBefore > 0:
+		cmd.GCBefore, cmd.TombstoneFailureThreshold = 0, 0
+		unpurged, _ := b.Replica.Read(ctx, cmd)
+		resp.Tombstones = unpurged.Tombstones
+	case b.flaw == "cuts keys at a zero byte" && !cmd.DigestOnly:
+		resp.Partition.Key = asked.Key
+	case b.flaw == "digests data reads too" && !cmd.DigestOnly:
+		resp.Digest, _ = resp.Partition.DigestAt(cmd.DigestVersion)
+	}
+	if b.flaw == "stale digest cache" && cmd.DigestOnly && err == nil {
+		b.mu.Lock()
+		b.cache[fmt.Sprint(asked)] = resp
+		b.mu.Unlock()
 	}
 	return resp, err
 }
 
+// cached returns the digest answer a "stale digest cache" replica gave
+// to the same command before, whatever was written since.
+func (b *brokenReplica) cached(cmd replica.Command) (replica.Response, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	resp, hit := b.cache[fmt.Sprint(cmd)]
+	return resp, hit
+}
+
 func (b *brokenReplica) Apply(ctx context.Context, m replica.Mutation) error {
-	ctx, _ = b.bend(ctx, replica.Command{})
-	if b.flaw == "ignores the table" {
-		m.Table = ""
+	if b.flaw == "hangs when cancelled in flight" && ctx.Err() == nil {
+		err := b.Replica.Apply(ctx, m)
+		if ctx.Err() != nil {
+			<-b.release
+		}
+		return err
 	}
-	if b.flaw == "overwrites" {
+	ctx, _ = b.bend(ctx, replica.Command{})
+	switch b.flaw {
+	case "ignores the table":
+		m.Table = ""
+	case "overwrites":
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return b.Seed(m.Table, m.Partition)
+	case "cuts keys at a zero byte":
+		m.Partition.Key = cut(m.Partition.Key)
+	case "merges into its kept input":
+		b.keep(m.Partition)
 	}
-	return b.Replica.Apply(ctx, m)
+	err := b.Replica.Apply(ctx, m)
+	if b.flaw == "modifies its input" { // recycles the buffers it was given
+		for i := range m.Partition.Rows {
+			m.Partition.Rows[i].Cells = m.Partition.Rows[i].Cells[:0]
+		}
+	}
+	return err
+}
+
+// keep stores the first write of a partition as it was given, and merges
+// later writes into that one's rows in place.
+func (b *brokenReplica) keep(p replica.Partition) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept, ok := b.kept[p.Key]
+	if !ok {
+		b.kept[p.Key] = p
+		return
+	}
+	merged, _ := repair.Merge(kept, p)
+	if len(merged.Rows) <= len(kept.Rows) {
+		copy(kept.Rows, merged.Rows)
+	}
+}
+
+// cut ends a key at its first zero byte, as a C string does.
+func cut(key string) string {
+	if i := strings.IndexByte(key, 0); i >= 0 {
+		return key[:i]
+	}
+	return key
 }
 
 // bend applies the flaws that change what the inner replica is asked.
@@ -122,6 +236,8 @@ func (b *brokenReplica) bend(ctx context.Context, cmd replica.Command) (context.
 		cmd.Query.Limit = 0
 	case "ignores the threshold":
 		cmd.TombstoneFailureThreshold = 0
+	case "cuts keys at a zero byte":
+		cmd.Key = cut(cmd.Key)
 	}
 	return ctx, cmd
 }
@@ -133,11 +249,10 @@ func TestBrokenReplicaHelper(t *testing.T) {
 	if os.Getenv("REPLICATEST_BROKEN") != "1" {
 		t.Skip("run by TestConformanceCatchesBrokenReplicas")
 	}
+	replicatest.SetCallTimeouts(t, 500*time.Millisecond, 100*time.Millisecond) // some hang
 	for flaw := range flaws {
 		t.Run(flaw, func(t *testing.T) {
-			replicatest.TestReplica(t, func(t *testing.T) replica.Replica {
-				return &brokenReplica{Replica: newReplica(t), flaw: flaw}
-			})
+			replicatest.TestReplica(t, func(t *testing.T) replica.Replica { return newBroken(t, flaw) })
 		})
 	}
 }
@@ -155,6 +270,11 @@ func TestConformanceCatchesBrokenReplicas(t *testing.T) {
 		line := "--- FAIL: TestBrokenReplicaHelper/" + strings.ReplaceAll(flaw, " ", "_") + "/" + check + " "
 		if !strings.Contains(string(out), line) {
 			t.Errorf("flaw %q was not caught: no %q in the output", flaw, line)
+		}
+	}
+	for flaw, msg := range flawMessages {
+		if !strings.Contains(string(out), msg) {
+			t.Errorf("flaw %q's failure does not say %q", flaw, msg)
 		}
 	}
 	if t.Failed() {

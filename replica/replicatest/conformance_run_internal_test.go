@@ -1,0 +1,71 @@
+package replicatest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// recorder is a testing.TB that records the failures reported to it
+// instead of failing the test.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func TestRunAbandonsACallThatOutlivesItsContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recorder{TB: t}
+		ended, release := make(chan struct{}), make(chan struct{})
+		defer close(release) // the hung call ends before the bubble does
+		close(ended)
+		start := time.Now()
+		_, err := run(rec, ended, `data Read of "k"`, func() (int, error) { <-release; return 1, nil })
+		if !errors.Is(err, errAbandoned) || time.Since(start) != callGrace {
+			t.Errorf("run of a call that hangs = %v after %v, want errAbandoned after %v", err, time.Since(start), callGrace)
+		}
+		if len(rec.errors) != 1 || !strings.Contains(rec.errors[0], `data Read of "k" did not return`) {
+			t.Errorf("run reported %q, want one failure naming the call", rec.errors)
+		}
+		called := false
+		_, err = run(rec, ended, "Apply", func() (int, error) { called = true; return 1, nil })
+		if called || !errors.Is(err, errAbandoned) {
+			t.Errorf("after an abandoned call, run called the replica (%v) and returned %v, want no call and errAbandoned", called, err)
+		}
+	})
+}
+
+func TestRunWaitsForACallUntilItsContextEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recorder{TB: t}
+		got, err := run(rec, make(chan struct{}), "Read", func() (int, error) {
+			time.Sleep(time.Hour) // its context still live
+			return 7, nil
+		})
+		if got != 7 || err != nil || len(rec.errors) != 0 {
+			t.Errorf("run = %d, %v, reporting %q; want the call's 7, nil and no failure", got, err, rec.errors)
+		}
+	})
+}
+
+func TestRunGivesACallItsGraceAfterItsContextEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recorder{TB: t}
+		ended := make(chan struct{})
+		got, err := run(rec, ended, "Read", func() (int, error) {
+			close(ended)
+			time.Sleep(callGrace - time.Millisecond)
+			return 7, nil
+		})
+		if got != 7 || err != nil || len(rec.errors) != 0 {
+			t.Errorf("run = %d, %v, reporting %q; want the call's 7, nil and no failure", got, err, rec.errors)
+		}
+	})
+}
