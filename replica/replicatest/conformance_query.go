@@ -137,6 +137,9 @@ func expectAnswer(t *testing.T, r replica.Replica, cmd replica.Command, stored r
 		switch {
 		case err != nil:
 			t.Errorf("%s by %+v: %v", describe(cmd), cmd.Query, err)
+		case digestOnly && !got.Partition.Equal(replica.NewPartition(got.Partition.Key)):
+			t.Errorf("%s by %+v: a digest answer carries data %v: the coordinator drops it, and it costs the network",
+				describe(cmd), cmd.Query, got.Partition)
 		case digestOnly && got.Digest != want.Digest:
 			t.Errorf("%s by %+v, columns %q, read at %d, gcBefore %d, version %d\n got digest %v\nwant digest %v",
 				describe(cmd), cmd.Query, cmd.Columns, cmd.NowInSec, cmd.GCBefore, cmd.DigestVersion, got.Digest, want.Digest)

@@ -84,6 +84,7 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"merges into its kept input":     "apply_leaves_its_input",
 	"cuts keys at a zero byte":       "binary_keys",
 	"counts purged tombstones":       "read_time",
+	"sends data with digests":        "query_slices",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -91,6 +92,7 @@ var flawMessages = map[string]string{
 	"wrong digest":                   "got digest",
 	"hangs ignoring its context":     `digest Read of "missing" did not return`,
 	"hangs when cancelled in flight": `Read of "k" did not return`,
+	"sends data with digests":        "a digest answer carries data",
 }
 
 func (b *brokenReplica) Endpoint() replica.Endpoint {
@@ -134,6 +136,11 @@ func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.
 		resp.Tombstones = unpurged.Tombstones
 	case b.flaw == "cuts keys at a zero byte" && !cmd.DigestOnly:
 		resp.Partition.Key = asked.Key
+	case b.flaw == "sends data with digests" && cmd.DigestOnly:
+		data := cmd
+		data.DigestOnly = false
+		full, _ := b.Replica.Read(ctx, data)
+		resp.Partition = full.Partition
 	case b.flaw == "digests data reads too" && !cmd.DigestOnly:
 		resp.Digest, _ = resp.Partition.DigestAt(cmd.DigestVersion)
 	}
