@@ -12,11 +12,12 @@ import (
 // plain value: a replica keeps its own copy, so changing one after
 // SetBehavior changes nothing.
 //
-// A request's life, in order: its Fault may decide it on arrival; if it
-// arrives inside a Pauses window it waits for the window's end; it waits
-// for a worker (see WithWorkers); it then holds the worker for its service
-// time: a random pause (with PauseChance) plus Latency times Slowdown times
-// the cluster's slowdown.
+// A request's life, in order: it draws its random values (see the package
+// doc); its Fault may decide it on arrival; if it arrives inside a Pauses
+// window it waits for the window's end; it waits for a worker (see
+// WithWorkers); it then holds the worker for its service time: a random
+// pause (with PauseChance) plus Latency times Slowdown times the cluster's
+// slowdown.
 type Behavior struct {
 	// Latency is the model of service time; nil means zero.
 	Latency Latency

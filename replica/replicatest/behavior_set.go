@@ -1,7 +1,5 @@
 package replicatest
 
-import "time"
-
 // Behavior returns a copy of the replica's current Behavior.
 func (r *Replica) Behavior() Behavior { return r.behavior.Load().clone() }
 
@@ -45,23 +43,4 @@ func (r *Replica) update(change func(*Behavior)) error {
 	}
 	r.behavior.Store(&b)
 	return nil
-}
-
-// draw picks a request's service time: a random pause, if the coin says so,
-// plus its latency scaled by the slowdowns. The draws are made in a fixed
-// order so that a seed gives the same sequence on every run.
-func (r *Replica) draw(b *Behavior) time.Duration {
-	if b.Latency == nil && b.PauseChance == 0 {
-		return 0
-	}
-	r.rngMu.Lock()
-	defer r.rngMu.Unlock()
-	var service, pause time.Duration
-	if b.Latency != nil {
-		service = max(0, b.Latency.Sample(r.rng))
-	}
-	if b.PauseChance > 0 && r.rng.Float64() < b.PauseChance {
-		pause = max(0, b.PauseLength.Sample(r.rng))
-	}
-	return addSat(pause, scale(service, b.factor()*r.cluster.load()))
 }

@@ -76,8 +76,11 @@ func (c *Cluster) addReplicas(cfg *ClusterConfig) error {
 	for _, dc := range cfg.Datacenters {
 		for i := range dc.Nodes {
 			ep := dc.endpoint(i)
-			opts := append([]Option{WithSeed(mix(cfg.Seed, len(c.replicas)))}, cfg.Options...)
-			r, err := New(ep, append(opts, withStart(start), withClusterSlowdown(c.slowdown))...)
+			// withMember comes after the config's options, so that a WithSeed
+			// among them still gives each replica a stream of its own.
+			opts := append([]Option{WithSeed(cfg.Seed)}, cfg.Options...)
+			opts = append(opts, withMember(len(c.replicas)), withStart(start), withClusterSlowdown(c.slowdown))
+			r, err := New(ep, opts...)
 			if err != nil {
 				return err
 			}
@@ -97,13 +100,8 @@ func (dc Datacenter) endpoint(i int) replica.Endpoint {
 	return replica.Endpoint{ID: dc.Name + "-" + rack + "-n" + strconv.Itoa(i+1), Datacenter: dc.Name, Rack: rack}
 }
 
-// mix derives the seed of the i-th replica from the cluster's (splitmix64).
-func mix(seed uint64, i int) uint64 {
-	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+// mix derives the seed of the i-th replica from the cluster's.
+func mix(seed uint64, i int) uint64 { return splitmix(seed + uint64(i)*0x9e3779b97f4a7c15) }
 
 // Replicas returns every replica, datacenter by datacenter in the order of
 // the config, nodes in number order. The slice is a copy.

@@ -11,8 +11,10 @@ type ClusterConfig struct {
 	// rf distinct nodes; NetworkTopology does it per datacenter, preferring
 	// distinct racks. It must not need more nodes than a datacenter has.
 	Replication consistency.Replication
-	// Seed draws the ring's tokens and seeds each replica's random source:
-	// the same seed gives the same placement and the same latencies.
+	// Seed draws the ring's tokens, and each replica's random draws are
+	// seeded from it and the replica's place in the config: the same seed
+	// gives the same placement, and each replica the same latencies for the
+	// same requests (see the package doc).
 	Seed uint64
 	// TokensPerNode is the number of tokens (virtual nodes) each node owns
 	// on the ring; 0 means 16, Cassandra's default num_tokens.
@@ -21,8 +23,9 @@ type ClusterConfig struct {
 	// Seed and Pin fail with ErrUnknownTable for any other. Empty means any
 	// table exists.
 	Tables []string
-	// Options apply to every replica, after the cluster's own seed: give
-	// all of them a Behavior or workers.
+	// Options apply to every replica: give all of them a Behavior or
+	// workers. A WithSeed among them replaces Seed in the replicas' draws,
+	// each still getting its own.
 	Options []Option
 }
 

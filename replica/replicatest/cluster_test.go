@@ -263,6 +263,31 @@ func TestClusterOptionsReachEveryReplica(t *testing.T) {
 	})
 }
 
+// A WithSeed among the cluster's options seeds the cluster's replicas as
+// ClusterConfig.Seed does: each its own stream, so that their random pauses
+// do not coincide.
+func TestClusterOptionsSeedGivesEachReplicaItsOwnDraws(t *testing.T) {
+	draws := func(opts ...replicatest.Option) [][]time.Duration {
+		var out [][]time.Duration
+		synctest.Test(t, func(t *testing.T) {
+			c := newCluster(t, replicatest.ClusterConfig{
+				Datacenters: []replicatest.Datacenter{dc("dc1", 1, 3)}, Replication: consistency.Simple(3),
+				Options: append(opts, with(replicatest.Behavior{Latency: replicatest.Uniform(ms(1), ms(100))})),
+			})
+			for _, r := range c.Replicas() {
+				out = append(out, []time.Duration{readTook(t, r), readTook(t, r), readTook(t, r)})
+			}
+		})
+		return out
+	}
+	seeded := draws(replicatest.WithSeed(7))
+	assert.NotEqual(t, seeded[0], seeded[1])
+	assert.NotEqual(t, seeded[1], seeded[2])
+	assert.Equal(t, seeded, draws(replicatest.WithSeed(7)))
+	assert.NotEqual(t, seeded, draws(replicatest.WithSeed(8)))
+	assert.NotEqual(t, seeded, draws(), "the option's seed replaces the cluster's")
+}
+
 func TestClusterSlowdownMultipliesEveryReplicas(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := newCluster(t, replicatest.ClusterConfig{

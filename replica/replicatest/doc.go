@@ -54,8 +54,19 @@
 // its latencies match its model on average; simulations want it, tests in
 // bubbles do not need it.
 //
-// All randomness comes from a seeded PCG source per replica (WithSeed,
-// ClusterConfig.Seed, or by default a hash of the replica's ID), drawn in a
-// fixed order per request: the same seed gives the same sequence of draws.
-// Concurrent requests take their draws in the order they arrive.
+// # Reproducible randomness
+//
+// A request's random values (its latency and its random pause) come from
+// the replica's seed (WithSeed, ClusterConfig.Seed, or by default a hash of
+// the replica's ID) and the request itself: its kind (data read, digest
+// read or mutation), table and key, and how many requests of that kind for
+// that key drew before it (those whose Behavior has a Latency or a
+// PauseChance). It draws as it arrives, before its context is looked at,
+// so a cancelled request draws like any other and requests for other keys
+// take nothing from it. The same seed and the same requests, in the same
+// order for each key, give each replica the same latencies: a sequential
+// reader replays exactly in a bubble, provided that what it reads through
+// sends the same requests. Concurrent readers interleave as the scheduler
+// does: requests for one key arriving at the same virtual instant draw in
+// the order they reach the replica.
 package replicatest

@@ -9,7 +9,8 @@ import (
 )
 
 // Latency is a model of a replica's service time: each request draws one
-// Sample from the replica's seeded source. A negative sample counts as zero.
+// Sample from a source seeded for that request (see the package doc). A
+// negative sample counts as zero.
 // A Latency shared between replicas must be safe for concurrent use; the
 // models of this package are immutable values and are.
 type Latency interface {

@@ -14,7 +14,6 @@ type Option func(*options)
 
 type options struct {
 	seed       uint64
-	seeded     bool
 	behavior   Behavior
 	workers    int
 	queueLimit int
@@ -25,10 +24,13 @@ type options struct {
 	maxDigest       byte
 }
 
-// WithSeed seeds the replica's random source. Without it the seed is a hash
-// of the endpoint's ID, so a run is reproducible either way.
+// WithSeed seeds the replica's random draws (see the package doc). Without
+// it the seed is a hash of the endpoint's ID, so a run is reproducible
+// either way. Among a ClusterConfig's Options it stands for the cluster's
+// Seed in the replicas' draws, each replica still deriving a seed of its
+// own from it; the ring keeps the cluster's Seed.
 func WithSeed(seed uint64) Option {
-	return func(o *options) { o.seed, o.seeded = seed, true }
+	return func(o *options) { o.seed = seed }
 }
 
 // WithBehavior sets the replica's initial Behavior; see SetBehavior.
@@ -53,6 +55,12 @@ func WithWorkers(workers, queueLimit int) Option {
 // must be from digest.V1 to digest.Latest, the default.
 func WithMaxDigestVersion(v byte) Option {
 	return func(o *options) { o.maxDigest = v }
+}
+
+// withMember derives the seed of a cluster's i-th replica from the seed
+// set so far, the cluster's or one a WithSeed in its Options gave.
+func withMember(i int) Option {
+	return func(o *options) { o.seed = mix(o.seed, i) }
 }
 
 // withStart sets the instant pause windows are measured from.

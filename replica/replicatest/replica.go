@@ -1,7 +1,6 @@
 package replicatest
 
 import (
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,9 +30,7 @@ type Replica struct {
 
 	behavior atomic.Pointer[Behavior]
 	setMu    sync.Mutex // serialises read-modify-write updates of behavior
-
-	rngMu sync.Mutex // held only while drawing, never across a wait
-	rng   *rand.Rand
+	draws    *drawer
 }
 
 // New returns an empty replica answering as ep, configured by opts, or a
@@ -51,7 +48,7 @@ func New(ep replica.Endpoint, opts ...Option) (*Replica, error) {
 	}
 	r := &Replica{
 		ep: ep, start: o.start, workers: newWorkers(o.workers, o.queueLimit), cluster: o.cluster,
-		rng: rand.New(rand.NewPCG(o.seed, pcgStream)), maxDigest: o.maxDigest,
+		draws: newDrawer(o.seed), maxDigest: o.maxDigest,
 	}
 	if o.timerCorrection {
 		r.late = new(lateness)
@@ -59,9 +56,6 @@ func New(ep replica.Endpoint, opts ...Option) (*Replica, error) {
 	r.behavior.Store(&o.behavior)
 	return r, nil
 }
-
-// pcgStream is the second PCG seed word: a seed alone picks the sequence.
-const pcgStream = 0x9e3779b97f4a7c15
 
 // NewReplica is New for tests that build replicas from literals: instead of
 // returning an error it returns a replica that fails every Read and Apply

@@ -41,6 +41,9 @@ type vnode struct {
 	node  int
 }
 
+// pcgStream is the second PCG seed word: a seed alone picks the tokens.
+const pcgStream = 0x9e3779b97f4a7c15
+
 // newRing places nodes on a ring drawn from seed and precomputes each
 // token's replicas under rep, which must already be validated against them.
 func newRing(nodes []*Replica, tokensPerNode int, seed uint64, rep consistency.Replication) *ring {

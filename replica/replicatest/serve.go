@@ -17,12 +17,14 @@ import (
 // an invalid command's and Respond's *replica.TombstoneOverwhelmingError
 // included, are *RequestError values, which errors.As sees through.
 func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	req := request{kind: dataRead, table: cmd.Table, key: cmd.Key}
 	if cmd.DigestOnly {
 		r.stats.digestReads.Add(1)
+		req.kind = digestRead
 	} else {
 		r.stats.dataReads.Add(1)
 	}
-	if err := r.serve(ctx, "read"); err != nil {
+	if err := r.serve(ctx, "read", req); err != nil {
 		return replica.Response{}, err
 	}
 	if cmd.DigestOnly && r.maxDigest < digest.Latest && (cmd.DigestVersion == 0 || cmd.DigestVersion > r.maxDigest) {
@@ -40,7 +42,7 @@ func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 // invalid mutation fails with repair's error and changes nothing.
 func (r *Replica) Apply(ctx context.Context, m replica.Mutation) error {
 	r.stats.mutations.Add(1)
-	if err := r.serve(ctx, "apply"); err != nil {
+	if err := r.serve(ctx, "apply", request{kind: mutation, table: m.Table, key: m.Partition.Key}); err != nil {
 		return err
 	}
 	if err := r.data.merge(m.Table, m.Partition); err != nil {
@@ -51,13 +53,19 @@ func (r *Replica) Apply(ctx context.Context, m replica.Mutation) error {
 
 // serve runs a request's life up to the moment it is answered: its fault,
 // its pause window, its queueing and its service time.
-func (r *Replica) serve(ctx context.Context, op string) error {
+func (r *Replica) serve(ctx context.Context, op string, req request) error {
 	r.stats.inFlight.Add(1)
 	defer r.stats.inFlight.Add(-1)
 	if r.err != nil {
 		return r.fail(op, r.err)
 	}
 	b := r.behavior.Load()
+	// Drawn before anything can end the request, so that whether it is
+	// cancelled changes no later request's draws.
+	var service time.Duration
+	if b.draws() { // spares the call: the benchmarks' replicas answer at once
+		service = r.draws.draw(b, req, r.cluster.load())
+	}
 	ignoreCtx := b.Fault.kind == ignoresContext
 	if err := ctx.Err(); err != nil && !ignoreCtx {
 		return r.fail(op, err)
@@ -65,7 +73,7 @@ func (r *Replica) serve(ctx context.Context, op string) error {
 	if decided, err := r.decide(ctx, op, b.Fault); decided {
 		return err
 	}
-	if err := r.wait(ctx, b, ignoreCtx); err != nil {
+	if err := r.wait(ctx, b, service, ignoreCtx); err != nil {
 		return r.fail(op, err)
 	}
 	if ignoreCtx && ctx.Err() != nil {
@@ -96,8 +104,7 @@ func (r *Replica) decide(ctx context.Context, op string, f Fault) (bool, error) 
 
 // wait holds the request through its pause window, its queueing for a
 // worker and its service time.
-func (r *Replica) wait(ctx context.Context, b *Behavior, ignoreCtx bool) error {
-	service := r.draw(b)
+func (r *Replica) wait(ctx context.Context, b *Behavior, service time.Duration, ignoreCtx bool) error {
 	if err := r.pauseWindow(ctx, b, ignoreCtx); err != nil {
 		return err
 	}
