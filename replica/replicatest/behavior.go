@@ -31,16 +31,20 @@ type Behavior struct {
 	// when PauseChance is above 0.
 	PauseLength Latency
 	// Pauses are scheduled windows, relative to the replica's start: a
-	// request arriving inside one is answered no earlier than its end.
+	// request arriving inside one is answered no earlier than its end. A
+	// request queued or in service when one starts is not held.
 	Pauses []Window
 	// Fault is how the replica misbehaves beyond slowness.
 	Fault Fault
 }
 
 // Window is a span of time [Start, End) relative to a replica's start (its
-// creation, or its cluster's), during which the replica is paused: a
-// stop-the-world GC from 100 ms to 180 ms is Window{100 * time.Millisecond,
-// 180 * time.Millisecond}. A Window is a plain value.
+// creation, or its cluster's), during which the replica takes up no
+// request: one arriving inside it waits for its end, as behind a
+// stop-the-world GC from 100 ms to 180 ms, Window{100 * time.Millisecond,
+// 180 * time.Millisecond}. Unlike a real GC, a Window does not stop the
+// requests already queued or in service when it starts: one arriving at
+// 95 ms with 10 ms of service answers at 105 ms. A Window is a plain value.
 type Window struct {
 	Start, End time.Duration
 }

@@ -116,6 +116,8 @@ func (r *Replica) wait(ctx context.Context, b *Behavior, service time.Duration, 
 }
 
 // pauseWindow holds a request arriving in a pause window until its end.
+// Only arrivals: holding requests in service too, as a real GC would,
+// moves virtual times that the coordinator's tests pin.
 func (r *Replica) pauseWindow(ctx context.Context, b *Behavior, ignoreCtx bool) error {
 	if len(b.Pauses) == 0 {
 		return nil // spares the clock read

@@ -74,6 +74,18 @@ func TestPauseWindowThenService(t *testing.T) {
 	})
 }
 
+// A window holds requests arriving in it only: one already in service when
+// it starts answers on time, as Window's doc says (a GC would stop it too).
+func TestPauseWindowLetsARequestInServiceFinish(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newReplica(t, with(replicatest.Behavior{
+			Latency: replicatest.Constant(ms(10)), Pauses: []replicatest.Window{{ms(100), ms(180)}},
+		}))
+		time.Sleep(ms(95))
+		assert.Equal(t, ms(10), readTook(t, r), "answers at 105ms, inside the window")
+	})
+}
+
 func TestCancelledRequestReturnsAtTheCancellation(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newReplica(t, latency(replicatest.Constant(ms(10))))
