@@ -45,6 +45,16 @@ func prober(id string, fault replicatest.Fault) *countingProber {
 	return p
 }
 
+// convictedVia returns a detector that finds connections through c, and
+// when it convicted old, whose read it has just seen refused.
+func convictedVia(t *testing.T, c *conns, old replica.Replica) (*ring.Detector, *recorder, time.Time) {
+	t.Helper()
+	d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas})
+	convicted := time.Now()
+	_ = read(d, old, time.Second)
+	return d, rec, convicted
+}
+
 func probeCount(p *countingProber) int {
 	starts, _ := p.probes()
 	return len(starts)
@@ -58,10 +68,8 @@ func TestStaleOutcomeAfterForgetIsProbedThroughTheNewConnection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		old := prober("a", replicatest.Down())
 		c := newConns("a", old)
-		d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas})
+		d, rec, convicted := convictedVia(t, c, old)
 		defer d.Close()
-		convicted := time.Now()
-		read(d, old, time.Second)
 		time.Sleep(500 * time.Millisecond)
 		c.set("a", prober("a", replicatest.Fault{}))
 		d.Forget("a")
@@ -87,10 +95,8 @@ func TestAReplacementIsProbedAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		old := prober("a", replicatest.Down())
 		c := newConns("a", old)
-		d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas})
+		d, rec, convicted := convictedVia(t, c, old)
 		defer d.Close()
-		convicted := time.Now()
-		read(d, old, time.Second)
 		time.Sleep(40500 * time.Millisecond)
 		c.set("a", prober("a", replicatest.Fault{}))
 		time.Sleep(time.Second)
@@ -109,10 +115,8 @@ func TestAReplacementRestartsTheBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		old := prober("a", replicatest.Down())
 		c := newConns("a", old)
-		d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas})
+		d, rec, convicted := convictedVia(t, c, old)
 		defer d.Close()
-		convicted := time.Now()
-		read(d, old, time.Second)
 		time.Sleep(40500 * time.Millisecond)
 		replacement := prober("a", replicatest.Down())
 		c.set("a", replacement)
@@ -180,10 +184,8 @@ func TestAReplicasThatPanicsIsAFailedProbe(t *testing.T) {
 		old := prober("a", replicatest.Down())
 		c := newConns("a", prober("a", replicatest.Fault{}))
 		c.panicUntil = time.Now().Add(5 * time.Second)
-		d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas})
+		d, rec, convicted := convictedVia(t, c, old)
 		defer d.Close()
-		convicted := time.Now()
-		read(d, old, time.Second)
 		time.Sleep(time.Minute)
 		wantChanges(t, rec,
 			change("a", false, ring.ConnectionFailed, convicted),
