@@ -88,10 +88,7 @@ func TestPageSizeMayNotBeNegative(t *testing.T) {
 // reading the query whole does, up to its limit, and no page holds more
 // than its size.
 func TestPageSizeReturnsTheLimitedView(t *testing.T) {
-	cl := instantCluster(t)
-	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, DefaultTable: policy(t, "NEVER")})
-	require.NoError(t, err)
-	defer c.Close()
+	cl, c := propertyCoordinator(t, policy(t, "NEVER"))
 	g := newPageGen(false)
 	n := 0
 	rapid.Check(t, func(t *rapid.T) {

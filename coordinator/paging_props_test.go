@@ -13,6 +13,7 @@ import (
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // gcBefore is the reads' gcBefore under the default gc_grace_seconds:
@@ -46,10 +47,7 @@ func TestPagingReturnsTheMergedView(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := policy(t, tc.retry)
 			opts.ReadRepair, opts.Strategy = tc.mode, tc.strategy
-			cl := instantCluster(t)
-			c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, DefaultTable: opts})
-			require.NoError(t, err)
-			defer c.Close()
+			cl, c := propertyCoordinator(t, opts)
 			quorum := tc.level == consistency.Quorum
 			g := newPageGen(quorum)
 			n := 0
@@ -74,6 +72,17 @@ func TestPagingReturnsTheMergedView(t *testing.T) {
 			})
 		})
 	}
+}
+
+// propertyCoordinator is a coordinator reading with opts over an instant
+// cluster of three, for the paging properties, which run outside a bubble.
+func propertyCoordinator(t *testing.T, opts coordinator.TableOptions) (*replicatest.Cluster, *coordinator.Coordinator) {
+	t.Helper()
+	cl := instantCluster(t)
+	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, DefaultTable: opts})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return cl, c
 }
 
 // wholeRead returns what a client reading req's query unlimited sees of the

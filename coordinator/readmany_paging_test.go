@@ -166,10 +166,7 @@ func inQueryOrder(res coordinator.Result, q replica.Query) []replica.ViewRow {
 // under its per-partition limit does, in key order, up to the limit when
 // pages have their own size; no page holds more rows than its size.
 func TestReadManyPagingHonoursBothLimits(t *testing.T) {
-	cl := instantCluster(t)
-	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, DefaultTable: policy(t, "NEVER")})
-	require.NoError(t, err)
-	defer c.Close()
+	cl, c := propertyCoordinator(t, policy(t, "NEVER"))
 	g := newPageGen(false)
 	n := 0
 	rapid.Check(t, func(t *rapid.T) {
