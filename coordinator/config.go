@@ -84,7 +84,11 @@ type Config struct {
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at
 	// most 1<<20 (about 300 bytes a slot). The queue is made by the first
-	// ASYNC repair.
+	// ASYNC repair. A queued repair holds its mutation, what the replica
+	// lacks: a repair of a large partition that differs everywhere holds
+	// about the partition (4 MiB for 10,000 rows of four columns), so with
+	// slow replicas the queue may hold RepairQueue of them; size it for
+	// your largest repairs, or use BLOCKING for tables of large partitions.
 	RepairQueue int
 	// RepairWorkers is the number of goroutines applying ASYNC repairs.
 	// They start with the first ASYNC repair and stop in Close. Default 4;
