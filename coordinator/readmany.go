@@ -3,8 +3,8 @@ package coordinator
 import (
 	"context"
 	"fmt"
-
-	"golang.org/x/sync/errgroup"
+	"sync"
+	"sync/atomic"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
@@ -87,32 +87,37 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	for i, key := range keys {
 		out[i].Key = key
 	}
-	readCtx, stop := context.WithCancel(ctx)
-	defer stop()
+	readCtx, stop := ctx, context.CancelFunc(func() {})
+	if req.pageRows() > 0 { // a page may fill before its keys are all read
+		readCtx, stop = context.WithCancel(ctx)
+		defer stop()
+	}
 	fill := newPageFill(req.pageRows(), len(keys), stop)
-	var g errgroup.Group // not WithContext: one key's failure must not cancel the others
-	g.SetLimit(cmpOr(req.Concurrency, defaultConcurrency))
-	for i, key := range keys {
-		if fill.full() {
-			break
-		}
-		if notStarted(ctx, &out[i]) {
-			continue
-		}
-		g.Go(func() error {
-			if fill.full() || notStarted(ctx, &out[i]) { // either may have come while this waited for a slot
-				return nil
+	// Concurrency goroutines take the keys in order, rather than one a key:
+	// a new goroutine grows its stack before a read fits. One key's failure
+	// does not cancel the others.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
+		wg.Go(func() {
+			for !fill.full() {
+				i := int(next.Add(1) - 1)
+				if i >= len(keys) {
+					return
+				}
+				if notStarted(ctx, &out[i]) {
+					continue
+				}
+				kr := req.request(keys[i])
+				if i == 0 {
+					kr.PagingState = req.PagingState
+				}
+				out[i].Result, out[i].Err = c.Read(readCtx, kr)
+				fill.read(i, out)
 			}
-			kr := req.request(key)
-			if i == 0 {
-				kr.PagingState = req.PagingState
-			}
-			out[i].Result, out[i].Err = c.Read(readCtx, kr)
-			fill.read(i, out)
-			return nil
 		})
 	}
-	g.Wait()
+	wg.Wait()
 	fill.leaveOut(out)
 	req.limitRows(out, budget)
 	return out, nil
