@@ -36,10 +36,15 @@ func ParseCause(s string) (Cause, error) {
 	return parseName[Cause](causeNames, s, ErrUnknownCause)
 }
 
-// Classify returns the cause of a failed attempt's error, matched with
-// errors.As and errors.Is, first match wins: a *consistency.ReadTimeoutError,
-// *consistency.WriteTimeoutError or *consistency.UnavailableError; an
-// aborted request (a *RequestAbortedError, ErrConnectionClosed,
-// ErrHeartbeatFailed or ErrNotSent, such as coordinator.ErrClosed); and
-// anything else, which is an error response.
+// Classify returns the cause of a failed attempt's error. It looks at err
+// and the errors err wraps (its Unwrap chain, every branch), but not into
+// the replicas' errors a *consistency.ReadFailureError or
+// *consistency.WriteFailureError lists as its Reasons, which errors.Is and
+// errors.As would reach: one replica's closed connection or timeout says
+// nothing of what became of the request. Of what it finds, a
+// *consistency.ReadTimeoutError, *consistency.WriteTimeoutError or
+// *consistency.UnavailableError, in that order, wins; then an aborted
+// request (a *RequestAbortedError, ErrConnectionClosed, ErrHeartbeatFailed
+// or ErrNotSent, such as coordinator.ErrClosed); anything else, a read or
+// write failure included, is an error response.
 func Classify(err error) Cause { return classify(err).cause }

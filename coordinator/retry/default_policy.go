@@ -55,7 +55,7 @@ func (DefaultPolicy) OnErrorResponse(s Statement, err error, _ int) Verdict {
 
 // abortedVerdict is the drivers' answer to an aborted request.
 func abortedVerdict(s Statement, err error) Verdict {
-	if isConnectionLost(err) {
+	if classify(err).lost {
 		return retryNext(s.Level)
 	}
 	return rethrow()
@@ -63,7 +63,7 @@ func abortedVerdict(s Statement, err error) Verdict {
 
 // errorResponseVerdict is the drivers' answer to an error response.
 func errorResponseVerdict(s Statement, err error) Verdict {
-	if isTransientResponse(err) && !isReplicaFailure(err) {
+	if f := classify(err); f.transient && !f.replicas {
 		return retryNext(s.Level)
 	}
 	return rethrow()

@@ -1,10 +1,6 @@
 package retry
 
-import (
-	"errors"
-
-	"github.com/readpath/readpath/consistency"
-)
+import "errors"
 
 // Errors an attempt function returns to tell the policies what happened.
 // Wrap them (fmt.Errorf("...: %w", ErrOverloaded)) to add detail.
@@ -51,25 +47,3 @@ func (e *RequestAbortedError) Error() string {
 
 // Unwrap returns the error that aborted the request.
 func (e *RequestAbortedError) Unwrap() error { return e.Err }
-
-// isConnectionLost reports whether err says the connection failed or was
-// never usable, the kinds of abort after which another target is worth
-// trying.
-func isConnectionLost(err error) bool {
-	return errors.Is(err, ErrConnectionClosed) || errors.Is(err, ErrHeartbeatFailed) ||
-		errors.Is(err, ErrNotSent)
-}
-
-// isTransientResponse reports whether err is an error response that another
-// coordinator may well not return.
-func isTransientResponse(err error) bool {
-	return errors.Is(err, ErrOverloaded) || errors.Is(err, ErrServerError) || errors.Is(err, ErrTruncate)
-}
-
-// isReplicaFailure reports whether err says replicas failed the operation:
-// retrying cannot help until they are repaired.
-func isReplicaFailure(err error) bool {
-	var rf *consistency.ReadFailureError
-	var wf *consistency.WriteFailureError
-	return errors.As(err, &rf) || errors.As(err, &wf)
-}

@@ -2,7 +2,6 @@ package retry
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -237,34 +236,6 @@ func (x *execution) chains() int { return min(x.planLen, 1+x.e.speculativeExecut
 func (f failure) gated() bool {
 	c := f.cause
 	return c == CauseWriteTimeout || c == CauseErrorResponse || (c == CauseRequestAborted && !f.unsent)
-}
-
-// failure is a classified error, with the typed error its callback needs.
-type failure struct {
-	cause  Cause
-	unsent bool // an aborted request that matches ErrNotSent
-	rt     *consistency.ReadTimeoutError
-	wt     *consistency.WriteTimeoutError
-	un     *consistency.UnavailableError
-}
-
-func classify(err error) failure {
-	var f failure
-	var ab *RequestAbortedError
-	switch {
-	case errors.As(err, &f.rt):
-		f.cause = CauseReadTimeout
-	case errors.As(err, &f.wt):
-		f.cause = CauseWriteTimeout
-	case errors.As(err, &f.un):
-		f.cause = CauseUnavailable
-	case errors.As(err, &ab), isConnectionLost(err):
-		f.cause = CauseRequestAborted
-		f.unsent = errors.Is(err, ErrNotSent)
-	default:
-		f.cause = CauseErrorResponse
-	}
-	return f
 }
 
 // ask calls the callback of p that judges f.

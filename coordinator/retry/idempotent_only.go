@@ -1,10 +1,6 @@
 package retry
 
-import (
-	"errors"
-
-	"github.com/readpath/readpath/consistency"
-)
+import "github.com/readpath/readpath/consistency"
 
 // IdempotentOnlyPolicy tries the next target once after a failure that
 // leaves the statement safe to repeat, and rethrows everything else. The
@@ -32,7 +28,7 @@ func (IdempotentOnlyPolicy) OnUnavailable(s Statement, _ *consistency.Unavailabl
 // OnRequestAborted tries the next target once after a request not sent
 // (ErrNotSent), which applied nothing, and rethrows other aborts.
 func (IdempotentOnlyPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
-	return onlyIf(errors.Is(err, ErrNotSent), nextOnce(s, retryCount))
+	return onlyIf(classify(err).unsent, nextOnce(s, retryCount))
 }
 
 // OnErrorResponse rethrows.
