@@ -2,9 +2,13 @@ package retry
 
 import "github.com/readpath/readpath/consistency"
 
-// DefaultPolicy retries as the DataStax Java driver 4 does by default: at
-// most once, and only where a retry has a good chance to succeed. The zero
-// value is ready to use; it is stateless and safe for concurrent use.
+// DefaultPolicy retries as the DataStax Java driver 4 does by default, only
+// where a retry has a good chance to succeed: once after a read timeout, a
+// BATCH_LOG write timeout or an unavailable error; after a lost connection
+// or a transient error response, on the next target each time, with no
+// limit of its own (as the Java driver: the plan, Config.MaxRetries and the
+// budget bound those). The zero value is ready to use; it is stateless and
+// safe for concurrent use.
 type DefaultPolicy struct{}
 
 var _ Policy = DefaultPolicy{}
@@ -40,13 +44,15 @@ func (DefaultPolicy) OnUnavailable(s Statement, _ *consistency.UnavailableError,
 
 // OnRequestAborted tries the next target after a closed connection, a
 // failed heartbeat or a request not sent (ErrNotSent), which say the target,
-// not the statement, is the problem. Other aborts rethrow.
+// not the statement, is the problem, whatever the retry count. Other aborts
+// rethrow.
 func (DefaultPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
 	return abortedVerdict(s, err)
 }
 
 // OnErrorResponse tries the next target after ErrOverloaded, ErrServerError
-// or ErrTruncate, which another coordinator may not return. Read and write
+// or ErrTruncate, which another coordinator may not return, whatever the
+// retry count. Read and write
 // failures, and errors it does not know, rethrow: replicas that failed must
 // be repaired before a retry can succeed.
 func (DefaultPolicy) OnErrorResponse(s Statement, err error, _ int) Verdict {

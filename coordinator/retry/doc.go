@@ -9,8 +9,10 @@
 // RetryNext (next target), Ignore (count it as success) or Rethrow, and the
 // level of the next attempt. Five are shipped:
 //
-//   - DefaultPolicy: the Java driver 4 default; at most one retry, where one
-//     has a good chance to succeed.
+//   - DefaultPolicy: the Java driver 4 default; retries only where a retry
+//     has a good chance to succeed: once after a timeout or an unavailable
+//     error, on the next target after each lost connection or transient
+//     error response.
 //   - FallthroughPolicy: never retries.
 //   - DowngradingPolicy: the Java driver's consistency-downgrading policy.
 //   - LadderPolicy: an explicit list of ever weaker levels, one per retry.

@@ -2,9 +2,10 @@ package retry
 
 import "github.com/readpath/readpath/consistency"
 
-// DowngradingPolicy retries at most once, and where too few replicas
-// answered or were alive, retries at a lower level that the replicas seen
-// can meet, as the Java driver's ConsistencyDowngradingRetryPolicy does:
+// DowngradingPolicy retries once after a timeout or an unavailable error,
+// and where too few replicas answered or were alive, retries at a lower
+// level that the replicas seen can meet, as the Java driver's
+// ConsistencyDowngradingRetryPolicy does:
 // THREE, TWO or ONE by their count. At EACH_QUORUM the count is that of the
 // one datacenter that fell short, as Cassandra reports it (and
 // consistency.AssureSufficientLive), so it is a lower bound and its level
@@ -73,14 +74,16 @@ func (DowngradingPolicy) OnUnavailable(s Statement, err *consistency.Unavailable
 	return downgrade(err.Alive, err.Level)
 }
 
-// OnRequestAborted answers as DefaultPolicy does, once.
-func (DowngradingPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
-	return onlyIf(retryCount == 0, abortedVerdict(s, err))
+// OnRequestAborted answers as DefaultPolicy does, whatever the retry count,
+// as the Java driver: each unreachable target moves the statement on to the
+// next, within the plan, MaxRetries and the budget.
+func (DowngradingPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
+	return abortedVerdict(s, err)
 }
 
-// OnErrorResponse answers as DefaultPolicy does, once.
-func (DowngradingPolicy) OnErrorResponse(s Statement, err error, retryCount int) Verdict {
-	return onlyIf(retryCount == 0, errorResponseVerdict(s, err))
+// OnErrorResponse answers as DefaultPolicy does, whatever the retry count.
+func (DowngradingPolicy) OnErrorResponse(s Statement, err error, _ int) Verdict {
+	return errorResponseVerdict(s, err)
 }
 
 // downgrade retries at the strongest of THREE, TWO and ONE that count

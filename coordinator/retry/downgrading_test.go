@@ -3,6 +3,7 @@ package retry_test
 import (
 	"errors"
 	"testing"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,4 +38,30 @@ func TestDowngradingPolicyEachQuorumByTheShortDatacenter(t *testing.T) {
 		assert.Equal(t, same(tt.want), v, "%v", tt.live)
 		assert.NoError(t, c.AssureSufficientLive(v.Level, r, "dc1", tt.live), "%v: %s can be met", tt.live, v.Level)
 	}
+}
+
+// Two coordinators that cannot be reached, then a live one: the Java
+// driver's ConsistencyDowngradingRetryPolicy moves on after each, as its
+// default policy does, whatever the retry count; MaxRetries bounds it.
+func TestDowngradingPolicyMovesPastEveryUnreachableTarget(t *testing.T) {
+	for _, first := range []error{retry.ErrNotSent, retry.ErrConnectionClosed, retry.ErrOverloaded} {
+		synctest.Test(t, func(t *testing.T) {
+			ex := newExecutor(t, retry.Config{Policy: retry.DowngradingPolicy{}})
+			cl := newCluster()
+			plan := []target{{name: "a", errs: []error{first}}, {name: "b", errs: []error{retry.ErrNotSent}},
+				{name: "c"}}
+			res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
+			require.NoError(t, err, "%v", first)
+			assert.Equal(t, "c", res.Value)
+			assert.Equal(t, c.Quorum, res.Level)
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{Policy: retry.DowngradingPolicy{}, MaxRetries: 1})
+		cl := newCluster()
+		plan := []target{{name: "a", errs: []error{retry.ErrNotSent}}, {name: "b", errs: []error{retry.ErrNotSent}},
+			{name: "c"}}
+		_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
+		require.ErrorIs(t, err, retry.ErrTooManyRetries)
+	})
 }

@@ -125,10 +125,12 @@ func TestDowngradingPolicy(t *testing.T) {
 		{"unavailable: each quorum, 2", each, unavailable(c.EachQuorum, 3, 2), 0, same(c.Two)},
 		{"unavailable: each quorum, 3", each, unavailable(c.EachQuorum, 4, 3), 0, same(c.Three)},
 		{"unavailable: each quorum, none, 2nd", each, unavailable(c.EachQuorum, 2, 0), 1, rethrown},
-		{"closed connection, 2nd", q, retry.ErrConnectionClosed, 1, rethrown},
-		{"overloaded, 2nd", q, retry.ErrOverloaded, 1, rethrown},
 	}
-	runDecisions(t, retry.DowngradingPolicy{}, append(cases, driverErrorCases(0)...))
+	cases = append(cases, driverErrorCases(0)...)
+	// As the Java driver's, aborts and error responses are not counted:
+	// the plan and MaxRetries bound them.
+	cases = append(cases, driverErrorCases(3)...)
+	runDecisions(t, retry.DowngradingPolicy{}, cases)
 }
 
 func TestDowngradingPolicyWriteTypes(t *testing.T) {
