@@ -54,7 +54,8 @@ type Config struct {
 
 	// Budget, if not nil, caps retries and speculative attempts: Execute
 	// deposits one request per statement and withdraws one per retry or
-	// speculative attempt. A refused retry ends the statement with
+	// speculative attempt, and refunds it if the attempt never starts (the
+	// context ended during its backoff). A refused retry ends the statement with
 	// ErrBudgetExhausted; a refused speculative attempt ends the
 	// statement's speculation. Share one Budget with a coordinator's hedges
 	// so that retries and hedges draw on one allowance. Each user of a
@@ -93,7 +94,11 @@ type Config struct {
 	// OnRetry, if not nil, is told of every retry about to run, once
 	// nothing can stop it but the context: after the policy, MaxRetries,
 	// the plan, the deadline and the budget allowed it, after OnDowngrade,
-	// and before the backoff. Speculative attempts are not retries. It runs
+	// and before the backoff. Speculative attempts are not retries. A retry
+	// whose backoff the context (or another attempt's success) cuts short
+	// never starts: OnRetry has heard of it, but Metrics do not count it,
+	// its budget token is refunded, and Result.Attempts has no record of
+	// it. It runs
 	// synchronously on the goroutine that called Execute, which waits for
 	// it before the backoff and, in speculative execution, before it
 	// notices any other attempt finishing: it must not block. It must be

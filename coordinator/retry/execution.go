@@ -30,6 +30,9 @@ type attemptSpec struct {
 	level       consistency.Level
 	retry       bool
 	speculative bool
+	downgraded  bool      // level is not the statement's
+	cause       Cause     // retry: of the failure it follows
+	token       time.Time // when its budget token was withdrawn; zero for none
 }
 
 type stepKind uint8
@@ -113,9 +116,9 @@ func (x *execution) follow(a attemptSpec, c Cause, v Verdict, err error) step {
 }
 
 // retry makes next, the retry of from after err, of cause c and verdict v,
-// if nothing forbids it.
+// if nothing forbids it. Metrics count it once it starts (see started).
 func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error) step {
-	wait, reason := x.allow(next)
+	wait, token, reason := x.allow(next)
 	if reason != nil {
 		return stop(reason, from, err)
 	}
@@ -123,7 +126,7 @@ func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error)
 		x.next++
 	}
 	x.retries++
-	x.e.m.retries[c].Add(1)
+	next.cause, next.token, next.downgraded = c, token, next.level != x.stmt.Level
 	x.noteLevel(next, from, c)
 	if obs := x.e.cfg.OnRetry; obs != nil {
 		obs(RetryEvent{Statement: x.stmt, Retry: x.retries, Err: err, Cause: c, Verdict: v,
@@ -132,22 +135,23 @@ func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error)
 	return step{kind: stepRetry, next: next, wait: wait, err: err, level: from.level}
 }
 
-// allow returns the wait before retry next, or why it may not run. The
-// budget is asked last, so that a retry refused for another reason does not
-// spend it.
-func (x *execution) allow(next attemptSpec) (time.Duration, error) {
+// allow returns the wait before retry next and when its budget token was
+// withdrawn, or why it may not run. The budget is asked last, so that a
+// retry refused for another reason does not spend it.
+func (x *execution) allow(next attemptSpec) (time.Duration, time.Time, error) {
 	if reason := x.forbid(next); reason != nil {
-		return 0, reason
+		return 0, time.Time{}, reason
 	}
 	wait := x.e.backoff(x.retries)
 	if x.passesDeadline(time.Now(), wait) {
 		x.e.m.exhausted.Add(1)
-		return 0, ErrBackoffPastDeadline
+		return 0, time.Time{}, ErrBackoffPastDeadline
 	}
-	if !x.e.withdraw() {
-		return 0, ErrBudgetExhausted
+	token, ok := x.e.withdraw()
+	if !ok {
+		return 0, time.Time{}, ErrBudgetExhausted
 	}
-	return wait, nil
+	return wait, token, nil
 }
 
 // forbid returns why retry next may not run whatever its wait, or nil.
@@ -175,10 +179,9 @@ func (x *execution) passesDeadline(now time.Time, d time.Duration) bool {
 // noteLevel reports next to the observer if it runs at another level than
 // the statement asked for.
 func (x *execution) noteLevel(next, from attemptSpec, c Cause) {
-	if next.level == x.stmt.Level {
+	if !next.downgraded {
 		return
 	}
-	x.e.m.downgrades.Add(1)
 	if obs := x.e.cfg.OnDowngrade; obs != nil {
 		obs(Downgrade{Requested: x.stmt.Level, From: from.level, To: next.level,
 			Cause: c, Target: next.target, Retry: x.retries})
@@ -203,10 +206,14 @@ func (x *execution) speculationDelay() (time.Duration, bool) {
 // speculate returns the speculative attempt to start, if the statement may
 // make another, a target is left and the budget allows.
 func (x *execution) speculate() (attemptSpec, bool) {
-	if !x.speculationLeft() || !x.e.withdraw() {
+	if !x.speculationLeft() {
 		return attemptSpec{}, false
 	}
-	a := attemptSpec{target: x.next, level: x.stmt.Level, speculative: true}
+	token, ok := x.e.withdraw()
+	if !ok {
+		return attemptSpec{}, false
+	}
+	a := attemptSpec{target: x.next, level: x.stmt.Level, speculative: true, token: token}
 	x.next++
 	x.speculated++
 	x.e.m.speculative.Add(1)

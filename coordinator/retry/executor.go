@@ -113,15 +113,6 @@ func (e *Executor) policyFor(s Statement) Policy {
 	return DefaultPolicy{}
 }
 
-// withdraw spends one extra attempt from the budget, if there is one.
-func (e *Executor) withdraw() bool {
-	if e.cfg.Budget == nil || e.cfg.Budget.TryWithdraw(time.Now()) {
-		return true
-	}
-	e.m.refusals.Add(1)
-	return false
-}
-
 func (e *Executor) speculativeExecutions() int {
 	if e.cfg.SpeculativeExecutions == 0 {
 		return DefaultSpeculativeExecutions

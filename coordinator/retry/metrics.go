@@ -12,8 +12,10 @@ type Metrics struct {
 	// Executions counts the statements Execute ran (calls rejected before
 	// any attempt excluded).
 	Executions uint64
-	// Retries counts the retries made, indexed by the Cause of the failure
-	// that led to each.
+	// Retries counts the retries started, indexed by the Cause of the
+	// failure that led to each. A retry the context (or, in speculative
+	// execution, another attempt's success) cancels during its backoff never
+	// starts and is not counted.
 	Retries [causeCount]uint64
 	// RetrySuccesses counts statements whose winning attempt was a retry.
 	RetrySuccesses uint64
@@ -28,7 +30,8 @@ type Metrics struct {
 	// BudgetRefusals counts retries and speculative attempts the budget
 	// refused.
 	BudgetRefusals uint64
-	// Downgrades counts attempts made at a level other than the statement's.
+	// Downgrades counts attempts started at a level other than the
+	// statement's.
 	Downgrades uint64
 }
 

@@ -17,8 +17,10 @@ func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
 	var last step
 	for a := r.x.first(); ; {
 		if err := ctx.Err(); err != nil {
+			r.x.e.unstarted(a)
 			return r.end(last.stopped(err))
 		}
+		r.x.e.started(a)
 		v, err := r.attempt(ctx, r.plan[a.target], a.level)
 		if err == nil {
 			return r.won(a, v)
@@ -43,9 +45,11 @@ func (r *runner[T, R]) run(ctx context.Context, a attemptSpec, wait time.Duratio
 		}
 	}()
 	if err := sleep(ctx, wait); err != nil {
+		r.x.e.unstarted(a)
 		o.err = err
 		return o
 	}
+	r.x.e.started(a)
 	o.ran = true
 	o.v, o.err = r.attempt(ctx, r.plan[a.target], a.level)
 	return o
