@@ -85,6 +85,17 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 	return x.follow(a, f.cause, v, err)
 }
 
+// interrupted records a's return with err after the context ended the
+// statement with st, and returns st with a's failure as the last.
+func (x *execution) interrupted(a attemptSpec, err error, st step) step {
+	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
+		Err: err, Cause: classify(err).cause, Verdict: rethrow()})
+	if err == nil {
+		return st
+	}
+	return stop(st.reason, a, err)
+}
+
 // judge returns the verdict on a failure, or why none is needed: the
 // caller's context ended, or the idempotence gate closed.
 func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err error) (Verdict, error) {

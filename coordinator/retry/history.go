@@ -31,8 +31,10 @@ type AttemptRecord struct {
 const inlineAttempts = 1
 
 // History lists a statement's finished attempts in the order they finished.
-// Attempts still running when the statement completed (cancelled
-// speculative losers) are not in it. The zero History is empty; a History
+// Attempts still running when another attempt won or a failure was ignored
+// (cancelled speculative losers) are not in it; attempts still running
+// when the context ended the statement are, with what they returned, in
+// speculative execution as in sequential. The zero History is empty; a History
 // is a value and is not safe for concurrent mutation.
 type History struct {
 	n      int

@@ -3,6 +3,7 @@ package retry_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -93,4 +94,36 @@ func TestPanicOfACancelledLoserReachesTheCaller(t *testing.T) {
 			_, _ = retry.Execute(t.Context(), ex, stmt(c.One, retry.Idempotent), []string{"a", "b"}, attempt)
 		})
 	})
+}
+
+// A deadline that ends the statement with attempts in flight: they return
+// with the context's error, and the ExecutionError and the Result carry
+// them, speculating or not.
+func TestContextEndRecordsTheAttemptsInFlight(t *testing.T) {
+	for _, spec := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			cfg := retry.Config{}
+			inFlight := 1
+			if spec {
+				cfg.Speculation, inFlight = retry.FixedDelay(10*ms), 2
+			}
+			ex := newExecutor(t, cfg)
+			ctx, cancel := context.WithTimeout(t.Context(), 50*ms)
+			defer cancel()
+			cl := newCluster()
+			plan := []target{{name: "a", delay: 500 * ms}, {name: "b", delay: 500 * ms}, {name: "c"}}
+			res, err := retry.Execute(ctx, ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
+			var xe *retry.ExecutionError
+			require.ErrorAs(t, err, &xe)
+			assert.Equal(t, context.DeadlineExceeded, xe.Reason)
+			assert.Equal(t, context.DeadlineExceeded, xe.Err, "speculating=%v", spec)
+			assert.Equal(t, fmt.Sprintf("context deadline exceeded after %d attempts: context deadline exceeded",
+				inFlight), err.Error())
+			require.Equal(t, inFlight, res.Attempts.Len(), "speculating=%v", spec)
+			for i, a := range res.Attempts.All() {
+				assert.Equal(t, context.DeadlineExceeded, a.Err, "attempt %d", i)
+			}
+			assert.Equal(t, 50*ms, cl.elapsed())
+		})
+	}
 }

@@ -43,26 +43,44 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 	}
 	sc := &schedule{timer: time.NewTimer(delay), delay: delay}
 	defer sc.timer.Stop()
-	res, err := r.loop(ctx, out, sc, launch)
-	// A loser may panic once cancelled: wait for every attempt, and re-raise
-	// a panic among the outcomes nobody received.
-	cancel()
+	o, st, won := r.loop(ctx, out, sc, launch)
+	if ctx.Err() == nil {
+		cancel() // the losers; once ctx has ended, its own error reaches them, as in the sequential path
+	}
 	wg.Wait()
+	st = r.drain(out, st, won)
+	if won {
+		return r.won(o.a, o.v)
+	}
+	return r.end(st)
+}
+
+// drain takes the outcomes of the attempts that were still running when the
+// statement ended, all returned by now. It re-raises a panic among them,
+// since a loser may panic once cancelled; and when the statement failed
+// (the context ended it), it records each attempt that ran, with the error
+// it returned, so that the ExecutionError carries every attempt made, as in
+// the sequential path, and returns st with the last of their failures.
+func (r *runner[T, R]) drain(out <-chan outcome[R], st step, won bool) step {
 	for {
 		select {
 		case o := <-out:
 			if o.panicked != nil {
 				panic(o.panicked)
 			}
+			if !won && st.kind == stepStop && o.ran {
+				st = r.x.interrupted(o.a, o.err, st)
+			}
 		default:
-			return res, err
+			return st
 		}
 	}
 }
 
-// loop is speculative's event loop.
+// loop is speculative's event loop. It returns the winning outcome and true,
+// or the step that ended the statement.
 func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *schedule,
-	launch func(attemptSpec, time.Duration)) (Result[R], error) {
+	launch func(attemptSpec, time.Duration)) (outcome[R], step, bool) {
 	launch(r.x.first(), 0)
 	last := step{}.stopped(ErrRethrown) // replaced by the first failure
 	due := sc.timer.C
@@ -72,7 +90,7 @@ func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *sche
 			inflight--
 			st, done := r.settle(ctx, o, last)
 			if done {
-				return r.finish(o, st)
+				return o, st, o.err == nil
 			}
 			last = st // the latest failure, reported if ctx ends the statement
 			if st.kind == stepRetry {
@@ -86,10 +104,10 @@ func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *sche
 				inflight++
 			}
 		case <-ctx.Done():
-			return r.end(last.stopped(ctx.Err()))
+			return outcome[R]{}, last.stopped(ctx.Err()), false
 		}
 	}
-	return r.end(last)
+	return outcome[R]{}, last, false
 }
 
 // speculateDue starts the speculative attempt that is due, if the statement
@@ -125,12 +143,4 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 		return st.stopped(err), true
 	}
 	return st, st.kind == stepIgnore || ctx.Err() != nil
-}
-
-// finish ends the statement on outcome o: its success, or step st.
-func (r *runner[T, R]) finish(o outcome[R], st step) (Result[R], error) {
-	if o.err == nil {
-		return r.won(o.a, o.v)
-	}
-	return r.end(st)
 }
