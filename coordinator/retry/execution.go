@@ -97,7 +97,8 @@ func (x *execution) interrupted(a attemptSpec, err error, st step) step {
 }
 
 // judge returns the verdict on a failure, or why none is needed: the
-// caller's context ended, or the idempotence gate closed.
+// caller's context ended, or the idempotence gate closed; or why there is
+// none: the policy panicked.
 func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err error) (Verdict, error) {
 	if cerr := ctx.Err(); cerr != nil {
 		return rethrow(), cerr
@@ -107,7 +108,7 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 	}
 	s := x.stmt
 	s.Level = a.level
-	return f.ask(x.policy, s, err, x.retries), nil
+	return f.ask(x.policy, s, err, x.retries)
 }
 
 // follow carries out verdict v on attempt a's failure.
@@ -256,17 +257,19 @@ func (f failure) gated() bool {
 	return c == CauseWriteTimeout || c == CauseErrorResponse || (c == CauseRequestAborted && !f.unsent)
 }
 
-// ask calls the callback of p that judges f.
-func (f failure) ask(p Policy, s Statement, err error, retries int) Verdict {
+// ask calls the callback of p that judges f. A panic of p is returned as a
+// *PolicyPanicError, with the zero Verdict, Rethrow.
+func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, perr error) {
+	defer recoverPolicy(&perr)
 	switch f.cause {
 	case CauseReadTimeout:
-		return p.OnReadTimeout(s, f.rt, retries)
+		return p.OnReadTimeout(s, f.rt, retries), nil
 	case CauseWriteTimeout:
-		return p.OnWriteTimeout(s, f.wt, retries)
+		return p.OnWriteTimeout(s, f.wt, retries), nil
 	case CauseUnavailable:
-		return p.OnUnavailable(s, f.un, retries)
+		return p.OnUnavailable(s, f.un, retries), nil
 	case CauseRequestAborted:
-		return p.OnRequestAborted(s, err, retries)
+		return p.OnRequestAborted(s, err, retries), nil
 	}
-	return p.OnErrorResponse(s, err, retries)
+	return p.OnErrorResponse(s, err, retries), nil
 }

@@ -35,7 +35,11 @@ func (e *Executor) Metrics() Metrics { return e.m.snapshot() }
 // attempt has won, and waits for it to return. Errors tell the policies what
 // happened: return the consistency package's typed errors, this package's
 // sentinels, or a *RequestAbortedError. A panic in an attempt reaches the
-// caller of Execute, even from a speculative attempt's goroutine.
+// caller of Execute: as it is when the attempt ran on the caller's
+// goroutine (a statement that does not speculate); when it ran on a
+// goroutine of its own (every attempt of a statement that speculates), as
+// an *AttemptPanicError holding the value and the stack of the attempt's
+// goroutine, re-raised once every attempt has returned.
 type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Level) (R, error)
 
 // Execute runs statement s against plan, an ordered list of targets (such as
@@ -60,7 +64,9 @@ type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Lev
 // retry count, and Execute returns only once every attempt has returned.
 // A failed statement returns an
 // *ExecutionError wrapping the last attempt's error and why execution
-// stopped, and a Result with no Value whose Level is the error's. Bad
+// stopped, and a Result with no Value whose Level is the error's. A policy
+// that panics fails the statement at once with a *PolicyPanicError as the
+// Reason; Execute does not panic. Bad
 // arguments return an error wrapping ErrInvalidCall, ErrEmptyPlan or
 // ErrInvalidStatement, with no attempt made, and a Result whose Level is
 // s.Level.

@@ -74,8 +74,8 @@ func (r *Result[R]) Downgraded() bool { return r.Level != r.Requested }
 type ExecutionError struct {
 	// Reason is why execution stopped: ErrRethrown, ErrNotIdempotent,
 	// ErrPlanExhausted, ErrTooManyRetries, ErrBudgetExhausted,
-	// ErrBackoffPastDeadline, ErrInvalidVerdict, or the caller's
-	// context.Canceled or context.DeadlineExceeded.
+	// ErrBackoffPastDeadline, ErrInvalidVerdict, a *PolicyPanicError, or the
+	// caller's context.Canceled or context.DeadlineExceeded.
 	Reason error
 	// Err is the last failed attempt's error; nil if the context ended the
 	// statement before any attempt failed.

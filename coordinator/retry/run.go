@@ -2,6 +2,7 @@ package retry
 
 import (
 	"context"
+	"runtime/debug"
 	"time"
 )
 
@@ -35,13 +36,13 @@ func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
 	}
 }
 
-// run makes attempt a after waiting wait, and recovers a panic so that the
-// executing goroutine can re-raise it.
+// run makes attempt a after waiting wait, and recovers a panic, with the
+// stack where it happened, so that the executing goroutine can re-raise it.
 func (r *runner[T, R]) run(ctx context.Context, a attemptSpec, wait time.Duration) (o outcome[R]) {
 	o.a = a
 	defer func() {
 		if p := recover(); p != nil {
-			o.panicked = p
+			o.panicked = &AttemptPanicError{Value: p, Stack: debug.Stack()}
 		}
 	}()
 	if err := sleep(ctx, wait); err != nil {

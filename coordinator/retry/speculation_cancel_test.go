@@ -90,9 +90,12 @@ func TestPanicOfACancelledLoserReachesTheCaller(t *testing.T) {
 			<-ctx.Done()
 			panic("loser panicked")
 		}
-		assert.PanicsWithValue(t, "loser panicked", func() {
+		p := panicOf(func() {
 			_, _ = retry.Execute(t.Context(), ex, stmt(c.One, retry.Idempotent), []string{"a", "b"}, attempt)
 		})
+		var ap *retry.AttemptPanicError
+		require.ErrorAs(t, asErr(p), &ap)
+		assert.Equal(t, "loser panicked", ap.Value)
 	})
 }
 

@@ -195,9 +195,12 @@ func TestSpeculativeAttemptPanicReachesTheCaller(t *testing.T) {
 			<-ctx.Done()
 			return "", ctx.Err()
 		}
-		assert.PanicsWithValue(t, "replica adapter bug", func() {
+		p := panicOf(func() {
 			_, _ = retry.Execute(t.Context(), ex, stmt(c.One, retry.Idempotent), plan, attempt)
 		})
+		var ap *retry.AttemptPanicError
+		require.ErrorAs(t, asErr(p), &ap)
+		assert.Equal(t, "replica adapter bug", ap.Value)
 	})
 }
 

@@ -11,8 +11,8 @@ type outcome[R any] struct {
 	a        attemptSpec
 	v        R
 	err      error
-	ran      bool // false when the context ended during the backoff
-	panicked any  // what the attempt panicked with, re-raised by Execute
+	ran      bool               // false when the context ended during the backoff
+	panicked *AttemptPanicError // the attempt's panic, re-raised by Execute
 }
 
 // schedule times the speculative attempts: each is due delay after the one
@@ -48,7 +48,7 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 		cancel() // the losers; once ctx has ended, its own error reaches them, as in the sequential path
 	}
 	wg.Wait()
-	st = r.drain(out, st, won)
+	st = r.drain(out, st, !won && ctx.Err() != nil && st.reason == ctx.Err())
 	if won {
 		return r.won(o.a, o.v)
 	}
@@ -61,14 +61,16 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 // (the context ended it), it records each attempt that ran, with the error
 // it returned, so that the ExecutionError carries every attempt made, as in
 // the sequential path, and returns st with the last of their failures.
-func (r *runner[T, R]) drain(out <-chan outcome[R], st step, won bool) step {
+// Attempts that lost to a winner, an Ignore or a panicking policy were
+// cancelled by the executor, and are not recorded.
+func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) step {
 	for {
 		select {
 		case o := <-out:
 			if o.panicked != nil {
 				panic(o.panicked)
 			}
-			if !won && st.kind == stepStop && o.ran {
+			if record && o.ran {
 				st = r.x.interrupted(o.a, o.err, st)
 			}
 		default:
@@ -142,5 +144,6 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 		// sequential path does, with the context's error as the reason.
 		return st.stopped(err), true
 	}
-	return st, st.kind == stepIgnore || ctx.Err() != nil
+	_, policyPanicked := st.reason.(*PolicyPanicError) // a bug: end at once, as the Java driver
+	return st, st.kind == stepIgnore || ctx.Err() != nil || policyPanicked
 }
