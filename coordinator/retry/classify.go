@@ -1,6 +1,7 @@
 package retry
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/readpath/readpath/consistency"
@@ -105,6 +106,15 @@ func is(err, target error) bool {
 	}
 	x, ok := err.(interface{ Is(error) bool })
 	return ok && x.Is(target)
+}
+
+// usable returns err, or for a nil pointer, which no one could use without
+// a panic, an error wrapping ErrTypedNil.
+func usable(err error) error {
+	if isNilPointer(err) {
+		return fmt.Errorf("%w: a nil %T", ErrTypedNil, err)
+	}
+	return err
 }
 
 // isNilPointer reports whether err is a nil pointer in an error interface,

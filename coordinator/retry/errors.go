@@ -29,6 +29,14 @@ var (
 	ErrTruncate = errors.New("retry: truncate error")
 )
 
+// ErrTypedNil stands for an attempt's error that was a nil pointer of an
+// error type, such as a nil *consistency.ReadTimeoutError returned as an
+// error: a bug of the attempt function, since the pointer's methods would
+// dereference nil. The executor records, judges and returns, in its place,
+// an error wrapping ErrTypedNil that names the type; it is an error
+// response (see Classify).
+var ErrTypedNil = errors.New("retry: the attempt returned a nil pointer as its error")
+
 // RequestAbortedError marks any error as an aborted request: one that got no
 // answer, so the target may or may not have executed it. It is judged by
 // Policy.OnRequestAborted, and only for idempotent statements. Like every

@@ -75,6 +75,7 @@ func (x *execution) succeeded(a attemptSpec) {
 
 // failed records a's failure with err and decides what follows.
 func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
+	err = usable(err)
 	f := classify(err)
 	v, reason := x.judge(ctx, a, f, err)
 	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
@@ -88,6 +89,7 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 // interrupted records a's return with err after the context ended the
 // statement with st, and returns st with a's failure as the last.
 func (x *execution) interrupted(a attemptSpec, err error, st step) step {
+	err = usable(err)
 	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
 		Err: err, Cause: classify(err).cause, Verdict: rethrow()})
 	if err == nil {
