@@ -85,10 +85,11 @@ type Config struct {
 	SpeculativeExecutions int
 
 	// OnDowngrade, if not nil, is told of every attempt about to run at a
-	// level other than the statement's, so that the application can log it,
-	// or re-read or repair the rows later. It runs on the goroutine that
-	// called Execute, before the attempt; it must be quick and safe for
-	// concurrent use.
+	// level other than the statement's (before its backoff, as OnRetry),
+	// and of every Ignore verdict that leaves the statement at a level
+	// other than its own (Downgrade.Ignored), so that the application can
+	// log it, or re-read or repair the rows later. It runs on the goroutine
+	// that called Execute; it must be quick and safe for concurrent use.
 	OnDowngrade func(Downgrade)
 
 	// OnRetry, if not nil, is told of every retry about to run, once
@@ -127,14 +128,20 @@ type FixedDelay time.Duration
 func (d FixedDelay) Load(time.Time) (time.Duration, bool) { return time.Duration(d), true }
 
 // Downgrade describes an attempt about to run at a level other than the
-// statement's. It is a plain value, safe for concurrent reads.
+// statement's, or an ignored failure that leaves the statement at such a
+// level. It is a plain value, safe for concurrent reads.
 type Downgrade struct {
 	Requested consistency.Level // the statement's level
 	From      consistency.Level // the level of the attempt that failed
-	To        consistency.Level // the level of the attempt about to run
-	Cause     Cause             // of the failure that led to it
-	Target    int               // index in the plan of the attempt's target
-	Retry     int               // 1 for the statement's first retry
+	// To is the level of the attempt about to run; when Ignored, the level
+	// the statement was left at, as Result.Level says.
+	To     consistency.Level
+	Cause  Cause // of the failure that led to it
+	Target int   // index in the plan of the attempt's target (when Ignored, of the failed one)
+	Retry  int   // 1 for the statement's first retry; when Ignored, the retries made
+	// Ignored is set when no attempt follows: the policy ignored the
+	// failure (Ignore), and the statement succeeds at To, weaker than asked.
+	Ignored bool
 }
 
 func (cfg Config) validate() error {

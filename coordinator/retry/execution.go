@@ -83,7 +83,7 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 	if reason != nil {
 		return stop(reason, a, err)
 	}
-	return x.follow(a, f.cause, v, err)
+	return x.follow(a, f, v, err)
 }
 
 // interrupted records a's return with err after the context ended the
@@ -114,13 +114,13 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 }
 
 // follow carries out verdict v on attempt a's failure.
-func (x *execution) follow(a attemptSpec, c Cause, v Verdict, err error) step {
+func (x *execution) follow(a attemptSpec, f failure, v Verdict, err error) step {
+	c := f.cause
 	switch v.Decision {
 	case Rethrow:
 		return stop(ErrRethrown, a, err)
 	case Ignore:
-		x.e.m.ignores.Add(1)
-		return step{kind: stepIgnore, err: err, level: a.level}
+		return x.ignore(a, f, err)
 	case RetrySame:
 		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, v, err)
 	case RetryNext:

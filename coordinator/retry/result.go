@@ -48,22 +48,26 @@ type Result[R any] struct {
 	// when the statement failed.
 	Value R
 	// Level is the level the statement was served at: the winning attempt's
-	// level, or for Ignored the level of the attempt whose failure was
-	// ignored. It differs from Requested when a policy downgraded. When the
-	// statement failed it is ExecutionError.Level.
+	// level; for Ignored, the level the ignored failure shows it reached
+	// (for a write timeout, THREE, TWO or ONE by the replicas that
+	// acknowledged it, or the attempt's level if as many as it needed did;
+	// ANY for none, and for any other failure); when the statement failed,
+	// ExecutionError.Level. It differs from Requested when a policy
+	// downgraded or ignored a failure, which OnDowngrade is told of.
 	Level consistency.Level
 	// Requested is the level the statement asked for.
 	Requested consistency.Level
 	// Ignored is set when a policy judged the last failure harmless (an
-	// Ignore verdict): the statement counts as successful, with no Value.
+	// Ignore verdict): the statement counts as successful, with no Value,
+	// at Level.
 	Ignored bool
 	// Attempts lists the finished attempts.
 	Attempts History
 }
 
 // Downgraded reports whether the statement was served at a level other than
-// the one it asked for. The application may want to re-read or repair the
-// rows it touched.
+// the one it asked for, after a downgraded retry or an ignored failure. The
+// application may want to re-read or repair the rows it touched.
 func (r *Result[R]) Downgraded() bool { return r.Level != r.Requested }
 
 // ExecutionError is the error Execute returns when a statement fails: why it
