@@ -33,6 +33,7 @@ type attemptSpec struct {
 	downgraded  bool      // level is not the statement's
 	cause       Cause     // retry: of the failure it follows
 	token       time.Time // when its budget token was withdrawn; zero for none
+	after       int       // retry: 1 + the history index of the failure it follows
 }
 
 type stepKind uint8
@@ -78,12 +79,26 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 	err = usable(err)
 	f := classify(err)
 	v, reason := x.judge(ctx, a, f, err)
-	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
-		Err: err, Cause: f.cause, Verdict: v})
-	if reason != nil {
-		return stop(reason, a, err)
+	st := stop(reason, a, err)
+	if reason == nil {
+		st = x.follow(a, f, v, err)
 	}
-	return x.follow(a, f, v, err)
+	if st.kind == stepRetry {
+		st.next.after = x.history.Len() + 1
+	}
+	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
+		Err: err, Cause: f.cause, Verdict: v, Reason: st.reason})
+	return st
+}
+
+// cancelled notes that a never started: err, the context's, ended it
+// before or during its backoff. Its budget token goes back, and the record
+// of the failure it was to retry says why nothing followed.
+func (x *execution) cancelled(a attemptSpec, err error) {
+	x.e.unstarted(a)
+	if a.after > 0 {
+		x.history.setReason(a.after-1, err)
+	}
 }
 
 // interrupted records a's return with err after the context ended the
@@ -91,7 +106,7 @@ func (x *execution) failed(ctx context.Context, a attemptSpec, err error) step {
 func (x *execution) interrupted(a attemptSpec, err error, st step) step {
 	err = usable(err)
 	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
-		Err: err, Cause: classify(err).cause, Verdict: rethrow()})
+		Err: err, Cause: classify(err).cause, Verdict: rethrow(), Reason: st.reason})
 	if err == nil {
 		return st
 	}

@@ -1,7 +1,9 @@
 package retry
 
 import (
+	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/readpath/readpath/consistency"
 )
@@ -17,11 +19,45 @@ type AttemptRecord struct {
 	Speculative bool
 	// Err is the attempt's error; nil if it succeeded.
 	Err error
-	// Cause classifies Err; meaningless when Err is nil.
+	// Cause classifies Err; meaningless when Err is nil (String then says
+	// "succeeded").
 	Cause Cause
-	// Verdict is what followed Err: the policy's verdict, or Rethrow when the
-	// idempotence gate or the caller's context ended the statement.
+	// Verdict is the policy's verdict on Err; Rethrow when no policy was
+	// asked (the idempotence gate, the caller's context or a panicking
+	// policy ended the statement; see Reason). Meaningless when Err is nil.
 	Verdict Verdict
+	// Reason is why no attempt followed this one's failure, as
+	// ExecutionError.Reason says it: ErrRethrown after a Rethrow verdict;
+	// or why Verdict was not carried out (ErrPlanExhausted,
+	// ErrTooManyRetries, ErrBudgetExhausted, ErrBackoffPastDeadline,
+	// ErrInvalidVerdict), or not asked for (ErrNotIdempotent, a
+	// *PolicyPanicError); or the context's error, when it ended the attempt
+	// or its retry's backoff (context.Canceled too when another attempt won
+	// meanwhile). Nil when the attempt succeeded, when its failure was
+	// ignored, and when its retry started.
+	Reason error
+}
+
+// String describes the attempt on one line, for logs: "target 1 at QUORUM
+// (speculative): succeeded", or for a failure its cause, error, verdict
+// and, unless a retry followed or the policy rethrew, Reason: "target 0 at
+// QUORUM: UNAVAILABLE (Cannot achieve ...): RETRY_NEXT at QUORUM; stopped:
+// retry: retry budget exhausted".
+func (r AttemptRecord) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "target %d at %s", r.Target, r.Level)
+	if r.Speculative {
+		b.WriteString(" (speculative)")
+	}
+	if r.Err == nil {
+		b.WriteString(": succeeded")
+		return b.String()
+	}
+	fmt.Fprintf(&b, ": %s (%v): %s", r.Cause, r.Err, r.Verdict)
+	if r.Reason != nil && r.Reason != ErrRethrown {
+		fmt.Fprintf(&b, "; stopped: %v", r.Reason)
+	}
+	return b.String()
 }
 
 // inlineAttempts is how many records a History holds without allocating:
@@ -65,6 +101,15 @@ func (h *History) All() iter.Seq2[int, AttemptRecord] {
 				return
 			}
 		}
+	}
+}
+
+// setReason sets the Reason of attempt i.
+func (h *History) setReason(i int, reason error) {
+	if i < inlineAttempts {
+		h.inline[i].Reason = reason
+	} else {
+		h.more[i-inlineAttempts].Reason = reason
 	}
 }
 

@@ -18,7 +18,7 @@ func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
 	var last step
 	for a := r.x.first(); ; {
 		if err := ctx.Err(); err != nil {
-			r.x.e.unstarted(a)
+			r.x.cancelled(a, err)
 			return r.end(last.stopped(err))
 		}
 		r.x.e.started(a)
@@ -46,8 +46,7 @@ func (r *runner[T, R]) run(ctx context.Context, a attemptSpec, wait time.Duratio
 		}
 	}()
 	if err := sleep(ctx, wait); err != nil {
-		r.x.e.unstarted(a)
-		o.err = err
+		o.err = err // the executing goroutine refunds a, see cancelled
 		return o
 	}
 	r.x.e.started(a)

@@ -70,6 +70,9 @@ func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) step {
 			if o.panicked != nil {
 				panic(o.panicked)
 			}
+			if !o.ran {
+				r.x.cancelled(o.a, o.err)
+			}
 			if record && o.ran {
 				st = r.x.interrupted(o.a, o.err, st)
 			}
@@ -136,12 +139,14 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 	case o.err == nil:
 		return step{}, true
 	case !o.ran:
+		r.x.cancelled(o.a, o.err)
 		return last.stopped(ctx.Err()), true
 	}
 	st := r.x.failed(ctx, o.a, o.err)
 	if err := ctx.Err(); err != nil && st.kind == stepRetry {
 		// ctx ended while the retry was being decided: end as the
 		// sequential path does, with the context's error as the reason.
+		r.x.cancelled(st.next, err)
 		return st.stopped(err), true
 	}
 	_, policyPanicked := st.reason.(*PolicyPanicError) // a bug: end at once, as the Java driver

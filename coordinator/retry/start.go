@@ -30,7 +30,7 @@ func (e *Executor) started(a attemptSpec) {
 }
 
 // unstarted gives back the budget token of attempt a, which the context
-// ended before it started. Safe from any goroutine, as started.
+// ended before it started.
 func (e *Executor) unstarted(a attemptSpec) {
 	if !a.token.IsZero() {
 		e.cfg.Budget.Refund(a.token)
