@@ -87,9 +87,12 @@
 // QUORUM read that follows may not see it. A LOCAL_QUORUM downgraded to ONE
 // may be served by a remote datacenter. Downgrade only where a possibly
 // stale answer beats no answer, and watch it: every downgraded attempt is
-// reported to Config.OnDowngrade and counted, and Result.Level says which
-// level the statement was served at, so the application can re-read or
-// repair the rows it touched. A failed statement's ExecutionError.Level
+// reported to Config.OnDowngrade and counted, and so is every Ignore verdict
+// that accepts a write fewer replicas acknowledged than asked
+// (Downgrade.Ignored; Metrics.Ignores). Result.Level says which level the
+// statement was served at, the level such a write reached (ONE for one
+// acknowledgement) included, and Result.Downgraded reports either, so the
+// application can re-read or repair the rows it touched. A failed statement's ExecutionError.Level
 // says the level of the attempt that failed last: a write that timed out
 // there may still have been applied at that weaker level.
 //
@@ -100,7 +103,20 @@
 // and target of the retry, and the backoff before it. It runs
 // synchronously, on the goroutine that called Execute, and must not block.
 // The Executor's Metrics count retries by cause, successes after retries,
-// exhaustion, speculative attempts, budget refusals and downgrades.
+// exhaustion, speculative attempts, budget refusals and downgrades. Each
+// AttemptRecord of a Result or an ExecutionError says how the attempt
+// ended, and for a failure why nothing followed it (Reason); its String
+// prints a success as "succeeded".
+//
+// # Classification and panics
+//
+// An attempt's error is classified (see Classify) by its own chain of
+// wrapped errors, not by the replicas' errors a read or write failure lists:
+// one replica's refused request does not make a partly applied write a
+// request never sent. A policy that panics fails the statement with a
+// *PolicyPanicError; a panic of an attempt that ran on a goroutine of its
+// own (when the statement speculates) is re-raised on the caller's as an
+// *AttemptPanicError holding the attempt's stack.
 //
 // # Speculation and the budget
 //

@@ -12,8 +12,11 @@ import "github.com/readpath/readpath/consistency"
 // use; the executor calls it from every goroutine that executes statements.
 // The executor's idempotence gate runs first: OnWriteTimeout,
 // OnRequestAborted and OnErrorResponse are never called for a statement that
-// is not idempotent, save OnRequestAborted for an error matching ErrNotSent,
-// which proves that nothing was applied.
+// is not idempotent, save OnRequestAborted for an error whose own chain
+// matches ErrNotSent (see Classify), which proves that nothing was applied.
+// A policy that matches sentinels with errors.Is should know that it reaches
+// into a read or write failure's replica errors. A policy that panics fails
+// the statement (see PolicyPanicError).
 type Policy interface {
 	// OnReadTimeout is called when the coordinator did not hear from enough
 	// replicas in time for a read.
