@@ -2,6 +2,7 @@ package retry
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -48,7 +49,7 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 		cancel() // the losers; once ctx has ended, its own error reaches them, as in the sequential path
 	}
 	wg.Wait()
-	st = r.drain(out, st, !won && ctx.Err() != nil && st.reason == ctx.Err())
+	st = r.drain(out, st, !won && ctx.Err() != nil && errors.Is(st.reason, ctx.Err()))
 	if won {
 		return r.won(o.a, o.v)
 	}
