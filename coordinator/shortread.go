@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
@@ -20,44 +21,49 @@ import (
 // data answer is merged, never for a table without clustering columns
 // (CASSANDRA-13880), and within the read's deadline, without speculation.
 // The rows fetched join their replica's version, and so the repair.
+//
+// Each round costs what it fetched, not what came before (see shortReads):
+// a replica that missed a partition deletion over N rows is asked N/limit
+// times, and re-merging everything each round made that quadratic.
 func (r *read) protectShortReads(vs []version) error {
 	if r.q.Limit <= 0 || len(vs) < 2 || r.opts.NoClusteringColumns {
 		return nil
 	}
-	more := make([]bool, len(vs)) // its last answer reached the limit
-	for i := range vs {
-		_, more[i] = vs[i].part.Limit(r.q, r.nowInSec)
+	s, err := r.newShortReads(vs)
+	if err != nil {
+		return err
 	}
 	for {
-		merged, err := mergeVersions(vs)
-		if err != nil {
-			return err
-		}
-		asks := r.shortReplicas(vs, more, merged)
+		asks := r.shortReplicas(vs, s)
 		if len(asks) == 0 {
 			return nil
 		}
-		if err := r.fetchMore(vs, more, asks); err != nil {
+		if err := r.fetchMore(vs, s, asks); err != nil {
 			return err
 		}
 	}
 }
 
-// shortReplicas returns the versions to ask for more: those whose last
-// answer reached the limit, where the merge holds fewer live rows than the
-// limit up to the end of that answer.
-func (r *read) shortReplicas(vs []version, more []bool, merged replica.Partition) []int {
+// shortReplicas returns, in version order, the versions to ask for more:
+// those whose last answer reached the limit, where the merge holds fewer
+// live rows than the limit up to the end of that answer. The count grows
+// with the end, so they are the first candidates in q's order; the count
+// at the first of them is where the next round's count starts.
+func (r *read) shortReplicas(vs []version, s *shortReads) []int {
+	cands := s.candidates(vs)
 	var asks []int
-	for i := range vs {
-		last, ok := vs[i].part.LastClustering(r.q)
-		if !more[i] || !ok {
-			continue
+	t := s.mark
+	for k, i := range cands {
+		last, _ := vs[i].part.LastClustering(r.q)
+		if t = s.countThrough(t, last); s.liveThrough(t) >= r.q.Limit {
+			break
 		}
-		upTo := through(r.q, last)
-		if merged.Restrict(upTo).LiveRows(upTo, r.nowInSec) < r.q.Limit {
-			asks = append(asks, i)
+		if k == 0 {
+			s.mark = t
 		}
+		asks = append(asks, i)
 	}
+	slices.Sort(asks) // sent in version order, as ever
 	return asks
 }
 
@@ -72,8 +78,8 @@ func through(q replica.Query, last string) replica.Query {
 }
 
 // fetchMore asks the versions asks for the rows after their last, in one
-// round, and folds the answers into them.
-func (r *read) fetchMore(vs []version, more []bool, asks []int) error {
+// round, and folds the answers into them and into the running merge.
+func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 	r.newRound(PhaseShortRead, len(asks), true, false)
 	r.rd.needEvery(len(asks))
 	first := len(r.answers)
@@ -89,12 +95,10 @@ func (r *read) fetchMore(vs []version, more []bool, asks []int) error {
 	for _, a := range r.answers[first:] {
 		r.trace.Requests[a.idx].Used = true
 		i := versionOf(vs, a.cand.ep.ID)
-		p, err := repair.Merge(vs[i].part, a.part)
-		if err != nil {
-			return fmt.Errorf("coordinator: merging a replica's continuation: %w", err)
+		if err := s.add(vs, i, a.part); err != nil {
+			return err
 		}
-		vs[i].part = p
-		_, more[i] = a.part.Limit(a.cmd.Query, r.nowInSec)
+		_, s.more[i] = a.part.Limit(a.cmd.Query, r.nowInSec)
 	}
 	return nil
 }

@@ -1,0 +1,105 @@
+package coordinator
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// Round after round, short-read protection asks exactly the replicas that
+// the obvious way asks (merge every version whole, count its live rows
+// from the first): the running merge, the versions grown in place and the
+// count kept from a mark change the cost, not the answers. Replicas take
+// writes between rounds, so that a continuation may delete more.
+func TestShortReadsAskAsAWholeMergeDoes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		q := replica.Query{Limit: rapid.IntRange(1, 4).Draw(t, "limit"), Reversed: rapid.Bool().Draw(t, "reversed")}
+		if rapid.Bool().Draw(t, "sliced") {
+			q.Slices = []replica.Slice{{Start: replica.StartAt("a"), End: replica.EndAt("c")}}
+		}
+		stored := make([]replica.Partition, 3)
+		vs := make([]version, 3)
+		for i := range stored {
+			stored[i] = genPartition(t, "stored")
+			vs[i].part = respond(t, stored[i], q)
+		}
+		want := slices.Clone(vs)
+		r := &read{q: q, nowInSec: 100}
+		s, err := r.newShortReads(vs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantMore := slices.Clone(s.more)
+		for round := 0; ; round++ {
+			if m := s.mark; m.counted && s.countThrough(tally{}, m.key).n != m.n {
+				t.Fatalf("round %d: the mark counts %d live rows through %q, the merge holds %d", round, m.n, m.key, s.countThrough(tally{}, m.key).n)
+			}
+			if !s.merged.Equal(merge(t, want[0].part, merge(t, want[1].part, want[2].part))) {
+				t.Fatalf("round %d: the running merge is not the versions' merge", round)
+			}
+			asks := r.shortReplicas(vs, s)
+			if w := wholeShortReplicas(t, r, want, wantMore); !slices.Equal(asks, w) {
+				t.Fatalf("round %d: asked %v, a whole merge asks %v", round, asks, w)
+			}
+			if len(asks) == 0 {
+				return
+			}
+			for _, i := range asks {
+				if rapid.IntRange(0, 3).Draw(t, "written since") == 0 {
+					stored[i] = merge(t, stored[i], genPartition(t, "write"))
+				}
+				last, _ := vs[i].part.LastClustering(q)
+				c := respond(t, stored[i], q.After(last))
+				if err := s.add(vs, i, c); err != nil {
+					t.Fatal(err)
+				}
+				_, s.more[i] = c.Limit(q.After(last), r.nowInSec)
+				want[i].part, wantMore[i] = merge(t, want[i].part, c), s.more[i]
+				if !vs[i].part.Equal(want[i].part) {
+					t.Fatalf("version %d: %v, want %v", i, vs[i].part, want[i].part)
+				}
+			}
+		}
+	})
+}
+
+// wholeShortReplicas is shortReplicas the obvious way, as it was: the
+// whole merge, counted from its first row for each replica.
+func wholeShortReplicas(t *rapid.T, r *read, vs []version, more []bool) []int {
+	merged, err := mergeVersions(vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asks []int
+	for i := range vs {
+		last, ok := vs[i].part.LastClustering(r.q)
+		if !more[i] || !ok {
+			continue
+		}
+		upTo := through(r.q, last)
+		if merged.Restrict(upTo).LiveRows(upTo, r.nowInSec) < r.q.Limit {
+			asks = append(asks, i)
+		}
+	}
+	return asks
+}
+
+func respond(t *rapid.T, stored replica.Partition, q replica.Query) replica.Partition {
+	resp, err := replica.Command{Table: "t", Key: "k", Query: q, NowInSec: 100}.Respond(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Partition
+}
+
+func merge(t *rapid.T, a, b replica.Partition) replica.Partition {
+	p, err := repair.Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

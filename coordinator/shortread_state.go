@@ -1,0 +1,151 @@
+package coordinator
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// shortReads is the state of one read's short-read protection, kept from
+// round to round so that a round costs what it fetched. Each continuation
+// holds only rows after its replica's last, so it is merged into the
+// running merge and into its version where it overlaps them, not with
+// everything again (mergeInto: Merge is a join, so the result is the
+// same). And the merge's live rows are counted on from a mark: up to
+// where the first replica asked in a round ended, which that round's
+// continuations lie after (one that does not, or that deletes more of the
+// partition, drops the mark: keepsMark).
+type shortReads struct {
+	q      replica.Query
+	now    int64
+	merged replica.Partition // every version merged, ours to change
+	more   []bool            // per version: its last answer reached the limit
+	owned  []bool            // per version: its partition is ours to change
+	mark   tally             // the merge's live rows up to a row no fetch changes
+}
+
+// tally is the count of the merge's live rows in q's order up to the row
+// at key, included; the zero tally has counted nothing.
+type tally struct {
+	key     string
+	n       int
+	counted bool
+}
+
+// newShortReads merges vs, the versions' first answers, and notes which
+// reached the limit.
+func (r *read) newShortReads(vs []version) (*shortReads, error) {
+	merged, err := mergeVersions(vs)
+	if err != nil {
+		return nil, err
+	}
+	s := &shortReads{q: r.q, now: r.nowInSec, merged: merged,
+		more: make([]bool, len(vs)), owned: make([]bool, len(vs))}
+	for i := range vs {
+		_, s.more[i] = vs[i].part.Limit(r.q, r.nowInSec)
+	}
+	return s, nil
+}
+
+// candidates returns the versions whose last answer reached the limit, by
+// where it ended in q's order.
+func (s *shortReads) candidates(vs []version) []int {
+	var cands []int
+	for i := range vs {
+		if _, ok := vs[i].part.LastClustering(s.q); ok && s.more[i] {
+			cands = append(cands, i)
+		}
+	}
+	slices.SortStableFunc(cands, func(i, j int) int {
+		a, _ := vs[i].part.LastClustering(s.q)
+		b, _ := vs[j].part.LastClustering(s.q)
+		return s.order(a, b)
+	})
+	return cands
+}
+
+// order compares clustering keys in q's order.
+func (s *shortReads) order(a, b string) int {
+	c := replica.StartAt(a).Compare(replica.StartAt(b))
+	if s.q.Reversed {
+		return -c
+	}
+	return c
+}
+
+// countThrough returns t counted on to last: the merge's live rows in q's
+// order up to last, included, not counting the static row.
+func (s *shortReads) countThrough(t tally, last string) tally {
+	if t.counted && s.order(last, t.key) <= 0 {
+		if s.order(last, t.key) == 0 {
+			return t
+		}
+		t = tally{} // before the mark: only a replica answering out of its query gets here
+	}
+	seg := replica.Slice{Start: replica.Bottom(), End: replica.EndAt(last)}
+	if t.counted {
+		seg.Start = replica.StartAfter(t.key)
+	}
+	if s.q.Reversed {
+		seg = replica.Slice{Start: replica.StartAt(last), End: replica.Top()}
+		if t.counted {
+			seg.End = replica.EndBefore(t.key)
+		}
+	}
+	q := replica.Query{Slices: []replica.Slice{seg}, Reversed: s.q.Reversed}
+	rows := s.merged.Restrict(q)
+	rows.Static = replica.Row{} // counted by liveThrough, or the mark would depend on it
+	return tally{key: last, n: t.n + rows.LiveRows(q, s.now), counted: true}
+}
+
+// liveThrough returns the live rows LiveRows counts in the merge through
+// t's key. Only a partition without live rows counts its static row, and
+// only for a query of every row: through a reversed query's least key.
+func (s *shortReads) liveThrough(t tally) int {
+	upTo := through(s.q, t.key)
+	if t.n > 0 || !upTo.SelectsAllRows() {
+		return t.n
+	}
+	head := replica.Partition{Key: s.merged.Key, Deletion: s.merged.Deletion, Static: s.merged.Static}
+	return head.LiveRows(upTo, s.now)
+}
+
+// add folds version i's continuation c into the version and the merge.
+func (s *shortReads) add(vs []version, i int, c replica.Partition) error {
+	merge := mergeInto
+	if !s.owned[i] {
+		merge = mergeWhole // the first time: the answer is not ours to change
+	}
+	v, err := merge(vs[i].part, c)
+	if err != nil {
+		return fmt.Errorf("coordinator: merging a replica's continuation: %w", err)
+	}
+	vs[i].part, s.owned[i] = v, true
+	if !s.keepsMark(c) {
+		s.mark = tally{}
+	}
+	if s.merged, err = mergeInto(s.merged, c); err != nil {
+		return fmt.Errorf("coordinator: merging replica versions: %w", err)
+	}
+	return nil
+}
+
+// keepsMark reports whether merging c leaves the merge's rows up to the
+// mark as they are: c lies after the mark in q's order (a continuation
+// does) and deletes no more of the partition.
+func (s *shortReads) keepsMark(c replica.Partition) bool {
+	if !s.mark.counted {
+		return true
+	}
+	lo, hi, ok := span(c)
+	switch {
+	case c.Deletion.Supersedes(s.merged.Deletion):
+		return false
+	case !ok:
+		return true
+	case s.q.Reversed:
+		return hi.Compare(replica.StartAt(s.mark.key)) <= 0
+	}
+	return lo.Compare(replica.EndAt(s.mark.key)) >= 0
+}
