@@ -33,9 +33,9 @@ func asErr(p any) error {
 // buggyPolicy panics on an unavailable error, with a runtime error.
 type buggyPolicy struct{ retry.DefaultPolicy }
 
-func (buggyPolicy) OnUnavailable(retry.Statement, *c.UnavailableError, int) retry.Verdict {
-	var m map[string]int
-	m["x"]++ // a nil map: panics with a runtime.Error
+func (buggyPolicy) OnUnavailable(_ retry.Statement, _ *c.UnavailableError, retries int) retry.Verdict {
+	var counts []int
+	counts[retries]++ // out of range: panics with a runtime.Error
 	return retry.Verdict{}
 }
 
