@@ -39,9 +39,25 @@ func TestAQuorumReadAllocatesFourObjects(t *testing.T) {
 // the room its recycled state keeps: it allocates what a QUORUM read does.
 func TestAReadOfNineReplicasAllocatesFourObjects(t *testing.T) {
 	race.SkipPooledAllocs(t)
+	assert.Equal(t, 4.0, allocsOfAReadAtAll(t, 9))
+}
+
+// A read at ALL over 32 replicas outgrows its state's room: its endpoints,
+// candidates, requests, their traces and answers grow once each, and the
+// snitch ranks the 32 candidates with their keys and misses on the heap
+// (a group of up to 16 keeps them on the stack): eleven objects.
+func TestAReadOf32ReplicasAllocatesElevenObjects(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	assert.Equal(t, 11.0, allocsOfAReadAtAll(t, 32))
+}
+
+// allocsOfAReadAtAll is what a read at ALL over rf replicas allocates
+// once the table's state and the first workers exist.
+func allocsOfAReadAtAll(t *testing.T, rf int) float64 {
+	t.Helper()
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 9}},
-		Replication: consistency.Simple(9),
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: rf}},
+		Replication: consistency.Simple(rf),
 	})
 	require.NoError(t, err)
 	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
@@ -56,7 +72,7 @@ func TestAReadOfNineReplicasAllocatesFourObjects(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	read() // the table's state and the first workers
-	require.Len(t, res.Trace.Requests, 9)
-	assert.Equal(t, 4.0, testing.AllocsPerRun(500, read))
+	read()
+	require.Len(t, res.Trace.Requests, rf)
+	return testing.AllocsPerRun(500, read)
 }

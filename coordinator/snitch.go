@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,17 +144,34 @@ func (sc *score) latency(now time.Time, reset time.Duration) (lat float64, probe
 // may contact keeps a read at ONE among nine replicas nearly as cheap as
 // among three.
 func (s *snitch) rank(cs []candidate, now time.Time, k int) {
-	if s.cfg.Disabled || len(cs) < 2 || len(cs) > 16 || k <= 0 {
+	if s.cfg.Disabled || len(cs) < 2 || k <= 0 {
 		return
 	}
+	var keyBuf [inlineRank]float64
+	var missBuf [inlineRank]int64
+	keys, misses := keyBuf[:], missBuf[:]
+	if len(cs) > inlineRank { // rare: ranked the same way, on the heap
+		keys, misses = make([]float64, len(cs)), make([]int64, len(cs))
+	}
+	s.rankWith(cs, now, k, keys, misses)
+}
+
+// inlineRank is how many candidates rank orders without allocating.
+const inlineRank = 16
+
+// rankWith is rank's work, with room for a key and a miss count per
+// candidate (at least len(cs) of each); k ≥ 1.
+func (s *snitch) rankWith(cs []candidate, now time.Time, k int, keys []float64, misses []int64) {
+	// Resliced here, every index below is provably in range and goes
+	// unchecked, as it did when rank indexed arrays of its own.
+	keys, misses = keys[:len(cs)], misses[:len(cs)]
 	k = min(k, len(cs))
-	var keys [16]float64
-	var probes uint16 // the replicas whose probe this read claimed
 	best := math.Inf(1)
 	for i, c := range cs {
 		var probe bool
-		if keys[i], probe = c.score.latency(now, s.cfg.ResetInterval); probe {
-			probes |= 1 << i
+		keys[i], probe = c.score.latency(now, s.cfg.ResetInterval)
+		if !probe { // the probe forgets them, for its read alone
+			misses[i] = c.score.misses.Load()
 		}
 		if keys[i] > 0 {
 			best = min(best, keys[i])
@@ -162,12 +180,8 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 	if math.IsInf(best, 1) {
 		best = 1 // nothing measured: outstanding requests alone decide
 	}
-	var misses [16]int64
 	clean := 0.0 // the largest key of a replica that has not missed
 	for i, c := range cs {
-		if probes&(1<<i) == 0 { // the probe forgets them, for its read alone
-			misses[i] = c.score.misses.Load()
-		}
 		keys[i] = weigh(keys[i], best, c.score.inflight.Load())
 		if misses[i] == 0 {
 			clean = max(clean, keys[i])
@@ -184,8 +198,8 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 			keys[i] = max(keys[i], clean, best) * behind * float64(misses[i])
 		}
 	}
-	bucketize(keys[:len(cs)], s.cfg.Badness, s.logBadness, k)
-	selectByKeys(cs, keys[:len(cs)], k)
+	bucketize(keys, s.cfg.Badness, s.logBadness, k)
+	selectByKeys(cs, keys, k)
 	spreadRacks(cs[:k], keys[:k])
 }
 
@@ -268,9 +282,14 @@ func bucketize(keys []float64, badness, logBadness float64, k int) {
 	}
 }
 
-// kthLeast returns the k-th least of keys (k ≥ 1; at most 16 keys).
+// kthLeast returns the k-th least of keys (k ≥ 1).
 func kthLeast(keys []float64, k int) float64 {
-	var least [16]float64 // the k least so far, ascending
+	if k > inlineRank { // only in a group larger than rank's room: sort a copy
+		sorted := slices.Clone(keys)
+		slices.Sort(sorted)
+		return sorted[k-1]
+	}
+	var least [inlineRank]float64 // the k least so far, ascending
 	n := 0
 	for _, key := range keys {
 		if n == k && key >= least[n-1] {
@@ -290,7 +309,7 @@ func kthLeast(keys []float64, k int) float64 {
 // selectByKeys moves the k candidates of least keys to the front, in
 // order, stably (the first of equal keys first); the others keep their
 // relative order behind them. O(n·k), and nothing allocated: groups are
-// tiny.
+// small (more than 16 replicas in one is rare).
 func selectByKeys(cs []candidate, keys []float64, k int) {
 	for i := range k {
 		m := i
