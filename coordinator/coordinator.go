@@ -42,6 +42,10 @@ type Coordinator struct {
 	closed   atomic.Bool
 	repairs  repairQueue
 	workers  *workers // run the replica requests
+	// unplaced is the state reads of a table without one start with, and
+	// counts those whose Locate failed: a table gets state of its own
+	// only once a read of it is placed, so unknown names leave none.
+	unplaced *table
 	// Kept for reuse: read states, calls and read timers.
 	reads, calls, timers sync.Pool
 
@@ -64,6 +68,7 @@ func New(cfg Config) (*Coordinator, error) {
 	c.timers.New = func() any { return new(readTimer) }
 	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)
+	c.unplaced = c.newTable("", cfg.DefaultTable)
 	for name, o := range cfg.Tables {
 		c.tables.Store(name, c.newTable(name, o))
 	}

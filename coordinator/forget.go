@@ -5,10 +5,11 @@ package coordinator
 // lists. What the table counted stays in Metrics().Total, so that totals
 // never go backwards (a Prometheus counter must not). A read of it still
 // running finishes with the state it started with, and what it counts
-// after the drop is lost. A later read or SetTableOptions makes the table
-// afresh, with Config.DefaultTable's options. Without it, a coordinator
-// keeps every table it has ever read, which matters where tables come and
-// go (one per day, say). Dropping an unknown table does nothing.
+// after the drop is lost. A later read the Locator places, or
+// SetTableOptions, makes the table afresh, with Config.DefaultTable's
+// options. Without it, a coordinator keeps every table the Locator has
+// placed a read of, which matters where tables come and go (one per day,
+// say). Dropping an unknown table does nothing.
 func (c *Coordinator) DropTable(name string) {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()

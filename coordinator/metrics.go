@@ -12,8 +12,15 @@ import (
 // Metrics is a snapshot of the coordinator's counters, in total and per
 // table. Taking it never blocks reads. Counters only grow.
 type Metrics struct {
-	Total  TableMetrics
-	Tables []TableMetrics // sorted by table name
+	Total TableMetrics
+	// Tables lists, sorted by name, the tables the coordinator keeps
+	// state for: those of Config.Tables and SetTableOptions, and each one
+	// a read of which the Locator placed, until DropTable. A read of an
+	// unlisted table that the Locator could not place (it returned an
+	// error, or an answer refused with ErrBadPlacement) counts in Total
+	// alone, in Reads, ReadsByLevel and its error's kind (OtherErrors for
+	// a Locator's own errors), so that unknown names leave no state.
+	Tables []TableMetrics
 	// Replicas lists every replica that was a live candidate of a read,
 	// by datacenter, rack and ID, until ForgetReplica: one the reads never
 	// needed shows with no requests.
@@ -111,6 +118,7 @@ func (c *Coordinator) Metrics() Metrics {
 		return true
 	})
 	m.Total.add(c.dropped)
+	m.Total.add(c.unplaced.m.snapshot())
 	c.dropMu.RUnlock()
 	m.Total.Latency = summarize(c.latency)
 	m.Replicas = c.snitch.replicaMetrics()
@@ -119,7 +127,8 @@ func (c *Coordinator) Metrics() Metrics {
 }
 
 // TableMetrics returns the metrics of one table without building the
-// others', and whether the coordinator has seen the table.
+// others', and whether the coordinator keeps state for it (see
+// Metrics.Tables).
 func (c *Coordinator) TableMetrics(table string) (TableMetrics, bool) {
 	t, ok := c.lookup(table)
 	if !ok {

@@ -38,19 +38,21 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	r := newRead(c, c.table(req.Table), req)
+	r := newRead(c, c.readTable(req.Table), req)
 	defer r.release()
 	r.q, r.remaining = req.paged(q, remaining)
-	r.hot = r.t.m.stripe()
-	r.hot.reads[req.Level].Add(1)
 	p, err := r.run(ctx)
 	r.finish(err)
 	return r.result(p, err)
 }
 
-// run plans the read and executes it with the table's strategy.
+// run plans the read and executes it with the table's strategy. The read
+// is counted once planned, in the table the plan settled (see makePlan).
 func (r *read) run(parent context.Context) (p replica.Partition, err error) {
-	if err := r.makePlan(); err != nil {
+	err = r.makePlan()
+	r.hot = r.t.m.stripe()
+	r.hot.reads[r.req.Level].Add(1)
+	if err != nil {
 		return p, err
 	}
 	deadline := r.start.Add(r.c.cfg.ReadTimeout)
@@ -74,7 +76,8 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	return r.resolve()
 }
 
-// makePlan locates the replicas and plans whom to contact.
+// makePlan locates the replicas and plans whom to contact. The first
+// read of a table the Locator places gives the table its state.
 func (r *read) makePlan() error {
 	reps, repl, err := r.c.cfg.Locator.Locate(r.req.Table, r.req.Key)
 	if err != nil {
@@ -83,6 +86,9 @@ func (r *read) makePlan() error {
 	eps := endpoints(reps, r.epBuf[:0])
 	if err := checkPlacement(reps, eps, repl); err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
+	}
+	if r.t == r.c.unplaced {
+		r.useTable(r.c.table(r.req.Table))
 	}
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,

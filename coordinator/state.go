@@ -72,14 +72,19 @@ type read struct {
 // and the round's channel.
 func newRead(c *Coordinator, t *table, req Request) *read {
 	r := c.reads.Get().(*read)
-	r.c, r.t, r.req, r.start = c, t, req, now()
-	r.opts = *t.opts.Load()
+	r.c, r.req, r.start = c, req, now()
 	r.nowInSec = req.NowInSec
 	if r.nowInSec == 0 {
 		r.nowInSec = r.start.Unix()
 	}
-	r.gcBefore = r.nowInSec - r.opts.gcGrace()
+	r.useTable(t)
 	return r
+}
+
+// useTable makes t the read's table, and its options the read's.
+func (r *read) useTable(t *table) {
+	r.t, r.opts = t, *t.opts.Load()
+	r.gcBefore = r.nowInSec - r.opts.gcGrace()
 }
 
 // release recycles the read's timer, drops its calls, clears the read so

@@ -89,6 +89,15 @@ func (c *Coordinator) trackerOptions() []latency.Option {
 	return []latency.Option{latency.WithWindow(c.cfg.LatencyWindow)}
 }
 
+// readTable returns the state a read of table name starts with: the
+// table's, or the unplaced state until the Locator places the read.
+func (c *Coordinator) readTable(name string) *table {
+	if t, ok := c.lookup(name); ok {
+		return t
+	}
+	return c.unplaced
+}
+
 // table returns the state of a table, creating it with the default options
 // on first use.
 func (c *Coordinator) table(name string) *table {
