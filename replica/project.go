@@ -7,7 +7,8 @@ import "slices"
 // cell, liveness, row or complex deletion) are dropped; the partition
 // deletion and range tombstones, which belong to no column, stay. A nil
 // columns keeps every column and returns p itself. The result shares cell
-// values with p.
+// values with p. Project visits every row; Command.Respond projects each
+// row only when its scan reaches it, and answers as Project would.
 func (p Partition) Project(columns []string) Partition {
 	if columns == nil {
 		return p

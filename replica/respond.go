@@ -65,7 +65,8 @@ func (cmd Command) Validate() error {
 //     them (canonical bounds, Bound.AsStart and AsEnd, and touching ranges
 //     of one deletion joined), so that deletions written differently
 //     answer and digest alike;
-//  2. project it to cmd.Columns (Partition.Project);
+//  2. project it to cmd.Columns (Partition.Project), as the scan of step 4
+//     reaches each row, so that a limited read projects only what it scans;
 //  3. purge it at cmd.NowInSec and cmd.GCBefore (Partition.Purge), and drop
 //     what a deletion it keeps covers: a cell or liveness written no later
 //     than a partition, range, row or complex deletion over it, and a
@@ -131,23 +132,30 @@ func (cmd Command) Respond(stored Partition) (Response, error) {
 // what the answer holds. Otherwise answer limits first, then purges what is
 // left and scans that: the purge changes no row's liveness (it changes
 // nothing a client sees), so the limit-th live row is the same either way,
-// and the purge visits only what the answer holds. Either way a limit of
-// 100 rows costs about the same in a partition of 100 rows or of 10,000.
+// and the purge visits only what the answer holds. A column selection is
+// projected row by row as the scan reaches each (projector), so that it
+// too visits only what the answer holds. Either way a limit of 100 rows
+// costs about the same in a partition of 100 rows or of 10,000.
 func (cmd Command) answer(stored Partition) (Partition, scan) {
 	q := cmd.Query
-	p := stored.Restrict(q).Project(cmd.Columns)
+	p := stored.Restrict(q)
 	p.RangeTombstones = canonicalRanges(p.RangeTombstones)
+	pr := newProjector(&p, cmd.Columns, q)
 	s := cmd.scan()
-	s.checkPurge, s.gc = true, cmd.GCBefore
+	s.checkPurge, s.gc, s.proj = true, cmd.GCBefore, pr
 	s.run(&p, q)
 	if !s.needsPurge {
-		if s.reached {
-			p = p.cutAt(s.stop, q.Reversed)
-		}
-		return p, s
+		return s.limited(p, q.Reversed), s
 	}
-	if q.Limit > 0 {
-		p, _ = p.Limit(q, cmd.NowInSec)
+	switch {
+	case q.Limit > 0:
+		l := scan{now: cmd.NowInSec, limit: q.Limit, proj: pr} // Partition.Limit's
+		l.run(&p, q)
+		p = l.limited(p, q.Reversed)
+	case pr != nil:
+		for pr.more() { // the purge takes every row
+		}
+		p.Rows = pr.ascending()
 	}
 	p = purger{now: cmd.NowInSec, gc: cmd.GCBefore, dropCovered: true}.partition(&p)
 	s = cmd.scan()

@@ -24,6 +24,9 @@ type scan struct {
 	counting bool
 	// partitionDeletion is the deletion of the partition being scanned.
 	partitionDeletion Deletion
+	// proj, when set, projects the rows as the scan reaches them; stop
+	// then indexes its rows in scan order (see limited).
+	proj *projector
 
 	live        int  // live rows met
 	tombstones  int  // tombstones met
@@ -46,12 +49,22 @@ func (s *scan) run(p *Partition, q Query) {
 		return
 	}
 	m := markers{rts: p.RangeTombstones, reversed: q.Reversed, partition: p.Deletion}
-	for j := range p.Rows {
-		i := j
-		if q.Reversed {
-			i = len(p.Rows) - 1 - j
+	rows, reversed := p.Rows, q.Reversed
+	if s.proj != nil {
+		rows, reversed = s.proj.rows, false // in scan order, projected as needed
+	}
+	for j := 0; ; j++ {
+		if j == len(rows) {
+			if s.proj == nil || !s.proj.more() {
+				break
+			}
+			rows = s.proj.rows
 		}
-		r := &p.Rows[i]
+		i := j
+		if reversed {
+			i = len(rows) - 1 - j
+		}
+		r := &rows[i]
 		covering := m.advance(r.Clustering, s)
 		if s.stopped() {
 			return
@@ -73,6 +86,22 @@ func (s *scan) run(p *Partition, q Query) {
 	if staticLive && s.live == 0 && q.SelectsAllRows() {
 		s.live = 1
 	}
+}
+
+// limited returns p, scanned by s, cut after the row that reached the
+// limit, if any (cutAt); with s.proj, p holds the rows it projected.
+func (s *scan) limited(p Partition, reversed bool) Partition {
+	stop := s.stop
+	if s.proj != nil {
+		p.Rows = s.proj.ascending()
+		if reversed {
+			stop = len(p.Rows) - 1 - stop
+		}
+	}
+	if s.reached {
+		p = p.cutAt(stop, reversed)
+	}
+	return p
 }
 
 // row counts r's tombstones and reports whether r is live, when the scan
