@@ -77,6 +77,30 @@ func BenchmarkRespondLimit100Of10000(b *testing.B) {
 	benchRespond(b, p, queryCommand(p, replica.Query{Reversed: true, Limit: 100}, false), 100)
 }
 
+// twoColumns selects two of queryPartition's ten columns.
+var twoColumns = []string{"b-column", "e-column"}
+
+// BenchmarkRespondColumnsLimit100Of10000 is BenchmarkRespondLimit100Of10000
+// reading two of the ten columns: the rows are projected as the scan
+// reaches them, so the projection stops at the limit too. Its reference is
+// BenchmarkRespondColumnsWhole100.
+func BenchmarkRespondColumnsLimit100Of10000(b *testing.B) {
+	p := queryPartition(10000)
+	cmd := queryCommand(p, replica.Query{Reversed: true, Limit: 100}, false)
+	cmd.Columns = twoColumns
+	benchRespond(b, p, cmd, 100)
+}
+
+// BenchmarkRespondColumnsWhole100 is the reference for
+// BenchmarkRespondColumnsLimit100Of10000: the data answer to a read of two
+// columns of a whole 100-row partition.
+func BenchmarkRespondColumnsWhole100(b *testing.B) {
+	p := queryPartition(100)
+	cmd := queryCommand(p, replica.Query{}, false)
+	cmd.Columns = twoColumns
+	benchRespond(b, p, cmd, 100)
+}
+
 // BenchmarkRespondDigestSlice100Of10000 is the digest answer to the slice
 // of BenchmarkRespondSlice100Of10000; its reference is
 // BenchmarkRespondDigestWhole100.
