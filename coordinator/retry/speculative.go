@@ -49,9 +49,12 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 		cancel() // the losers; once ctx has ended, its own error reaches them, as in the sequential path
 	}
 	wg.Wait()
-	st = r.drain(out, st, !won && ctx.Err() != nil && errors.Is(st.reason, ctx.Err()))
-	if won {
+	st, late, lateWon := r.drain(out, st, !won && ctx.Err() != nil && errors.Is(st.reason, ctx.Err()))
+	switch {
+	case won:
 		return r.won(o.a, o.v)
+	case lateWon: // it ignored the context and succeeded: a success, as in the sequential path
+		return r.won(late.a, late.v)
 	}
 	return r.end(st)
 }
@@ -61,24 +64,28 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 // since a loser may panic once cancelled; and when the statement failed
 // (the context ended it), it records each attempt that ran, with the error
 // it returned, so that the ExecutionError carries every attempt made, as in
-// the sequential path, and returns st with the last of their failures.
+// the sequential path, and returns st with the last of their failures, and
+// the first of them that succeeded after all, which wins the statement.
 // Attempts that lost to a winner, an Ignore or a panicking policy were
 // cancelled by the executor, and are not recorded.
-func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) step {
+func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step, outcome[R], bool) {
+	var late outcome[R]
+	var won bool
 	for {
 		select {
 		case o := <-out:
-			if o.panicked != nil {
+			switch {
+			case o.panicked != nil:
 				panic(o.panicked)
-			}
-			if !o.ran {
+			case !o.ran:
 				r.x.cancelled(o.a, o.err)
-			}
-			if record && o.ran {
+			case record && o.err == nil && !won:
+				late, won = o, true
+			case record:
 				st = r.x.interrupted(o.a, o.err, st)
 			}
 		default:
-			return st
+			return st, late, won
 		}
 	}
 }
