@@ -80,7 +80,10 @@ func (sc *score) sent() {
 // two, while a healthy loser of a hedged read keeps it, its first one
 // too. A failure's time is not a latency (a replica failing at once must
 // not look fast); a cancelled request's is a lower bound of one, and is
-// recorded, so that a replica always hedged around still looks slow.
+// recorded when it says more than the score does (or the replica has no
+// score), so that a replica always hedged around still looks slow, while
+// a request cancelled at once (a ReadMany page that filled) does not make
+// its replica look fast.
 func (sc *score) ended(d time.Duration, now time.Time, err error) {
 	sc.inflight.Add(-1)
 	cancelled := errors.Is(err, context.Canceled)
@@ -93,7 +96,10 @@ func (sc *score) ended(d time.Duration, now time.Time, err error) {
 			sc.misses.Store(maxMisses)
 		}
 	}
-	if err == nil || cancelled || errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case err == nil, errors.Is(err, context.DeadlineExceeded):
+		sc.sample(d, now)
+	case cancelled && (sc.updated.Load() == 0 || float64(d) > math.Float64frombits(sc.bits.Load())):
 		sc.sample(d, now)
 	}
 }

@@ -1,0 +1,35 @@
+package coordinator
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// A cancelled request's time is a lower bound of its replica's latency: it
+// raises a score it exceeds, and gives a replica without one its first,
+// but one cancelled sooner than the replica usually answers (a ReadMany
+// page that filled at once) leaves the score as it was.
+func TestACancelledRequestOnlyRaisesTheScore(t *testing.T) {
+	now := time.Now()
+	estimate := func(sc *score) time.Duration {
+		lat, _ := sc.latency(now, time.Hour)
+		return time.Duration(lat)
+	}
+	sc := new(score)
+	sc.sent()
+	sc.ended(10*time.Millisecond, now, context.Canceled)
+	if got := estimate(sc); got != 10*time.Millisecond {
+		t.Fatalf("a first cancelled request gives %v, want its 10ms", got)
+	}
+	sc.sent()
+	sc.ended(time.Microsecond, now, context.Canceled)
+	if got := estimate(sc); got != 10*time.Millisecond {
+		t.Errorf("a request cancelled after 1µs moved the score to %v, want 10ms", got)
+	}
+	sc.sent()
+	sc.ended(50*time.Millisecond, now, context.Canceled)
+	if got := estimate(sc); got <= 10*time.Millisecond {
+		t.Errorf("a request cancelled after 50ms left the score at %v, want it raised", got)
+	}
+}
