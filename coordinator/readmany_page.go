@@ -12,6 +12,9 @@ import "github.com/readpath/readpath/replica"
 // when nothing was cut, or the Limit is reached: every key returned the
 // rows it selects, up to the per-partition limit, or failed (KeyResult.Err;
 // a key that failed before the cut is not read again, one after it is).
+// The keys after a page that filled exactly are cut unread, so the next
+// page may find nothing, as a full page's state may lead to an empty page
+// in Cassandra.
 //
 // A page reads its keys Concurrency at a time, in order, for latency, and
 // stops once the keys read before hold its rows: no more start, and the

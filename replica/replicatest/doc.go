@@ -68,5 +68,7 @@
 // reader replays exactly in a bubble, provided that what it reads through
 // sends the same requests. Concurrent readers interleave as the scheduler
 // does: requests for one key arriving at the same virtual instant draw in
-// the order they reach the replica.
+// the order they reach the replica. To count them, a replica that draws
+// keeps a few bytes for every key and kind it was ever asked, so a long
+// simulation over ever-new keys grows by that much a key.
 package replicatest
