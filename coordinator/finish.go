@@ -107,17 +107,11 @@ func (r *read) pagingState(p replica.Partition) []byte {
 	if _, reached := p.Limit(r.q, r.nowInSec); !reached || !ok {
 		return nil
 	}
-	s := replica.NewPagingState(r.req.Table, r.req.Key, r.req.Query, r.req.Columns, last)
+	left := 0
 	if r.remaining > 0 {
-		left := r.remaining - r.q.Limit // a page its limit cut returned that many
-		if left <= 0 {
+		if left = r.remaining - r.q.Limit; left <= 0 { // a page its limit cut returned that many
 			return nil
 		}
-		s = s.WithRemaining(left)
 	}
-	b, err := s.MarshalBinary()
-	if err != nil {
-		return nil // cannot happen: a state made here always encodes
-	}
-	return b
+	return r.req.stateAfter(last, left)
 }

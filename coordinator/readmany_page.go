@@ -109,13 +109,10 @@ func (req ManyRequest) pagingState(key string, p replica.Partition, q replica.Qu
 	if !ok {
 		return nil
 	}
-	s := replica.NewPagingState(req.Table, key, req.request(key).Query, req.Columns, last)
+	left := 0
 	if budget > 0 {
-		s = s.WithRemaining(budget - q.Limit) // at least 1: a key is cut only below its budget
+		left = budget - q.Limit // at least 1: a key is cut only below its budget
 	}
-	b, err := s.MarshalBinary()
-	if err != nil {
-		return nil
-	}
-	return b
+	kr := req.request(key)
+	return kr.stateAfter(last, left)
 }

@@ -84,6 +84,17 @@ func (req *Request) query() (q replica.Query, remaining int, err error) {
 	return q, s.Remaining(), nil
 }
 
+// stateAfter returns the encoded paging state that resumes req after the
+// row at last, with rows remaining (0: no bound but the query's limit).
+func (req *Request) stateAfter(last string, remaining int) []byte {
+	s := replica.NewPagingState(req.Table, req.Key, req.Query, req.Columns, last).WithRemaining(remaining)
+	b, err := s.MarshalBinary()
+	if err != nil {
+		return nil // cannot happen: a state made here always encodes
+	}
+	return b
+}
+
 // paged applies req.PageSize to q, the query a page runs, whose limit is
 // what the query's limit leaves (remaining, or all of it on the first
 // page): the page's limit becomes the page size, and what the query's

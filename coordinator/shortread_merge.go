@@ -40,6 +40,8 @@ func mergeInto(into, c replica.Partition) (replica.Partition, error) {
 	return into, nil
 }
 
+// mergeWhole is repair.Merge of two, the shape of mergeInto, so that either
+// can merge an answer (see shortReads).
 func mergeWhole(a, b replica.Partition) (replica.Partition, error) { return repair.Merge(a, b) }
 
 // span returns the positions from where c's first row or range tombstone
