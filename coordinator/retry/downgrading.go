@@ -94,13 +94,25 @@ func (DowngradingPolicy) OnErrorResponse(s Statement, err error, _ int) Verdict 
 // up, so the level still fits, and 0 goes to ONE, since it says nothing of
 // the others (JAVA-1005).
 func downgrade(count int, current consistency.Level) Verdict {
-	switch {
-	case count >= 3:
-		return retrySame(consistency.Three)
-	case count == 2:
-		return retrySame(consistency.Two)
-	case count == 1, current == consistency.EachQuorum:
-		return retrySame(consistency.One)
+	if current == consistency.EachQuorum {
+		count = max(count, 1)
+	}
+	if l, ok := countLevel(count); ok {
+		return retrySame(l)
 	}
 	return rethrow()
+}
+
+// countLevel is the strongest of THREE, TWO and ONE that count replicas
+// meet; false for none.
+func countLevel(count int) (consistency.Level, bool) {
+	switch {
+	case count >= 3:
+		return consistency.Three, true
+	case count == 2:
+		return consistency.Two, true
+	case count == 1:
+		return consistency.One, true
+	}
+	return consistency.Any, false
 }

@@ -26,15 +26,9 @@ func reached(f failure, from consistency.Level) consistency.Level {
 	if f.wt == nil {
 		return consistency.Any
 	}
-	switch n := f.wt.Received; {
-	case n >= f.wt.BlockFor:
+	if f.wt.Received >= f.wt.BlockFor {
 		return from
-	case n >= 3:
-		return consistency.Three
-	case n == 2:
-		return consistency.Two
-	case n == 1:
-		return consistency.One
 	}
-	return consistency.Any
+	l, _ := countLevel(f.wt.Received) // ANY for none
+	return l
 }
