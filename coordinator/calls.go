@@ -12,8 +12,9 @@ import (
 // call is one request to a replica, shared by the read and the worker
 // that runs it. The worker writes the answer into it and then sends its
 // index on the phase's channel, which hands it over to the read. Both let
-// go of it when done with it (drop), and the last one recycles it: a loser
-// still running when the read returns writes here and nowhere else.
+// go of it when done with it (dropByRead, dropByWorker), and the last one
+// recycles it: a loser still running when the read returns writes here and
+// nowhere else.
 type call struct {
 	holders atomic.Int32 // the read and the worker, until each drops it
 	started atomic.Bool  // a worker has taken it up
@@ -48,13 +49,31 @@ func (c *Coordinator) newCall() *call {
 	return k
 }
 
-// drop lets go of k; the second holder to drop it recycles it.
-func (k *call) drop() {
+// dropByRead lets go of k for its read. A call its worker still holds
+// is abandoned: the replica has not returned from it, and until it does
+// the call counts against the replica's backlog (see BacklogError).
+func (k *call) dropByRead() {
+	sc := k.cand.score // once dropped, k is the worker's to recycle
 	if k.holders.Add(-1) == 0 {
-		c := k.c
-		*k = call{}
-		c.calls.Put(k)
+		k.recycle()
+		return
 	}
+	sc.abandoned.Add(1)
+}
+
+// dropByWorker lets go of k for its worker. Dropping it last, the worker
+// ends an abandoned call: the read has let go of it already.
+func (k *call) dropByWorker() {
+	if k.holders.Add(-1) == 0 {
+		k.cand.score.abandoned.Add(-1)
+		k.recycle()
+	}
+}
+
+func (k *call) recycle() {
+	c := k.c
+	*k = call{}
+	c.calls.Put(k)
 }
 
 // run runs the request on the worker's goroutine.

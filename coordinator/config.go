@@ -81,6 +81,14 @@ type Config struct {
 	LatencyWindow time.Duration
 	// Snitch tunes the ordering of replicas by their recent latency.
 	Snitch SnitchConfig
+	// MaxAbandonedPerReplica caps the requests one replica may hold that
+	// their reads gave up on (cancelled, or past their deadline) and it
+	// has not returned from: a replica that ignores its context holds a
+	// goroutine for each, and DigestFirst and ALL ask it every read. At
+	// the cap a request to it is not sent: it fails at once with a
+	// *BacklogError, and is sent again once some return. Default 1024;
+	// negative: no limit.
+	MaxAbandonedPerReplica int
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at
 	// most 1<<20 (about 300 bytes a slot). The queue is made by the first
@@ -158,6 +166,7 @@ func (cfg Config) withDefaults() Config {
 	setDefault(&cfg.ReadTimeout, 5*time.Second)
 	setDefault(&cfg.ThresholdRefresh, time.Second)
 	setDefault(&cfg.RepairQueue, 1024)
+	setDefault(&cfg.MaxAbandonedPerReplica, defaultMaxAbandoned)
 	setDefault(&cfg.RepairWorkers, 4)
 	setDefault(&cfg.HedgeBudget.Percent, 0.1)
 	setDefault(&cfg.HedgeBudget.Window, 10*time.Second)

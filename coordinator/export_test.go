@@ -27,7 +27,7 @@ func HoldWorkers(c *Coordinator, n int, hold func(HeldCall) bool, release <-chan
 						<-release
 					}
 					k.run()
-					k.drop()
+					k.dropByWorker()
 					if !s.park(w) {
 						return
 					}

@@ -21,6 +21,11 @@ type ReplicaMetrics struct {
 	Requests, Misses int64
 	// Outstanding is the read requests sent and not yet ended.
 	Outstanding int64
+	// Abandoned is the requests (reads and repair writes) whose reads
+	// have given up on them and the replica has not yet returned from: a
+	// replica that ignores its context gathers them, and at
+	// Config.MaxAbandonedPerReplica is sent nothing more (BacklogError).
+	Abandoned int64
 	// Latency is the snitch's latency score (a moving average of its
 	// response times); 0 before its first answer.
 	Latency time.Duration
@@ -33,7 +38,7 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 		sc := v.(*score)
 		rs = append(rs, ReplicaMetrics{
 			Endpoint: sc.ep, Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
-			Outstanding: sc.inflight.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
+			Outstanding: sc.inflight.Load(), Abandoned: sc.abandoned.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true
 	})
@@ -46,10 +51,10 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 
 // replicasString renders the replicas as a table.
 func replicasString(rs []ReplicaMetrics) string {
-	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "outstanding", "latency"}}
+	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "outstanding", "abandoned", "latency"}}
 	for _, r := range rs {
 		rows = append(rows, []string{r.Endpoint.ID, r.Endpoint.Datacenter, r.Endpoint.Rack,
-			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Outstanding),
+			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Outstanding), fmt.Sprint(r.Abandoned),
 			r.Latency.Round(time.Microsecond).String()})
 	}
 	return renderTable(rows)

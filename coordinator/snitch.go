@@ -48,6 +48,9 @@ type score struct {
 	updated  atomic.Int64  // UnixNano of the last answer; 0 before the first
 	inflight atomic.Int64  // requests sent and not yet answered
 	misses   atomic.Int64  // requests ended without an answer since the last one
+	// abandoned counts requests (reads and repair writes) whose reads
+	// have returned while the replica has not (see BacklogError).
+	abandoned atomic.Int64
 	// reset is set when a read claims the probe of an expired score: the
 	// next sample replaces the score instead of joining its average.
 	reset atomic.Bool

@@ -96,7 +96,7 @@ func (r *read) release() {
 	}
 	spare := r.reusableChannel()
 	for _, k := range r.calls {
-		k.drop()
+		k.dropByRead()
 	}
 	c := r.c
 	*r = read{spareCh: spare}
@@ -150,6 +150,9 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 		TombstoneFailureThreshold: threshold(r.opts.TombstoneFailureThreshold, defaultTombstoneFailure),
 	}
 	r.book(k, kind, speculative)
+	if r.refuseBacklogged(k) {
+		return k.idx
+	}
 	cand.score.sent()
 	r.c.workers.run(k)
 	return k.idx
@@ -162,6 +165,9 @@ func (r *read) sendMutation(cand candidate, p replica.Partition, speculative boo
 	k.out = r.c.cfg.Outcomes
 	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
 	r.book(k, KindRepair, speculative)
+	if r.refuseBacklogged(k) {
+		return k.idx
+	}
 	r.c.workers.run(k)
 	return k.idx
 }

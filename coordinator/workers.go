@@ -74,7 +74,7 @@ func (w *worker) loop(k *call) {
 		// labels of the read that started it: take this read's.
 		pprof.SetGoroutineLabels(k.ctx)
 		k.run()
-		k.drop()
+		k.dropByWorker()
 		k = nil // hold nothing of a finished read while idle
 		if !w.home.park(w) {
 			return

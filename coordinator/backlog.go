@@ -1,0 +1,49 @@
+package coordinator
+
+import (
+	"fmt"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// defaultMaxAbandoned is Config.MaxAbandonedPerReplica's default: far
+// above what a replica that returns when its request is cancelled ever
+// holds, and about 8 MiB of goroutine stacks for one that never returns.
+const defaultMaxAbandoned = 1024
+
+// BacklogError is the failure recorded for a request the coordinator did
+// not send: its replica still runs Abandoned requests that earlier reads
+// gave up on (cancelled, or past their deadline), as many as
+// Config.MaxAbandonedPerReplica allows. A replica that ignores its context
+// holds a goroutine for each such request; past the cap it is sent nothing
+// until some return, and the read goes on as after any failure (a hedge to
+// another replica, or a *consistency.ReadFailureError naming this one).
+type BacklogError struct {
+	Endpoint  replica.Endpoint
+	Abandoned int64
+}
+
+func (e *BacklogError) Error() string {
+	return fmt.Sprintf("coordinator: request to %s not sent: %d requests abandoned to it are still running",
+		e.Endpoint.ID, e.Abandoned)
+}
+
+// refuseBacklogged fails k at once, unsent, when its replica holds as
+// many abandoned requests as the coordinator allows, and reports whether
+// it did. The read's goroutine then plays the worker's part: it answers k
+// on the round's channel, which has room for every request of the round.
+func (r *read) refuseBacklogged(k *call) bool {
+	limit := r.c.cfg.MaxAbandonedPerReplica
+	if limit < 0 {
+		return false
+	}
+	n := k.cand.score.abandoned.Load()
+	if n < int64(limit) {
+		return false
+	}
+	k.started.Store(true)
+	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent
+	k.ch <- k.idx
+	k.dropByWorker()
+	return true
+}
