@@ -66,6 +66,8 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"wrong digest":              "digest_matches_data",
 	"overwrites":                "apply_merges",
 	"ignores columns":           "columns",
+	"loses an empty selection":  "columns",
+	"loses empty slices":        "query_slices",
 	"ignores the table":         "tables_are_separate",
 	"empty endpoint":            "endpoint",
 	"ignores read time":         "read_time",
@@ -229,6 +231,14 @@ func (b *brokenReplica) bend(ctx context.Context, cmd replica.Command) (context.
 		}
 	case "ignores columns":
 		cmd.Columns = nil
+	case "loses an empty selection": // as gob and protobuf send it
+		if len(cmd.Columns) == 0 {
+			cmd.Columns = nil
+		}
+	case "loses empty slices":
+		if len(cmd.Query.Slices) == 0 {
+			cmd.Query.Slices = nil
+		}
 	case "ignores the table":
 		cmd.Table = ""
 	case "ignores read time":
