@@ -130,6 +130,22 @@
 // upgrade needs; an adapter reports the versions its node knows through
 // DigestVersioner, and DigestVersionFor picks the one a read asks for.
 //
+// # Over a wire
+//
+// Every type a Replica exchanges is plain exported fields, but a transport
+// must keep what its encoding may lose. A nil and an empty list mean
+// different things in Query.Slices (every row, no row) and Command.Columns
+// (every column, none): gob omits an empty list and a protobuf repeated
+// field cannot tell the two apart, so carry a flag beside them. Keys,
+// clustering keys, column names and paths are arbitrary bytes, not UTF-8
+// (protobuf bytes, not string). Map a replica's errors back to the typed
+// ones: the context's (the coordinator tells a cancelled loser from a
+// timeout by them), ErrConnectionFailed (a failure detector convicts on
+// it), *TombstoneOverwhelmingError with its fields (it fails the read),
+// and *CommandError, wrapping a *digest.VersionError for a digest version
+// the node does not know. replicatest.TestReplica, run against the client
+// side, checks the lists, the keys and the tombstone error.
+//
 // Reconciling versions of a partition is package repair's job; fakes for tests
 // are in package replica/replicatest.
 package replica

@@ -61,7 +61,8 @@ type Command struct {
 	// limit. The zero Query reads the whole partition.
 	Query Query
 	// Columns, if not nil, selects the columns to read (see
-	// Partition.Project); nil reads every column.
+	// Partition.Project); nil reads every column, an empty list none
+	// (a transport must keep them apart: see the package doc).
 	Columns []string
 	// NowInSec is the read's time, in seconds since the Unix epoch: every
 	// replica of one read judges expiry at it, so that their answers agree
