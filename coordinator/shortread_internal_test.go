@@ -77,8 +77,8 @@ func wholeShortReplicas(t *rapid.T, r *read, vs []version, more []bool) []int {
 	var asks []int
 	for i := range vs {
 		last, ok := vs[i].part.LastClustering(r.q)
-		if !more[i] || !ok {
-			continue
+		if !more[i] || !ok || len(r.q.After(last).Slices) == 0 {
+			continue // no answer past the limit, or nothing can follow it
 		}
 		upTo := through(r.q, last)
 		if merged.Restrict(upTo).LiveRows(upTo, r.nowInSec) < r.q.Limit {

@@ -48,12 +48,12 @@ func (r *read) newShortReads(vs []version) (*shortReads, error) {
 	return s, nil
 }
 
-// candidates returns the versions whose last answer reached the limit, by
-// where it ended in q's order.
+// candidates returns the versions whose last answer reached the limit
+// before the end of q's slices, by where it ended in q's order.
 func (s *shortReads) candidates(vs []version) []int {
 	var cands []int
 	for i := range vs {
-		if _, ok := vs[i].part.LastClustering(s.q); ok && s.more[i] {
+		if last, ok := vs[i].part.LastClustering(s.q); ok && s.more[i] && s.follows(last) {
 			cands = append(cands, i)
 		}
 	}
@@ -63,6 +63,14 @@ func (s *shortReads) candidates(vs []version) []int {
 		return s.order(a, b)
 	})
 	return cands
+}
+
+// follows reports whether q's slices hold rows after last, in q's order.
+// One that ended at the end of the slices has nothing more to give, and
+// asking it would send a query of no slices: a round trip for nothing,
+// and a read of every row over a transport that loses an empty list.
+func (s *shortReads) follows(last string) bool {
+	return len(s.q.After(last).Slices) > 0
 }
 
 // order compares clustering keys in q's order.
