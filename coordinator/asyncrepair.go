@@ -16,7 +16,8 @@ type repairJob struct {
 	key string
 	s   staleReplica
 	// labels is the context of the read whose repair it is: the worker
-	// runs it under that read's profiler labels, as a request worker does.
+	// runs it under that read's profiler labels, as a request worker does,
+	// and a ContextObserver is given it.
 	labels context.Context
 }
 
@@ -66,7 +67,7 @@ func (q *repairQueue) enqueue(j repairJob) {
 func (q *repairQueue) drop(j repairJob) {
 	j.t.m.repairsDropped.Add(1)
 	if o := q.c.cfg.Observer; o != nil {
-		o.OnRepair(RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
+		observeRepair(o, j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
 	}
 }
 
@@ -142,7 +143,7 @@ func (q *repairQueue) apply(j repairJob) {
 	abandoned := q.abandoned
 	q.running.Unlock()
 	if !abandoned {
-		q.c.repairDone(j.t, j.key, j.s, repair.Async, err)
+		q.c.repairDone(j.labels, j.t, j.key, j.s, repair.Async, err)
 	}
 }
 

@@ -105,7 +105,8 @@ type Config struct {
 	// Logger receives rare events (panicking replicas, dropped repairs).
 	// Default: nothing is logged. The read path never logs per read.
 	Logger *slog.Logger
-	// Observer, if not nil, is told about every hedge and every repair.
+	// Observer, if not nil, is told about every hedge and every repair,
+	// with the read's context if it is a ContextObserver.
 	Observer Observer
 	// Outcomes, if not nil, is told how every replica request ended, on
 	// the goroutine that ran it: a failure detector learns from it (see

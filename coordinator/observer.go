@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"context"
 	"time"
 
 	"github.com/readpath/readpath/repair"
@@ -14,6 +15,37 @@ import (
 type Observer interface {
 	OnHedge(HedgeEvent)
 	OnRepair(RepairEvent)
+}
+
+// ContextObserver is an Observer that is also given the context of the
+// read an event belongs to: the ctx passed to Read (or ReadMany's for the
+// key), so that a tracer can attach the event to the caller's span
+// (trace.SpanFromContext, say) or link an ASYNC repair to it. When
+// Config.Observer implements it, its Context methods are called instead of
+// OnHedge and OnRepair, under the same rules. An ASYNC repair's event
+// comes after its read returned, when ctx may be done: use its values only.
+type ContextObserver interface {
+	Observer
+	OnHedgeContext(ctx context.Context, e HedgeEvent)
+	OnRepairContext(ctx context.Context, e RepairEvent)
+}
+
+// observeHedge tells o of e, with ctx if o takes it.
+func observeHedge(o Observer, ctx context.Context, e HedgeEvent) {
+	if co, ok := o.(ContextObserver); ok {
+		co.OnHedgeContext(ctx, e)
+		return
+	}
+	o.OnHedge(e)
+}
+
+// observeRepair tells o of e, with ctx if o takes it.
+func observeRepair(o Observer, ctx context.Context, e RepairEvent) {
+	if co, ok := o.(ContextObserver); ok {
+		co.OnRepairContext(ctx, e)
+		return
+	}
+	o.OnRepair(e)
 }
 
 // HedgeEvent is a speculative action that was taken: a request, or (for

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"context"
 	"time"
 
 	"github.com/readpath/readpath/repair"
@@ -80,7 +81,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 			leftover = append(leftover, s)
 			continue
 		}
-		r.c.repairDone(r.t, r.req.Key, s, repair.Blocking, rt.Err)
+		r.c.repairDone(r.parent, r.t, r.req.Key, s, repair.Blocking, rt.Err)
 	}
 	if isTimeout(err) { // not when the caller cancelled the read
 		r.t.m.repairsTimedOut.Add(int64(len(leftover)))
@@ -144,14 +145,15 @@ func (r *read) enqueueRepairs(stale []staleReplica) {
 	}
 }
 
-// repairDone books the outcome of one repair write and tells the observer.
-func (c *Coordinator) repairDone(t *table, key string, s staleReplica, mode repair.Mode, err error) {
+// repairDone books the outcome of one repair write and tells the observer,
+// with ctx, the context of the read whose repair it was.
+func (c *Coordinator) repairDone(ctx context.Context, t *table, key string, s staleReplica, mode repair.Mode, err error) {
 	if err == nil {
 		t.m.repairsAcked.Add(1)
 	} else {
 		t.m.repairsFailed.Add(1)
 	}
 	if c.cfg.Observer != nil {
-		c.cfg.Observer.OnRepair(RepairEvent{Table: t.name, Key: key, To: s.cand.ep, Mode: mode, Mutation: s.diff, Err: err})
+		observeRepair(c.cfg.Observer, ctx, RepairEvent{Table: t.name, Key: key, To: s.cand.ep, Mode: mode, Mutation: s.diff, Err: err})
 	}
 }
