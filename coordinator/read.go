@@ -21,7 +21,8 @@ import (
 // write is among its reasons as a *RepairWriteError), an error wrapping
 // context.Canceled when ctx is cancelled, ErrInvalidRequest for a bad
 // request, ErrBadPlacement or the locator's error when replicas cannot be
-// found, and ErrClosed after Close.
+// found, and ErrClosed after Close. With an error, the Result holds the
+// read's Trace (see Result).
 func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	if ctx == nil {
 		return Result{}, fmt.Errorf("%w: nil context", ErrInvalidRequest)

@@ -113,7 +113,10 @@ func (req Request) paged(q replica.Query, remaining int) (replica.Query, int) {
 	return q, remaining
 }
 
-// Result is what a successful read returns.
+// Result is what a read returns. A failed read's Result holds only its
+// Trace: what it sent and how each request ended, for a tracer or a log.
+// A read refused before it started (a bad request, ErrClosed) has a zero
+// Trace.
 type Result struct {
 	// Partition is the reconciled data, tombstones included: empty (no
 	// rows) when no replica holds the partition. Under a query it holds
