@@ -67,7 +67,7 @@ func (q *repairQueue) enqueue(j repairJob) {
 func (q *repairQueue) drop(j repairJob) {
 	j.t.m.repairsDropped.Add(1)
 	if o := q.c.cfg.Observer; o != nil {
-		observeRepair(o, j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
+		observeRepair(j.labels, o, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
 	}
 }
 

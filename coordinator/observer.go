@@ -31,7 +31,7 @@ type ContextObserver interface {
 }
 
 // observeHedge tells o of e, with ctx if o takes it.
-func observeHedge(o Observer, ctx context.Context, e HedgeEvent) {
+func observeHedge(ctx context.Context, o Observer, e HedgeEvent) {
 	if co, ok := o.(ContextObserver); ok {
 		co.OnHedgeContext(ctx, e)
 		return
@@ -40,7 +40,7 @@ func observeHedge(o Observer, ctx context.Context, e HedgeEvent) {
 }
 
 // observeRepair tells o of e, with ctx if o takes it.
-func observeRepair(o Observer, ctx context.Context, e RepairEvent) {
+func observeRepair(ctx context.Context, o Observer, e RepairEvent) {
 	if co, ok := o.(ContextObserver); ok {
 		co.OnRepairContext(ctx, e)
 		return

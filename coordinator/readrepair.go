@@ -154,6 +154,6 @@ func (c *Coordinator) repairDone(ctx context.Context, t *table, key string, s st
 		t.m.repairsFailed.Add(1)
 	}
 	if c.cfg.Observer != nil {
-		observeRepair(c.cfg.Observer, ctx, RepairEvent{Table: t.name, Key: key, To: s.cand.ep, Mode: mode, Mutation: s.diff, Err: err})
+		observeRepair(ctx, c.cfg.Observer, RepairEvent{Table: t.name, Key: key, To: s.cand.ep, Mode: mode, Mutation: s.diff, Err: err})
 	}
 }

@@ -196,7 +196,7 @@ func (r *read) reconcileHedge() bool {
 
 func (r *read) observeHedge(cand candidate, kind RequestKind, at time.Duration) {
 	if o := r.c.cfg.Observer; o != nil {
-		observeHedge(o, r.parent, HedgeEvent{Table: r.req.Table, Key: r.req.Key, To: cand.ep, Kind: kind, Phase: r.rd.phase,
+		observeHedge(r.parent, o, HedgeEvent{Table: r.req.Table, Key: r.req.Key, To: cand.ep, Kind: kind, Phase: r.rd.phase,
 			After: at, At: at, Threshold: r.threshold})
 	}
 }
