@@ -53,10 +53,28 @@ func reasonOf(k RequestKind, a *call) error {
 	return a.err
 }
 
+// ErrOutsideQuery is wrapped by the failure of a replica that answered a
+// short-read request with a row its query does not select. Short-read
+// protection asks a replica for the rows after its last until it answers
+// short; one that answered the same rows again would be asked again until
+// the read timed out. Answers of other requests are trusted to fit their
+// query, as Respond makes them (replicatest.TestReplica checks an adapter).
+var ErrOutsideQuery = errors.New("coordinator: replica answered a row outside the query")
+
 // checkData rejects a data answer the read cannot use.
 func checkData(cmd *replica.Command, p *replica.Partition) error {
 	if p.Key != cmd.Key {
 		return fmt.Errorf("%w: asked for %q, got %q", ErrWrongKey, cmd.Key, p.Key)
 	}
 	return p.Validate()
+}
+
+// checkRows rejects a data answer with a row cmd's query does not select.
+func checkRows(cmd *replica.Command, p *replica.Partition) error {
+	for i := range p.Rows {
+		if c := p.Rows[i].Clustering; !cmd.Query.Contains(c) {
+			return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
+		}
+	}
+	return nil
 }
