@@ -17,10 +17,14 @@ const (
 	// when enough of them acknowledged to meet the consistency level, so
 	// that quorum reads are monotonic (Cassandra's default).
 	Blocking Mode = iota
-	// None merges and returns the result but repairs nothing.
+	// None merges and returns the result but repairs nothing, so quorum
+	// reads are not monotonic: a value that one replica holds and a read
+	// returned may be missing from the next read, of two other replicas.
 	None
 	// Async sends the diffs in the background through a bounded queue; the
-	// read does not wait for them. Not in Cassandra.
+	// read does not wait for them, so quorum reads are not monotonic: a
+	// later read may miss what this one returned until its repairs land, or
+	// for good if one is dropped. Not in Cassandra.
 	Async
 )
 
