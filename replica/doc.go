@@ -140,8 +140,9 @@
 // clustering keys, column names and paths are arbitrary bytes, not UTF-8
 // (protobuf bytes, not string). Map a replica's errors back to the typed
 // ones: the context's (the coordinator tells a cancelled loser from a
-// timeout by them), ErrConnectionFailed (a failure detector convicts on
-// it), *TombstoneOverwhelmingError with its fields (it fails the read),
+// timeout by them), ErrOverloaded for a request refused unrun,
+// ErrConnectionFailed (a failure detector convicts on it),
+// *TombstoneOverwhelmingError with its fields (it fails the read),
 // and *CommandError, wrapping a *digest.VersionError for a digest version
 // the node does not know. replicatest.TestReplica, run against the client
 // side, checks the lists, the keys and the tombstone error.

@@ -16,6 +16,14 @@ import (
 // system errors.
 var ErrConnectionFailed = errors.New("replica: connection failed")
 
+// ErrOverloaded is matched (errors.Is) by an adapter's error when the
+// replica refused the request unrun because it is overloaded: its queue
+// was full (Cassandra's OverloadedException, gRPC's RESOURCE_EXHAUSTED).
+// The coordinator takes it as that replica's failure, as any error, and
+// hedges around it; a failure detector does not convict on it (see
+// IsConnectionFailure): the node is up, and busy.
+var ErrOverloaded = errors.New("replica: overloaded")
+
 // IsConnectionFailure reports whether err says the replica could not be
 // reached: it matches ErrConnectionFailed, or the system errors for a
 // refused or reset connection and an unreachable host or network. A

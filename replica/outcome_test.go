@@ -28,6 +28,7 @@ func TestIsConnectionFailure(t *testing.T) {
 		{syscall.EHOSTUNREACH, true},
 		{context.DeadlineExceeded, false},
 		{context.Canceled, false},
+		{replica.ErrOverloaded, false}, // the node is up, and busy
 		{errors.New("replica: disk full"), false},
 	} {
 		assert.Equal(t, c.want, replica.IsConnectionFailure(c.err), "%v", c.err)

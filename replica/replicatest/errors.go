@@ -14,8 +14,8 @@ var (
 	// replica.ErrConnectionFailed: the node refuses connections.
 	ErrDown = fmt.Errorf("replicatest: replica is down: %w", replica.ErrConnectionFailed)
 	// ErrOverloaded is the failure of a request that found a replica's queue
-	// full.
-	ErrOverloaded = errors.New("replicatest: replica is overloaded")
+	// full. It wraps replica.ErrOverloaded: the request was refused unrun.
+	ErrOverloaded = fmt.Errorf("replicatest: replica is overloaded: %w", replica.ErrOverloaded)
 	// ErrInjected is the failure of a replica with an ErrorAfter fault whose
 	// error is nil.
 	ErrInjected = errors.New("replicatest: injected error")

@@ -172,6 +172,7 @@ func TestFullQueueRefusesAtOnce(t *testing.T) {
 		for i, err := range errs {
 			if i < 2 {
 				require.ErrorIs(t, err, replicatest.ErrOverloaded)
+				require.ErrorIs(t, err, replica.ErrOverloaded, "what a transport would send back")
 			} else {
 				require.NoError(t, err)
 			}
