@@ -137,13 +137,16 @@ func (q *repairQueue) apply(j repairJob) {
 	q.running.Lock()
 	q.applying[j.t]++
 	q.running.Unlock()
+	sent := time.Now()
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
+	took := time.Since(sent)
 	q.running.Lock()
 	q.applying[j.t]--
 	abandoned := q.abandoned
 	q.running.Unlock()
 	if !abandoned {
-		q.c.repairDone(j.labels, j.t, j.key, j.s, repair.Async, err)
+		q.c.repairDone(j.labels, j.t, RepairEvent{Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff,
+			Err: err, Sent: sent, Took: took})
 	}
 }
 

@@ -78,6 +78,11 @@ type RepairEvent struct {
 	// repair (ASYNC queue full, or coordinator closed) has Dropped set.
 	Err     error
 	Dropped bool
+	// Sent is when the write went out, and Took how long it ran until
+	// the replica acknowledged or failed it: a tracer's span of an ASYNC
+	// repair, which runs after its read returned. Zero for a dropped one.
+	Sent time.Time
+	Took time.Duration
 }
 
 // ObserverFuncs adapts functions to Observer; nil fields are skipped.

@@ -81,7 +81,8 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 			leftover = append(leftover, s)
 			continue
 		}
-		r.c.repairDone(r.parent, r.t, r.req.Key, s, repair.Blocking, rt.Err)
+		r.c.repairDone(r.parent, r.t, RepairEvent{Key: r.req.Key, To: s.cand.ep, Mode: repair.Blocking, Mutation: s.diff,
+			Err: rt.Err, Sent: r.start.Add(rt.Sent), Took: rt.Done - rt.Sent})
 	}
 	if isTimeout(err) { // not when the caller cancelled the read
 		r.t.m.repairsTimedOut.Add(int64(len(leftover)))
@@ -145,15 +146,16 @@ func (r *read) enqueueRepairs(stale []staleReplica) {
 	}
 }
 
-// repairDone books the outcome of one repair write and tells the observer,
-// with ctx, the context of the read whose repair it was.
-func (c *Coordinator) repairDone(ctx context.Context, t *table, key string, s staleReplica, mode repair.Mode, err error) {
-	if err == nil {
+// repairDone books the outcome of one repair write of t and tells the
+// observer of it, with ctx, the context of the read whose repair it was.
+func (c *Coordinator) repairDone(ctx context.Context, t *table, e RepairEvent) {
+	if e.Err == nil {
 		t.m.repairsAcked.Add(1)
 	} else {
 		t.m.repairsFailed.Add(1)
 	}
 	if c.cfg.Observer != nil {
-		observeRepair(ctx, c.cfg.Observer, RepairEvent{Table: t.name, Key: key, To: s.cand.ep, Mode: mode, Mutation: s.diff, Err: err})
+		e.Table = t.name
+		observeRepair(ctx, c.cfg.Observer, e)
 	}
 }
