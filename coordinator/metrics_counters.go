@@ -1,0 +1,36 @@
+package coordinator
+
+import (
+	"iter"
+	"strings"
+)
+
+// Counters yields each of t's counters with a stable snake_case name
+// (reads, data_requests, …, other_errors: the rows String prints, in its
+// order), so that an exporter covers every counter, those added in later
+// releases too, without naming each. Every one only grows. ReadsByLevel,
+// the latency summary and the threshold are not among them.
+func (t TableMetrics) Counters() iter.Seq2[string, int64] {
+	return func(yield func(string, int64) bool) {
+		for i, p := range t.counterFields() {
+			if !yield(counterIDs[i], *p) {
+				return
+			}
+		}
+	}
+}
+
+// counterIDs are the counters' names as Counters gives them.
+var counterIDs = func() (ids [numCounters]string) {
+	for i, name := range counterNames {
+		ids[i] = counterID(name)
+	}
+	return ids
+}()
+
+// counterID turns a counter's display name into its identifier:
+// "suppressed (budget)" into "suppressed_budget".
+func counterID(name string) string {
+	name = strings.NewReplacer("(", "", ")", "").Replace(name)
+	return strings.NewReplacer(" ", "_", "-", "_").Replace(name)
+}
