@@ -1,0 +1,49 @@
+package ring_test
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/replica/replicatest"
+	"github.com/readpath/readpath/ring"
+)
+
+// Nodes lists every node tracked with whether it is up, which source
+// convicted it, its phi and its connection failures: an exporter's gauges.
+func TestNodesListsEveryTrackedNode(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, _ := newDetector(t, ring.DetectorConfig{ConnectionFailures: 2, ReadmitAfter: time.Hour})
+		defer d.Close()
+		for range 10 { // b's heartbeats stop after these, a's do not
+			d.Heartbeat("a", time.Now())
+			d.Heartbeat("b", time.Now())
+			time.Sleep(time.Second)
+		}
+		c := node("c", "dc1")
+		require.NoError(t, c.SetFault(replicatest.Down()))
+		read(d, c, time.Second)
+		read(d, c, time.Second)
+		for range 30 {
+			d.Heartbeat("a", time.Now())
+			time.Sleep(time.Second)
+		}
+		synctest.Wait()
+
+		now := time.Now()
+		got := d.Nodes(now)
+		require.Len(t, got, 3)
+		assert.Equal(t, "a", got[0].Endpoint.ID)
+		assert.True(t, got[0].Alive)
+		assert.Equal(t, d.Phi("a", now), got[0].Phi)
+		assert.Equal(t, ring.NodeState{Endpoint: got[1].Endpoint, HeartbeatsStopped: true, Phi: d.Phi("b", now)}, got[1])
+		assert.Greater(t, got[1].Phi, 8.0)
+		assert.Equal(t, ring.NodeState{Endpoint: c.Endpoint(), ConnectionFailed: true, Failures: 2}, got[2])
+
+		d.Forget("b")
+		assert.Len(t, d.Nodes(now), 2, "a forgotten node is not tracked")
+	})
+}
