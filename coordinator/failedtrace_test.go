@@ -51,6 +51,7 @@ func TestUnstartedReadHasNoTrace(t *testing.T) {
 		require.ErrorAs(t, err, &unavailable)
 		assert.False(t, res.Trace.Start.IsZero())
 		assert.Empty(t, res.Trace.Requests)
+		assert.Equal(t, 2, res.Trace.BlockFor, "as the error's Required")
 
 		res, err = e.c.Read(context.Background(), coordinator.Request{Key: key, Level: consistency.Quorum})
 		require.ErrorIs(t, err, coordinator.ErrInvalidRequest)

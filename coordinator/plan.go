@@ -60,7 +60,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {
-		return plan{}, explainLocal(in, eps, err)
+		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, explainLocal(in, eps, err) // blockFor for the trace
 	}
 	local := partitionLocalFirst(buf, in.localDC)
 	want := len(buf) // EACH_QUORUM contacts a quorum of each datacenter: rank all
