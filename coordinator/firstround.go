@@ -40,7 +40,5 @@ func (r *read) decideAlways() bool {
 		return false
 	}
 	r.rd.maySpeculate = false
-	cause := r.allowed(r.nextLive(r.plan.contacts) < len(r.plan.order))
-	r.trace.Hedge.Suppressed = cause
-	return cause == NotSuppressed
+	return !r.suppressed(&r.trace.Hedge, r.allowed(r.nextLive(r.plan.contacts) < len(r.plan.order)))
 }

@@ -99,7 +99,7 @@ func (r *read) additionalWrites() bool {
 	targets := r.uncontacted()
 	update, ok := r.unackedRepairs()
 	h := &r.trace.AdditionalWrite
-	if h.Suppressed = r.allowed(ok && len(targets) > 0); h.Suppressed != NotSuppressed {
+	if r.suppressed(h, r.allowed(ok && len(targets) > 0)) {
 		return false
 	}
 	for _, c := range targets {

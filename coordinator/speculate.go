@@ -33,9 +33,7 @@ func (r *read) speculate() bool {
 // digest request if the data is in, else a data request.
 func (r *read) hedge() bool {
 	cand, ok := r.hedgeTarget()
-	cause := r.allowed(ok)
-	r.trace.Hedge.Suppressed = cause
-	if cause != NotSuppressed {
+	if r.suppressed(&r.trace.Hedge, r.allowed(ok)) {
 		return false
 	}
 	kind := KindData
@@ -43,6 +41,17 @@ func (r *read) hedge() bool {
 		kind = KindDigest
 	}
 	r.sendHedge(cand, kind)
+	return true
+}
+
+// suppressed books in h why a speculative action that was due is not
+// taken, and when, if cause says it is not; and reports whether.
+func (r *read) suppressed(h *HedgeTrace, cause SuppressCause) bool {
+	h.Suppressed = cause
+	if cause == NotSuppressed {
+		return false
+	}
+	h.At = r.since()
 	return true
 }
 
@@ -184,7 +193,7 @@ func (r *read) reconcileMaySpeculate() bool {
 func (r *read) reconcileHedge() bool {
 	cand, ok := r.speculationTarget()
 	h := &r.trace.ReconcileHedge
-	if h.Suppressed = r.allowed(ok); h.Suppressed != NotSuppressed {
+	if r.suppressed(h, r.allowed(ok)) {
 		return false
 	}
 	idx := r.send(cand, KindData, true, now())

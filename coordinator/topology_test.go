@@ -110,6 +110,7 @@ func TestAllHasNoCandidateLeft(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, ms(20), took)
 		assert.Equal(t, coordinator.NoCandidate, res.Trace.Hedge.Suppressed)
+		assert.Equal(t, ms(4), res.Trace.Hedge.At, "when it was due")
 		assert.Equal(t, int64(1), e.c.Metrics().Total.NoCandidate)
 		assert.Equal(t, int64(3), e.totalReads())
 	})

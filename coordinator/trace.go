@@ -111,8 +111,9 @@ type RequestTrace struct {
 
 // HedgeTrace says whether and why a read hedged.
 type HedgeTrace struct {
-	// Fired is true when a speculative request was sent; At is when, To
-	// the replica it went to, and Won whether its answer was used.
+	// Fired is true when a speculative request was sent; At is when (or,
+	// suppressed, when it was due), To the replica it went to, and Won
+	// whether its answer was used.
 	Fired bool
 	At    time.Duration
 	To    string
