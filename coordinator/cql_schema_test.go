@@ -133,19 +133,6 @@ func (t *cqlTable) decodeClustering(s string) []any {
 	return out
 }
 
-// succ is the least string greater than every string with prefix p, and
-// false when there is none.
-func succ(p string) (string, bool) {
-	b := []byte(p)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] != 0xff {
-			b[i]++
-			return string(b[:i+1]), true
-		}
-	}
-	return "", false
-}
-
 func (t *cqlTable) value(col string, raw []byte) any {
 	if t.types[col] {
 		return string(raw)

@@ -60,13 +60,8 @@ func (t *cqlTable) slices(where []cqlRel) ([]replica.Slice, error) {
 	}
 	var out []replica.Slice
 	for _, p := range prefixes {
-		start, end := replica.StartAt(p), replica.Top()
-		if p == "" {
-			start = replica.Bottom()
-		}
-		if s, ok := succ(p); ok && p != "" {
-			end = replica.EndBefore(s)
-		}
+		s := replica.PrefixSlice(p)
+		start, end := s.Start, s.End
 		empty := false
 		for _, r := range ranges {
 			n := len(r.cols)
@@ -83,23 +78,16 @@ func (t *cqlTable) slices(where []cqlRel) ([]replica.Slice, error) {
 			if desc { // the encoding reverses the order
 				op = map[string]string{">": "<", ">=": "<=", "<": ">", "<=": ">="}[op]
 			}
-			after, hasAfter := succ(v.String())
 			switch op {
 			case ">=":
 				start = replica.StartAt(v.String())
 			case ">":
-				if !hasAfter {
-					empty = true
-				}
-				start = replica.StartAt(after)
+				start = replica.PrefixEnd(v.String()).AsStart()
+				empty = start == replica.Top()
 			case "<":
 				end = replica.EndBefore(v.String())
 			case "<=":
-				if hasAfter {
-					end = replica.EndBefore(after)
-				} else {
-					end = replica.Top()
-				}
+				end = replica.PrefixEnd(v.String())
 			}
 		}
 		if !empty && (start.Compare(end) < 0) {
