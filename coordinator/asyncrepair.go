@@ -38,7 +38,7 @@ type repairQueue struct {
 	running   sync.Mutex
 	live      int
 	exited    chan struct{}
-	applying  map[*table]int // jobs inside Apply, by table
+	applying  map[*table]int // jobs inside Apply, by table; none at 0
 	abandoned bool           // Close gave up on them
 }
 
@@ -141,7 +141,11 @@ func (q *repairQueue) apply(j repairJob) {
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
 	took := time.Since(sent)
 	q.running.Lock()
-	q.applying[j.t]--
+	// Delete a table's entry at 0: it would keep a dropped table, trackers
+	// and all, reachable for as long as the coordinator runs.
+	if q.applying[j.t]--; q.applying[j.t] == 0 {
+		delete(q.applying, j.t)
+	}
 	abandoned := q.abandoned
 	q.running.Unlock()
 	if !abandoned {
