@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime/pprof"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/readpath/readpath/repair"
@@ -65,7 +66,7 @@ func (q *repairQueue) enqueue(j repairJob) {
 }
 
 func (q *repairQueue) drop(j repairJob) {
-	j.t.m.repairsDropped.Add(1)
+	q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsDropped })
 	if o := q.c.cfg.Observer; o != nil {
 		observeRepair(j.labels, o, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
 	}
@@ -190,7 +191,7 @@ func (q *repairQueue) awaitWorkers() {
 		q.running.Lock()
 		q.abandoned = true
 		for t, n := range q.applying {
-			t.m.repairsAbandoned.Add(int64(n))
+			q.c.countRepairs(t, int64(n), func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
 		}
 		q.running.Unlock()
 	}

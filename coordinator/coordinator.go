@@ -54,6 +54,9 @@ type Coordinator struct {
 	// once, in Tables or in dropped. Last, away from what reads touch.
 	dropped TableMetrics
 	dropMu  sync.RWMutex
+	// late counts the repairs of dropped tables sent or ended after the
+	// drop (see countRepairs), for Metrics().Total.
+	late counters
 }
 
 // New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.

@@ -1,21 +1,40 @@
 package coordinator
 
+import "sync/atomic"
+
 // DropTable forgets table name, as after DROP TABLE: its options, latency
 // trackers, thresholds, hedge budget and metrics, which Metrics no longer
 // lists. What the table counted stays in Metrics().Total, so that totals
 // never go backwards (a Prometheus counter must not). A read of it still
 // running finishes with the state it started with, and what it counts
-// after the drop is lost. A later read the Locator places, or
-// SetTableOptions, makes the table afresh, with Config.DefaultTable's
-// options. Without it, a coordinator keeps every table the Locator has
-// placed a read of, which matters where tables come and go (one per day,
-// say). Dropping an unknown table does nothing.
+// after the drop is lost, but for its repairs, which Metrics().Total keeps
+// as they are sent and end (an ASYNC one may end long after). A later
+// read the Locator places, or SetTableOptions, makes the table afresh,
+// with Config.DefaultTable's options. Without it, a coordinator keeps
+// every table the Locator has placed a read of, which matters where tables
+// come and go (one per day, say). Dropping an unknown table does nothing.
 func (c *Coordinator) DropTable(name string) {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()
 	if v, ok := c.tables.LoadAndDelete(name); ok {
-		c.dropped.add(v.(*table).m.snapshot())
+		t := v.(*table)
+		t.dropped = true
+		c.dropped.add(t.m.snapshot())
 	}
+}
+
+// countRepairs adds n to the repair counter field picks, on t's counters
+// or, once DropTable has dropped t, on the coordinator's: an ASYNC repair
+// sent before the drop may end long after it, and Metrics().Total must
+// still find sent = acked + failed + dropped + abandoned.
+func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *atomic.Int64) {
+	c.dropMu.RLock() // DropTable's snapshot comes wholly before or after
+	defer c.dropMu.RUnlock()
+	m := &t.m
+	if t.dropped {
+		m = &c.late
+	}
+	field(m).Add(n)
 }
 
 // ForgetReplica forgets what the snitch knows of replica id (its latency

@@ -119,6 +119,7 @@ func (c *Coordinator) Metrics() Metrics {
 	})
 	m.Total.add(c.dropped)
 	m.Total.add(c.unplaced.m.snapshot())
+	m.Total.add(c.late.snapshot())
 	c.dropMu.RUnlock()
 	m.Total.Latency = summarize(c.latency)
 	m.Replicas = c.snitch.replicaMetrics()

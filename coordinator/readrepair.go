@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/readpath/readpath/repair"
@@ -45,7 +46,7 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 			r.rd.credit(&v.cand, false)
 		}
 	}
-	r.t.m.repairsSent.Add(int64(len(stale)))
+	r.c.countRepairs(r.t, int64(len(stale)), func(m *counters) *atomic.Int64 { return &m.repairsSent })
 	if mode == repair.Async || r.rd.done() {
 		r.enqueueRepairs(stale)
 		return nil
@@ -85,7 +86,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 			Err: rt.Err, Sent: r.start.Add(rt.Sent), Took: rt.Done - rt.Sent})
 	}
 	if isTimeout(err) { // not when the caller cancelled the read
-		r.t.m.repairsTimedOut.Add(int64(len(leftover)))
+		r.c.countRepairs(r.t, int64(len(leftover)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
 	}
 	r.enqueueRepairs(leftover)
 	return err
@@ -150,9 +151,9 @@ func (r *read) enqueueRepairs(stale []staleReplica) {
 // observer of it, with ctx, the context of the read whose repair it was.
 func (c *Coordinator) repairDone(ctx context.Context, t *table, e RepairEvent) {
 	if e.Err == nil {
-		t.m.repairsAcked.Add(1)
+		c.countRepairs(t, 1, func(m *counters) *atomic.Int64 { return &m.repairsAcked })
 	} else {
-		t.m.repairsFailed.Add(1)
+		c.countRepairs(t, 1, func(m *counters) *atomic.Int64 { return &m.repairsFailed })
 	}
 	if c.cfg.Observer != nil {
 		e.Table = t.name

@@ -27,6 +27,8 @@ type table struct {
 	// latency records whole reads, repairs included, for Metrics.
 	latency *latency.Tracker
 	m       counters
+	// dropped is set by DropTable, under Coordinator.dropMu.
+	dropped bool
 	// setMu serialises SetTableOptions, so that opts and the thresholds'
 	// policies come from one call. Reads never take it.
 	setMu sync.Mutex
