@@ -45,5 +45,8 @@ func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *ato
 // finishes normally; the next read to contact it starts it afresh, ranked
 // as a replica never heard from. ASYNC repairs still queued for it are
 // dropped, and counted in RepairsDropped, when their turn comes; one
-// already being written when ForgetReplica is called finishes.
+// already being written when ForgetReplica is called finishes. Its count of
+// abandoned requests goes too: forget a node that left, not one still
+// placed whose requests hang, or Config.MaxAbandonedPerReplica's cap on
+// its goroutines starts again from zero.
 func (c *Coordinator) ForgetReplica(id string) { c.snitch.scores.Delete(id) }
