@@ -120,7 +120,9 @@ func (req Request) paged(q replica.Query, remaining int) (replica.Query, int) {
 type Result struct {
 	// Partition is the reconciled data, tombstones included: empty (no
 	// rows) when no replica holds the partition. Under a query it holds
-	// what the query selected, up to its limit.
+	// what the query selected, up to its limit. It may share memory with
+	// the replicas' answers, and so, with in-memory replicas such as
+	// replicatest's, with their stored data: Clone it before modifying it.
 	Partition replica.Partition
 	// NowInSec is the read's time, at which replicas purged what they
 	// answered and Visible judges what is live.

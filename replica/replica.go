@@ -39,6 +39,10 @@ type Replica interface {
 	// wrapped. Call Respond on the stored partition rather than
 	// reimplementing it. A partition the replica does not hold is not an
 	// error: it is read as an empty partition, Partition{Key: cmd.Key}.
+	// The coordinator never modifies an answer, and may hand its memory on
+	// in the Result of the read, so an answer may share memory with the
+	// stored partition, as Respond's does; but once returned, it must not
+	// be modified or reused by the replica.
 	Read(ctx context.Context, cmd Command) (Response, error)
 
 	// Apply merges a mutation into the replica's copy by the reconciliation

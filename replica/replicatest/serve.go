@@ -16,6 +16,10 @@ import (
 // WithMaxDigestVersion answers digests as an older build would. Failures,
 // an invalid command's and Respond's *replica.TombstoneOverwhelmingError
 // included, are *RequestError values, which errors.As sees through.
+//
+// A data answer shares memory with the partition the replica holds, as
+// Respond's may, and so does a coordinator's Result read from it: modifying
+// either changes the replica's data (Partition returns a copy).
 func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
 	req := request{kind: dataRead, table: cmd.Table, key: cmd.Key}
 	if cmd.DigestOnly {
