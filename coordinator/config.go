@@ -32,6 +32,8 @@ func (f LocatorFunc) Locate(table, key string) ([]replica.Replica, consistency.R
 // Liveness is the coordinator's view of which replicas are up (a failure
 // detector). Replicas it reports down are never contacted. It must be safe
 // for concurrent use and fast: it is asked about every replica of every read.
+// A Liveness that wraps a failure detector (to count calls, say) hides the
+// detector's replica.OutcomeReporter: set Config.Outcomes to the detector.
 type Liveness interface {
 	IsAlive(ep replica.Endpoint) bool
 }
@@ -111,7 +113,7 @@ type Config struct {
 	// Outcomes, if not nil, is told how every replica request ended, on
 	// the goroutine that ran it: a failure detector learns from it (see
 	// package ring). When nil and Liveness implements
-	// replica.OutcomeReporter, Liveness is told.
+	// replica.OutcomeReporter, Liveness is told; a wrapper of it is not.
 	Outcomes replica.OutcomeReporter
 }
 

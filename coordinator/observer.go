@@ -24,6 +24,11 @@ type Observer interface {
 // Config.Observer implements it, its Context methods are called instead of
 // OnHedge and OnRepair, under the same rules. An ASYNC repair's event
 // comes after its read returned, when ctx may be done: use its values only.
+//
+// An Observer that wraps another (to count events, say) hides the wrapped
+// one's ContextObserver unless it is one too: implement the Context methods,
+// calling the wrapped observer's Context methods if it has them, else its
+// OnHedge and OnRepair.
 type ContextObserver interface {
 	Observer
 	OnHedgeContext(ctx context.Context, e HedgeEvent)

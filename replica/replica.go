@@ -27,6 +27,13 @@ func (e Endpoint) String() string {
 // Both Read and Apply must honour ctx: when it is cancelled or its deadline
 // passes, stop waiting and return ctx.Err() (or an error wrapping it) as soon
 // as possible. The coordinator cancels the losers of every hedged read.
+//
+// A Replica may also implement DigestVersioner and Prober, which are found by
+// type assertion, so a wrapper (for metrics or tracing) hides them unless it
+// implements them too. MaxDigestVersion forwards faithfully: return the
+// wrapped replica's, or digest.Latest if it has none. Probe does not, since a
+// failure detector treats a replica with no Prober differently (ring's
+// ReadmitAfter): give a wrapper of a Prober a wrapper type that has Probe.
 type Replica interface {
 	// Endpoint returns the replica's identity. It must not change.
 	Endpoint() Endpoint
