@@ -32,7 +32,8 @@ func (closedError) Is(target error) bool { return target == retry.ErrNotSent }
 // until then it keeps idle goroutines to run replica requests on, and
 // ASYNC read repairs run in the background. (A Coordinator dropped without
 // Close lets its idle goroutines go when it is garbage collected.) Inside a
-// testing/synctest bubble, create it in the bubble that uses it.
+// testing/synctest bubble, create it in the bubble that uses it. The zero
+// Coordinator is not usable: make one with New.
 type Coordinator struct {
 	cfg      Config
 	tables   sync.Map // table name -> *table: lock-free reads, O(1) additions

@@ -11,7 +11,8 @@ import (
 // a conviction, too low makes nodes flap); an interval above Max is not
 // recorded, so that a long partition does not teach the window to wait
 // longer. It is a plain value with no clock: times are inputs. It is not
-// safe for concurrent use.
+// safe for concurrent use. The zero ArrivalWindow is not usable: make one
+// with NewArrivalWindow.
 //
 // The window holds only the intervals recorded so far, growing to Size as
 // they arrive: a detector learns every node of a large cluster at once, and

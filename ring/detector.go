@@ -28,7 +28,8 @@ import (
 // A node is alive unless a source convicted it; a node never heard of is
 // alive. IsAlive takes no lock and allocates nothing. The detector runs a
 // goroutine that evaluates phi, delivers OnChange and probes; Close stops
-// it. A Detector is safe for concurrent use.
+// it. A Detector is safe for concurrent use. The zero Detector is not usable:
+// make one with NewDetector.
 type Detector struct {
 	cfg DetectorConfig
 	// nodes is what the lock-free paths read. It holds every node that

@@ -26,7 +26,7 @@ func (n Node) Endpoint() replica.Endpoint {
 // Ring is a token ring: the nodes of a cluster and the tokens they hold, as
 // Cassandra's TokenMetadata sees them. A Ring is immutable and safe for
 // concurrent use; topology changes (With, Without, Replacing) return a new
-// Ring.
+// Ring. The zero Ring is not usable: make one with New.
 type Ring struct {
 	nodes  []Node         // copies, in input order
 	index  map[string]int // node ID -> position in nodes

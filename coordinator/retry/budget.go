@@ -37,7 +37,8 @@ const (
 // its window moves lazily, by compare-and-swap, as calls arrive. Events more
 // than a window older than the newest seen are not counted. A Budget is safe
 // for concurrent use and is meant to be shared, for example by an Executor's
-// retries and a coordinator's hedges.
+// retries and a coordinator's hedges. The zero Budget is not usable: make
+// one with NewBudget.
 type Budget struct {
 	slotNanos     uint64
 	percentMicros uint64 // Percent, in millionths

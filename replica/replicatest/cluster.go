@@ -14,8 +14,8 @@ import (
 // Cluster is a set of fake replicas across datacenters and racks, with a
 // token ring placing keys on them, a liveness view and a cluster-wide
 // slowdown. It is what a coordinator's tests locate replicas with. It is
-// safe for concurrent use. Create it inside the synctest bubble that uses
-// it.
+// safe for concurrent use. Create it, with NewCluster (the zero Cluster is
+// not usable), inside the synctest bubble that uses it.
 type Cluster struct {
 	replicas    []*Replica
 	byID        map[string]*Replica

@@ -14,8 +14,9 @@ import (
 //
 // It starts no goroutine: every request runs in its caller's goroutine and
 // waits only on timers and channels, so inside a testing/synctest bubble
-// its delays cost no wall time and happen at exact virtual times. Create it
-// inside the bubble that uses it.
+// its delays cost no wall time and happen at exact virtual times. Create it,
+// with New or NewReplica (the zero Replica is not usable), inside the
+// bubble that uses it.
 type Replica struct {
 	ep      replica.Endpoint
 	start   time.Time
