@@ -26,7 +26,8 @@ const (
 )
 
 // ErrUnknownLevel is returned, wrapped, by ParseLevel and
-// Level.UnmarshalText for a name that is no consistency level.
+// Level.UnmarshalText for a name that is no consistency level, and by
+// Level.MarshalText for an undefined Level.
 var ErrUnknownLevel = errors.New("consistency: unknown consistency level")
 
 // ErrUnsupportedLevel is returned, wrapped, when a level cannot be used for an
@@ -47,7 +48,8 @@ var levelNames = [...]string{
 	LocalOne:    "LOCAL_ONE",
 }
 
-// Levels returns every consistency level in protocol-code order.
+// Levels returns every consistency level in protocol-code order, in a new
+// slice that the caller may modify.
 func Levels() []Level {
 	ls := make([]Level, len(levelNames))
 	for i := range ls {
@@ -80,6 +82,7 @@ func ParseLevel(s string) (Level, error) {
 }
 
 // MarshalText implements encoding.TextMarshaler with the canonical name.
+// An undefined Level is an error wrapping ErrUnknownLevel.
 func (l Level) MarshalText() ([]byte, error) {
 	if !l.Valid() {
 		return nil, fmt.Errorf("%w: %d", ErrUnknownLevel, uint8(l))

@@ -69,6 +69,12 @@ func TestLevelStringRoundTrips(t *testing.T) {
 	assert.ErrorIs(t, err, consistency.ErrUnknownLevel)
 }
 
+func TestLevelsIsTheCallersToModify(t *testing.T) {
+	ls := consistency.Levels()
+	ls[0] = consistency.All
+	assert.Equal(t, consistency.Any, consistency.Levels()[0])
+}
+
 func TestUnmarshalTextLeavesLevelOnError(t *testing.T) {
 	l := consistency.Quorum
 	assert.Error(t, l.UnmarshalText([]byte("MOST")))

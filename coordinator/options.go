@@ -113,7 +113,8 @@ const (
 	DigestFirst
 )
 
-// ErrUnknownStrategy is wrapped by ParseStrategy's errors.
+// ErrUnknownStrategy is wrapped by ParseStrategy's errors, and by
+// Strategy.MarshalText's for an undefined Strategy.
 var ErrUnknownStrategy = errors.New("coordinator: unknown read strategy")
 
 var strategyNames = [...]string{DataAndDigests: "DATA_AND_DIGESTS", DigestFirst: "DIGEST_FIRST"}
@@ -149,6 +150,7 @@ func isASCII(s string) bool {
 }
 
 // MarshalText implements encoding.TextMarshaler with the strategy's name.
+// An undefined Strategy is an error wrapping ErrUnknownStrategy.
 func (s Strategy) MarshalText() ([]byte, error) {
 	if !s.valid() {
 		return nil, fmt.Errorf("%w %d", ErrUnknownStrategy, uint8(s))

@@ -124,3 +124,11 @@ func TestTableOptionsJSONReadsTheOlderDefault(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"gc_grace_seconds":0,"tombstone_warn_threshold":1000,"tombstone_failure_threshold":0}`), &none))
 	assert.Equal(t, effective{0, 1000, 100000}, effectiveOf(none))
 }
+
+func TestStrategyMarshalTextRefusesAnUndefinedStrategy(t *testing.T) {
+	text, err := coordinator.DigestFirst.MarshalText()
+	require.NoError(t, err)
+	assert.Equal(t, "DIGEST_FIRST", string(text))
+	_, err = coordinator.Strategy(9).MarshalText()
+	assert.ErrorIs(t, err, coordinator.ErrUnknownStrategy)
+}
