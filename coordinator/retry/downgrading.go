@@ -21,11 +21,12 @@ type DowngradingPolicy struct{}
 
 var _ Policy = DowngradingPolicy{}
 
-// OnReadTimeout, on the first failure only: a serial read rethrows (it is
-// how an application learns what a timed-out CAS did; a weaker read cannot
-// tell it); too few replicas answered: downgrade to what answered; enough
-// answered but no data: retry at the same level; enough answered with data
-// (a digest mismatch, which must be repaired first): rethrow.
+// OnReadTimeout acts on the first failure only. It rethrows a serial read
+// (it is how an application learns what a timed-out CAS did; a weaker read
+// cannot tell it); when too few replicas answered, it downgrades to what
+// answered; when enough answered but no data, it retries at the same level;
+// when enough answered with data (a digest mismatch, which must be repaired
+// first), it rethrows.
 func (DowngradingPolicy) OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict {
 	switch {
 	case retryCount != 0, err.Level.IsSerial():
@@ -38,11 +39,12 @@ func (DowngradingPolicy) OnReadTimeout(s Statement, err *consistency.ReadTimeout
 	return rethrow()
 }
 
-// OnWriteTimeout, on the first failure only: a SIMPLE or BATCH write that a
-// replica acknowledged is ignored (it is durable there and will spread); an
-// UNLOGGED_BATCH is retried at the level the acknowledgements can meet, to
-// get every part of it written somewhere; a BATCH_LOG write is retried as
-// is; COUNTER, CAS, VIEW and CDC writes, and unacknowledged writes, rethrow.
+// OnWriteTimeout acts on the first failure only. It ignores a SIMPLE or
+// BATCH write that a replica acknowledged (it is durable there and will
+// spread); retries an UNLOGGED_BATCH at the level the acknowledgements can
+// meet, to get every part of it written somewhere; retries a BATCH_LOG
+// write as is; and rethrows COUNTER, CAS, VIEW and CDC writes, and
+// unacknowledged writes.
 func (DowngradingPolicy) OnWriteTimeout(s Statement, err *consistency.WriteTimeoutError, retryCount int) Verdict {
 	return onlyIf(retryCount == 0, writeTimeoutVerdict(s, err, downgrade(err.Received, err.Level)))
 }
@@ -61,9 +63,10 @@ func writeTimeoutVerdict(s Statement, err *consistency.WriteTimeoutError, unlogg
 	return rethrow()
 }
 
-// OnUnavailable, on the first failure only: at a serial level (the Paxos
-// phase of a lightweight transaction) tries the next target, which may not
-// be cut off from the replicas; otherwise downgrades to what is alive.
+// OnUnavailable acts on the first failure only: at a serial level (the
+// Paxos phase of a lightweight transaction) it tries the next target, which
+// may not be cut off from the replicas; otherwise it downgrades to what is
+// alive.
 func (DowngradingPolicy) OnUnavailable(s Statement, err *consistency.UnavailableError, retryCount int) Verdict {
 	switch {
 	case retryCount != 0:

@@ -117,8 +117,8 @@ func (p LadderPolicy) OnReadTimeout(s Statement, err *consistency.ReadTimeoutErr
 	return p.retryAt(retryCount, s.Level)
 }
 
-// OnWriteTimeout, while rungs remain: ignores an acknowledged SIMPLE or
-// BATCH write (durable on a replica, it will spread); retries an
+// OnWriteTimeout acts while rungs remain: it ignores an acknowledged SIMPLE
+// or BATCH write (durable on a replica, it will spread); retries an
 // UNLOGGED_BATCH at the next rung so that every part gets written; retries a
 // BATCH_LOG write as is. COUNTER writes rethrow, since an increment retried
 // may be counted twice, as do CAS, VIEW, CDC and unacknowledged writes.
