@@ -116,7 +116,11 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
-	return "ring: connecting to node " + strconv.Quote(e.Node) + ": " + e.Err.Error()
+	msg := "ring: connecting to node " + strconv.Quote(e.Node)
+	if e.Err == nil { // a value made by hand: Error must not panic
+		return msg + " failed"
+	}
+	return msg + ": " + e.Err.Error()
 }
 
 // Unwrap returns Connect's error.

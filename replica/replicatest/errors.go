@@ -65,7 +65,11 @@ type RequestError struct {
 }
 
 func (e *RequestError) Error() string {
-	return "replicatest: " + e.Op + " on " + e.Replica + ": " + e.Err.Error()
+	msg := "replicatest: " + e.Op + " on " + e.Replica
+	if e.Err == nil { // a value made by hand: Error must not panic
+		return msg
+	}
+	return msg + ": " + e.Err.Error()
 }
 
 // Unwrap returns the cause.
