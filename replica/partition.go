@@ -23,7 +23,8 @@ type Partition struct {
 }
 
 // NewPartition returns a partition of the given rows, sorted by clustering
-// key. Check it with Validate if the rows may repeat a key.
+// key. Check it with Validate if the rows may repeat a key. It sorts a copy
+// of rows, which the caller keeps; the rows' cells are shared, not copied.
 func NewPartition(key string, rows ...Row) Partition {
 	rs := slices.Clone(rows)
 	slices.SortStableFunc(rs, func(a, b Row) int { return strings.Compare(a.Clustering, b.Clustering) })
@@ -37,7 +38,7 @@ func (p Partition) WithDeletion(d Deletion) Partition {
 }
 
 // WithStatic returns p with a static row of the given cells, sorted by
-// column name and path.
+// column name and path, in a copy of cells. The result shares p's rows.
 func (p Partition) WithStatic(cells ...Cell) Partition {
 	p.Static = NewRow("", cells...)
 	return p

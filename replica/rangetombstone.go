@@ -36,8 +36,9 @@ func (rt RangeTombstone) isEmpty() bool {
 }
 
 // WithRangeTombstones returns p with its range tombstones set to rts, sorted
-// by start. Overlapping ranges fail Validate: build each in a partition of
-// its own and combine them with repair.Merge, which splits them.
+// by start, in a copy of rts. The result shares p's rows. Overlapping ranges
+// fail Validate: build each in a partition of its own and combine them with
+// repair.Merge, which splits them.
 func (p Partition) WithRangeTombstones(rts ...RangeTombstone) Partition {
 	sorted := slices.Clone(rts)
 	slices.SortStableFunc(sorted, func(a, b RangeTombstone) int { return a.Start.Compare(b.Start) })

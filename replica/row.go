@@ -24,7 +24,8 @@ type Row struct {
 	Cells            []Cell
 }
 
-// NewRow returns a row of the given cells, sorted by column name and path.
+// NewRow returns a row of the given cells, sorted by column name and path,
+// in a copy of cells, which the caller keeps; values are shared, not copied.
 func NewRow(clustering string, cells ...Cell) Row {
 	cs := slices.Clone(cells)
 	slices.SortStableFunc(cs, func(a, b Cell) int { return compareCellKeys(&a, &b) })
