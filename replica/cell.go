@@ -46,8 +46,9 @@ func LiveBytes(column string, value []byte, ts int64) Cell {
 	return Cell{Column: column, Value: value, Timestamp: ts}
 }
 
-// Expiring returns a cell holding value, written at ts with a time to live of
-// ttl seconds, expiring at expiresAt (seconds since the Unix epoch).
+// Expiring returns a cell holding value, written at ts (microseconds) with a
+// time to live of ttl seconds, expiring at expiresAt (seconds since the Unix
+// epoch).
 func Expiring(column, value string, ts int64, ttl int32, expiresAt int64) Cell {
 	return ExpiringBytes(column, []byte(value), ts, ttl, expiresAt)
 }

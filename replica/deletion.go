@@ -22,7 +22,8 @@ func DeletedAt(ts, localDeletionTime int64) Deletion {
 // IsLive reports whether d is the zero Deletion: nothing is deleted.
 func (d Deletion) IsLive() bool { return d == Deletion{} }
 
-// Deletes reports whether d removes data written at timestamp ts.
+// Deletes reports whether d removes data written at timestamp ts
+// (microseconds, as MarkedForDeleteAt).
 func (d Deletion) Deletes(ts int64) bool {
 	return !d.IsLive() && ts <= d.MarkedForDeleteAt
 }
