@@ -82,12 +82,18 @@ type WriteTimeoutError struct {
 	WriteType WriteType
 	BlockFor  int
 	Received  int
+	// Cause is the context error that ended the wait, if any.
+	Cause error
 }
 
 func (e *WriteTimeoutError) Error() string {
 	return fmt.Sprintf("Operation timed out - received only %d responses (%s write at %s, %d required)",
 		e.Received, e.WriteType, e.Level, e.BlockFor)
 }
+
+// Unwrap returns the context error that ended the wait, so that
+// errors.Is(err, context.DeadlineExceeded) holds, as for ReadTimeoutError.
+func (e *WriteTimeoutError) Unwrap() error { return e.Cause }
 
 // WriteFailureError reports that so many replicas failed a write of WriteType
 // that BlockFor acknowledgements could no longer arrive.

@@ -41,6 +41,9 @@ func TestErrorsAreMatchedWithAs(t *testing.T) {
 	assert.True(t, errors.As(wrapped, &rt))
 	assert.Equal(t, 1, rt.BlockFor)
 	assert.ErrorIs(t, wrapped, context.DeadlineExceeded)
+
+	wrapped = fmt.Errorf("write users: %w", &c.WriteTimeoutError{Level: c.One, BlockFor: 1, Cause: context.DeadlineExceeded})
+	assert.ErrorIs(t, wrapped, context.DeadlineExceeded, "as a read timeout's")
 }
 
 func TestWriteTypeNamesRoundTrip(t *testing.T) {

@@ -23,6 +23,13 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("coordinator: replica %s panicked: %v", e.Endpoint.ID, e.Value)
 }
 
+// Unwrap returns Value if it is an error (a runtime.Error, or an error a
+// replica panicked with), so that errors.Is and errors.As see it.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
 // RepairWriteError is the failure reason recorded for a replica whose
 // read-repair write (or additional write) failed. A BLOCKING repair's round
 // that such failures leave short of blockFor fails the read with a

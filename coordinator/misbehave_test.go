@@ -28,6 +28,7 @@ func TestPanickingReplicaIsAFailure(t *testing.T) {
 		var p *coordinator.PanicError
 		require.ErrorAs(t, res.Trace.Requests[0].Err, &p)
 		assert.Equal(t, A, p.Endpoint.ID)
+		assert.ErrorIs(t, p, replicatest.ErrInjectedPanic, "what the replica panicked with")
 
 		e.c.SetTableOptions(tbl, policy(t, "NEVER"))
 		_, _, err = e.read(consistency.Quorum)

@@ -72,7 +72,11 @@ type OutcomeReporter interface {
 // without a read, whether its node answers again (a ping, or opening a
 // connection). A failure detector probes a convicted replica through it to
 // readmit the replica without wasting a client's read on it. Probe returns
-// nil when the node answered; it must honour ctx.
+// nil when the node answered; it must honour ctx. An error matching
+// errors.ErrUnsupported says that the replica cannot be probed after all,
+// and a failure detector then treats it as no Prober: a decorator of
+// replicas (adding metrics, say) implements Probe to forward it, and
+// returns that for a replica that is not one.
 type Prober interface {
 	Probe(ctx context.Context) error
 }

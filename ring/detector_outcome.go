@@ -2,6 +2,7 @@ package ring
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
@@ -98,6 +99,10 @@ func (d *Detector) probe(t *tracked, last replica.Replica) {
 				n, last = 0, rep
 			}
 			err = d.probeOnce(t, p)
+			if errors.Is(err, errors.ErrUnsupported) { // a wrapper of a replica that is no Prober
+				d.readmitAfter(t)
+				return
+			}
 		}
 		if t.ctx.Err() != nil {
 			return

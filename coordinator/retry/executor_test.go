@@ -26,6 +26,7 @@ func TestExecuteSucceedsAtOnce(t *testing.T) {
 		assert.Equal(t, "a", res.Value)
 		assert.Equal(t, c.Quorum, res.Level)
 		assert.False(t, res.Downgraded())
+		assert.True(t, retry.Result[string]{Level: c.One, Requested: c.Quorum}.Downgraded(), "a value's method")
 		assert.False(t, res.Ignored)
 		require.Equal(t, 1, res.Attempts.Len())
 		assert.Equal(t, retry.AttemptRecord{Target: 0, Level: c.Quorum}, res.Attempts.At(0))

@@ -68,7 +68,7 @@ type Result[R any] struct {
 // Downgraded reports whether the statement was served at a level other than
 // the one it asked for, after a downgraded retry or an ignored failure. The
 // application may want to re-read or repair the rows it touched.
-func (r *Result[R]) Downgraded() bool { return r.Level != r.Requested }
+func (r Result[R]) Downgraded() bool { return r.Level != r.Requested }
 
 // ExecutionError is the error Execute returns when a statement fails: why it
 // stopped, the error of the last failed attempt, and every attempt made.
