@@ -34,7 +34,8 @@ type Query struct {
 	// not overlapping (they may touch) and none empty. Nil reads every row;
 	// a non-nil empty list reads no row (Cassandra's Slices.NONE), as After
 	// returns past the last slice (a transport must keep nil and empty
-	// apart: see the package doc). NormalizeSlices makes a valid list of any.
+	// apart: see the package doc). NormalizeSlices makes a valid list of any
+	// list but nil, which it makes one of no row.
 	Slices []Slice
 	// Reversed reads rows in descending clustering order: the limit counts
 	// from the last row. Answers hold their rows in ascending order anyway.

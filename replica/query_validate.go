@@ -74,7 +74,8 @@ func boundsProblem(s Slice) string {
 // select, in the form a Query needs: ordered by start, the empty ones
 // dropped, and those that overlap or touch joined, as Cassandra's
 // Slices.Builder does. The result is never nil (an empty result selects no
-// row) and shares no memory with in. A slice with a bound of the wrong kind
+// row, so nil, which as Query.Slices reads every row, becomes a list that
+// reads none: keep a nil list as it is) and shares no memory with in. A slice with a bound of the wrong kind
 // or an open bound with a clustering key is a *QueryError naming it.
 func NormalizeSlices(in []Slice) ([]Slice, error) {
 	out := make([]Slice, 0, len(in))
