@@ -25,10 +25,19 @@ var fuzzSlices = [][]replica.Slice{
 		{Start: replica.StartAfter("d"), End: replica.Top()}},
 }
 
-// fuzzPagingCoordinator is a coordinator reading at ALL over three instant
-// replicas that hold, under keys k0 to k2, rows at fuzzKeys of which every
-// third is deleted, so that a limit counts live rows, not rows.
+// fuzzPagingCoordinator is a coordinator over fuzzCluster.
 func fuzzPagingCoordinator(f *testing.F) *coordinator.Coordinator {
+	cl := fuzzCluster(f)
+	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl})
+	require.NoError(f, err)
+	f.Cleanup(func() { c.Close() })
+	return c
+}
+
+// fuzzCluster is three instant replicas that hold, under keys k0 to k2,
+// rows at fuzzKeys of which every third is deleted, so that a limit counts
+// live rows, not rows.
+func fuzzCluster(f *testing.F) *replicatest.Cluster {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -45,10 +54,7 @@ func fuzzPagingCoordinator(f *testing.F) *coordinator.Coordinator {
 		}
 		require.NoError(f, cl.Seed(tbl, p))
 	}
-	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl})
-	require.NoError(f, err)
-	f.Cleanup(func() { c.Close() })
-	return c
+	return cl
 }
 
 // fuzzQuery draws a query, its column selection and a page size from shape.
