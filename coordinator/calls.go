@@ -31,9 +31,6 @@ type call struct {
 	// on the read's goroutine, when the read will compare digests.
 	digestData bool
 	mutation   bool // a repair write of part, not a read
-	// checkRows makes a data answer with a row outside the query a
-	// failure: a short-read request's must make progress.
-	checkRows bool
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part       replica.Partition
@@ -102,12 +99,11 @@ func (k *call) read() {
 	switch {
 	case k.err != nil || k.cmd.DigestOnly:
 	case k.digestData && k.part.Key == k.cmd.Key: // one walk of the answer, not two
-		k.digest, k.err = k.part.ValidateDigest(k.cmd.DigestVersion)
-	default:
-		k.err = checkData(&k.cmd, &k.part)
-		if k.err == nil && k.checkRows {
+		if k.digest, k.err = k.part.ValidateDigest(k.cmd.DigestVersion); k.err == nil {
 			k.err = checkRows(&k.cmd, &k.part)
 		}
+	default:
+		k.err = checkData(&k.cmd, &k.part)
 	}
 	k.ch <- k.idx
 }

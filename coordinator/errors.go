@@ -60,12 +60,13 @@ func reasonOf(k RequestKind, a *call) error {
 	return a.err
 }
 
-// ErrOutsideQuery is wrapped by the failure of a replica that answered a
-// short-read request with a row its query does not select. Short-read
-// protection asks a replica for the rows after its last until it answers
-// short; one that answered the same rows again would be asked again until
-// the read timed out. Answers of other requests are trusted to fit their
-// query, as Respond makes them (replicatest.TestReplica checks an adapter).
+// ErrOutsideQuery is wrapped by the failure of a replica whose data answer
+// holds a row its query's slices do not select: a replica (or a transport
+// that lost the slices) that did so would hand the client rows it never
+// asked for, repair them onto the other replicas, and, answering a
+// short-read request with the rows it answered before, be asked again
+// until the read timed out. The columns of an answer are trusted to be
+// those asked for (replicatest.TestReplica checks an adapter for both).
 var ErrOutsideQuery = errors.New("coordinator: replica answered a row outside the query")
 
 // checkData rejects a data answer the read cannot use.
@@ -73,15 +74,17 @@ func checkData(cmd *replica.Command, p *replica.Partition) error {
 	if p.Key != cmd.Key {
 		return fmt.Errorf("%w: asked for %q, got %q", ErrWrongKey, cmd.Key, p.Key)
 	}
-	return p.Validate()
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return checkRows(cmd, p)
 }
 
-// checkRows rejects a data answer with a row cmd's query does not select.
+// checkRows rejects a valid data answer with a row cmd's query does not
+// select.
 func checkRows(cmd *replica.Command, p *replica.Partition) error {
-	for i := range p.Rows {
-		if c := p.Rows[i].Clustering; !cmd.Query.Contains(c) {
-			return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
-		}
+	if c, outside := cmd.Query.FirstRowOutside(p.Rows); outside {
+		return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 	first := len(r.answers)
 	for _, i := range asks {
 		last, _ := vs[i].part.LastClustering(r.q)
-		r.sendQuery(vs[i].cand, r.q.After(last), KindData, false, now(), true)
+		r.sendQuery(vs[i].cand, r.q.After(last), KindData, false, now())
 		r.t.m.shortReads.Add(1)
 	}
 	r.armDeadline()

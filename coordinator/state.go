@@ -135,16 +135,14 @@ func (r *read) phaseOf(speculative bool) Phase {
 // which has room for all its requests, so it ends when the replica's call
 // returns.
 func (r *read) send(cand candidate, kind RequestKind, speculative bool, at time.Time) int {
-	return r.sendQuery(cand, r.q, kind, speculative, at, false)
+	return r.sendQuery(cand, r.q, kind, speculative, at)
 }
 
 // sendQuery is send with a query of its own: short-read protection asks a
-// replica for the rows after those it returned, and checks that they are
-// (checkRows).
-func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, speculative bool, at time.Time, checkRows bool) int {
+// replica for the rows after those it returned.
+func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, speculative bool, at time.Time) int {
 	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, cand, at, r.plan.blockFor > 1 && r.rd.phase == PhaseInitial
-	k.checkRows = checkRows
 	k.out = r.c.cfg.Outcomes
 	k.cmd = replica.Command{
 		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns,

@@ -56,6 +56,30 @@ func (q Query) Contains(clustering string) bool {
 	return i < len(q.Slices) && q.Slices[i].Contains(clustering)
 }
 
+// FirstRowOutside returns the clustering key of the first of rows, in
+// ascending order as a valid partition holds them, that q's slices do not
+// select, and true; or false when they select every one. It walks rows and
+// slices together, once: a coordinator checks each answer with it, since a
+// replica (or a transport that lost the query's slices) could otherwise
+// hand a client rows it never asked for. q must be valid (Validate).
+func (q Query) FirstRowOutside(rows []Row) (string, bool) {
+	if q.Slices == nil {
+		return "", false
+	}
+	i := 0
+	for r := range rows {
+		c := rows[r].Clustering
+		at := before(c)
+		for i < len(q.Slices) && q.Slices[i].End.position().compare(at) <= 0 {
+			i++ // that slice ends before c
+		}
+		if i == len(q.Slices) || q.Slices[i].Start.position().compare(at) > 0 {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 // SelectsAllRows reports whether q's slices cover every clustering key:
 // Slices is nil, or its slices run from Bottom to Top without a gap. Only
 // such a query counts a partition with live static cells and no live row
