@@ -89,11 +89,12 @@ func (r *read) bookTombstones() {
 // result is what Read returns: the data, and the paging state of a
 // result its query's limit cut.
 func (r *read) result(p replica.Partition, err error) (Result, error) {
-	res := Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach(), query: r.q}
-	if err == nil {
-		res.PagingState = r.pagingState(p)
+	if err != nil { // a merge whose repair or round failed is no result at the level
+		return Result{Trace: r.trace.detach()}, err
 	}
-	return res, err
+	res := Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach(), query: r.q}
+	res.PagingState = r.pagingState(p)
+	return res, nil
 }
 
 // pagingState is the state that resumes after p's last row, when the
