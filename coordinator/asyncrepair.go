@@ -127,7 +127,7 @@ func (q *repairQueue) exit() {
 	}
 }
 
-// apply writes one repair, bounded by the read timeout. A repair still
+// apply writes one repair, bounded by the read timeout. A repair already
 // running when Close gave up on it was counted as abandoned there.
 func (q *repairQueue) apply(j repairJob) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
@@ -137,6 +137,9 @@ func (q *repairQueue) apply(j repairJob) {
 	pprof.SetGoroutineLabels(j.labels)
 	q.running.Lock()
 	q.applying[j.t]++
+	// Close may have given up on the workers before this one began: it
+	// did not count this repair then, so it is booked here.
+	late := q.abandoned
 	q.running.Unlock()
 	sent := time.Now()
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
@@ -147,7 +150,7 @@ func (q *repairQueue) apply(j repairJob) {
 	if q.applying[j.t]--; q.applying[j.t] == 0 {
 		delete(q.applying, j.t)
 	}
-	abandoned := q.abandoned
+	abandoned := q.abandoned && !late
 	q.running.Unlock()
 	if !abandoned {
 		q.c.repairDone(j.labels, j.t, RepairEvent{Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff,
