@@ -260,6 +260,8 @@ func checkSums(t *testing.T, m coordinator.TableMetrics) {
 func checkTortureMetrics(t *testing.T, m coordinator.Metrics, o *tortureOutcome) {
 	tot := m.Total
 	checkSums(t, tot)
+	assert.Equal(t, tot.RepairsSent, tot.RepairsAcked+tot.RepairsFailed+tot.RepairsDropped+tot.RepairsAbandoned,
+		"repairs in total, dropped tables' included:\n%v", m)
 	for _, tm := range m.Tables {
 		checkSums(t, tm)
 		assert.Equal(t, tm.RepairsSent, tm.RepairsAcked+tm.RepairsFailed+tm.RepairsDropped+tm.RepairsAbandoned,
