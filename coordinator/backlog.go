@@ -32,8 +32,10 @@ func (e *BacklogError) Error() string {
 
 // refuseBacklogged fails k at once, unsent, when its replica holds as
 // many abandoned requests as the coordinator allows, and reports whether
-// it did. The read's goroutine then plays the worker's part: it answers k
-// on the round's channel, which has room for every request of the round.
+// it did. The read's goroutine plays the worker's part and accepts the
+// failure itself: queued on the round's channel, behind answers that
+// complete the round, it would be left there, and the request traced as
+// sent and cancelled.
 func (r *read) refuseBacklogged(k *call) bool {
 	limit := r.c.cfg.MaxAbandonedPerReplica
 	if limit < 0 {
@@ -43,9 +45,8 @@ func (r *read) refuseBacklogged(k *call) bool {
 	if n < int64(limit) {
 		return false
 	}
-	k.started.Store(true)
 	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent
-	k.ch <- k.idx
 	k.dropByWorker()
+	r.accept(k.idx)
 	return true
 }

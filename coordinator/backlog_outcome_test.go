@@ -1,0 +1,67 @@
+package coordinator_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// slowToAsk is a Liveness that, once armed, takes a millisecond to answer
+// about one replica: the read's goroutine pauses before a request to it,
+// and the answers of the requests it sent before queue up meanwhile.
+type slowToAsk struct {
+	id    string
+	armed atomic.Bool
+}
+
+func (l *slowToAsk) IsAlive(ep replica.Endpoint) bool {
+	if ep.ID == l.id && l.armed.Load() {
+		time.Sleep(ms(1))
+	}
+	return true
+}
+
+// A request refused for its replica's backlog is booked as failed in the
+// trace even when the round completes on answers that arrived before it:
+// its refusal is not left waiting on the round's channel, shown as a
+// request that was sent and cancelled.
+func TestRefusedRequestIsFailedInTheTrace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		live := &slowToAsk{id: C}
+		c, err := coordinator.New(coordinator.Config{Locator: e.cluster, Liveness: live, ReadTimeout: ms(10),
+			MaxAbandonedPerReplica: 1, DefaultTable: policy(t, "ALWAYS"), Snitch: coordinator.SnitchConfig{Disabled: true}})
+		require.NoError(t, err)
+		defer c.Close()
+		req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All}
+		e.hangs(t, C)
+		_, err = c.Read(context.Background(), req)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &timeout)
+		settle()
+		e.behave(t, A, constant(0))
+		e.behave(t, B, constant(0))
+
+		live.armed.Store(true) // A and B answer while ALWAYS's extra request to C waits
+		req.Level = consistency.Quorum
+		res, err := c.Read(context.Background(), req)
+		require.NoError(t, err)
+		require.Len(t, res.Trace.Requests, 3)
+		rt := res.Trace.Requests[2]
+		assert.Equal(t, C, rt.Endpoint)
+		assert.Equal(t, coordinator.Failed, rt.Outcome, "%v", res.Trace)
+		var backlog *coordinator.BacklogError
+		assert.ErrorAs(t, rt.Err, &backlog)
+		live.armed.Store(false)
+		drain()
+	})
+}
