@@ -11,8 +11,9 @@ import (
 // NodeState is a Detector's view of one node it tracks, for an exporter:
 // a gauge per node of whether it is up, and why not.
 type NodeState struct {
-	// Endpoint is the node as the detector knows it: a node known only by
-	// its heartbeats has only an ID.
+	// Endpoint is the node as the detector knows it: from its last
+	// connection failure, if any; a node known only by its heartbeats has
+	// only an ID.
 	Endpoint replica.Endpoint
 	Alive    bool
 	// HeartbeatsStopped and ConnectionFailed say which sources convict it;

@@ -47,3 +47,19 @@ func TestNodesListsEveryTrackedNode(t *testing.T) {
 		assert.Len(t, d.Nodes(now), 2, "a forgotten node is not tracked")
 	})
 }
+
+// A node with connection failures too few to convict it is listed with
+// the endpoint its failures came from, datacenter and rack included, as a
+// convicted one is: an exporter's labels do not change at the conviction.
+func TestNodesKnowsAFailingNodesEndpoint(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, _ := newDetector(t, ring.DetectorConfig{ConnectionFailures: 3})
+		defer d.Close()
+		c := node("c", "dc1")
+		require.NoError(t, c.SetFault(replicatest.Down()))
+		read(d, c, time.Second)
+		got := d.Nodes(time.Now())
+		require.Len(t, got, 1)
+		assert.Equal(t, ring.NodeState{Endpoint: c.Endpoint(), Alive: true, Failures: 1}, got[0])
+	})
+}

@@ -35,9 +35,18 @@ func (d *Detector) ReportOutcome(o replica.Outcome) {
 	}
 	t := d.track(ep.ID)
 	d.publish(t) // so that a success resets its count
+	t.know(ep)
 	if int(t.failures.Add(1)) >= d.cfg.ConnectionFailures {
 		d.convict(t, ep, o.Replica)
 	}
+}
+
+// know records ep as t's endpoint: Nodes lists a failing node with its
+// datacenter and rack from its first failure, not from its conviction on.
+func (t *tracked) know(ep replica.Endpoint) {
+	t.mu.Lock()
+	t.ep = ep
+	t.mu.Unlock()
 }
 
 // convict marks t down for connection failures and starts its readmission.
