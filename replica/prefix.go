@@ -9,8 +9,11 @@ package replica
 // which no component's encoding is a proper prefix of another's. With p
 // the encoding of (x, y), CQL's relations on a prefix of the clustering
 // are then: (c1, c2) >= (x, y) is StartAt(p); (c1, c2) > (x, y) is
-// PrefixEnd(p).AsStart(); (c1, c2) < (x, y) is EndBefore(p); (c1, c2) <=
-// (x, y) is PrefixEnd(p); and c1 = x AND c2 = y is PrefixSlice(p).
+// PrefixEnd(p).AsStart(), which is Top, where no slice may start, when p
+// is 0xff bytes only (a largest value, in a fixed-width encoding): no key
+// is greater, and the relation selects no row; (c1, c2) < (x, y) is
+// EndBefore(p); (c1, c2) <= (x, y) is PrefixEnd(p); and c1 = x AND c2 = y
+// is PrefixSlice(p).
 func PrefixEnd(prefix string) Bound {
 	i := len(prefix)
 	for i > 0 && prefix[i-1] == 0xff {

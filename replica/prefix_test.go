@@ -44,3 +44,13 @@ func TestPrefixEnd(t *testing.T) {
 	assert.Equal(t, replica.Top(), replica.PrefixEnd(""))
 	assert.Equal(t, replica.AllRows(), replica.PrefixSlice(""))
 }
+
+// Past a prefix of 0xff bytes only there is no key: PrefixEnd's start is
+// Top, which no slice may start at, so a relation "greater than" it must
+// be taken as selecting no row, not made a slice.
+func TestNothingFollowsAPrefixOfFFBytes(t *testing.T) {
+	start := replica.PrefixEnd("\xff\xff").AsStart()
+	assert.Equal(t, replica.Top(), start)
+	q := replica.Query{Slices: []replica.Slice{{Start: start, End: replica.Top()}}}
+	assert.Error(t, q.Validate())
+}
