@@ -18,8 +18,10 @@ const defaultMaxAbandoned = 1024
 // holds a goroutine for each such request; past the cap it is sent nothing
 // until some return, and the read goes on as after any failure (a hedge to
 // another replica, or a *consistency.ReadFailureError naming this one).
-// The refused request is in the read's trace and request counts as a
-// failed one; the snitch and Config.Outcomes hear nothing of it.
+// The refused request is in the read's trace, failed with it, and in its
+// table's DataRequests or DigestRequests, but not in its replica's
+// Requests (it was not sent); the snitch and Config.Outcomes hear nothing
+// of it.
 type BacklogError struct {
 	Endpoint  replica.Endpoint
 	Abandoned int64

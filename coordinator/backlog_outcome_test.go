@@ -65,3 +65,25 @@ func TestRefusedRequestIsFailedInTheTrace(t *testing.T) {
 		drain()
 	})
 }
+
+// A refused request counts among its table's requests, which a read made,
+// and not among its replica's, which were sent.
+func TestRefusedRequestCountsInTheTableNotTheReplica(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{ReadTimeout: ms(10), MaxAbandonedPerReplica: 1, DefaultTable: policy(t, "NEVER")})
+		e.hangs(t, A)
+		e.timeOut(t, 1, consistency.All)
+		_, _, err := e.read(consistency.All)
+		var failure *consistency.ReadFailureError
+		require.ErrorAs(t, err, &failure)
+
+		m := e.c.Metrics()
+		var sent int64
+		for _, r := range m.Replicas {
+			sent += r.Requests
+		}
+		assert.Equal(t, int64(6), m.Total.DataRequests+m.Total.DigestRequests, "two reads at ALL over three replicas")
+		assert.Equal(t, int64(5), sent, "A's second request was not sent")
+		drain()
+	})
+}

@@ -40,8 +40,9 @@ type TableMetrics struct {
 	Threshold   time.Duration
 	Speculating bool
 
-	// Replica requests sent: data and digest reads, the load a read puts
-	// on the cluster.
+	// Replica requests made: data and digest reads, the load a read puts
+	// on the cluster; a request refused unsent for its replica's backlog
+	// (BacklogError) counts too, as ReplicaMetrics.Requests does not.
 	DataRequests, DigestRequests int64
 
 	// SpeculativeRetries counts the first round's speculative requests
