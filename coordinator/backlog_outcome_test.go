@@ -87,3 +87,20 @@ func TestRefusedRequestCountsInTheTableNotTheReplica(t *testing.T) {
 		drain()
 	})
 }
+
+// Requests abandoned before ForgetReplica end on the count they were
+// booked on, the forgotten one: the replica's new count neither starts
+// with them nor goes below zero when they return.
+func TestForgottenAbandonedRequestsLeaveTheNewCountAlone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{ReadTimeout: ms(10), MaxAbandonedPerReplica: 2, DefaultTable: policy(t, "NEVER")})
+		e.hangs(t, A)
+		e.timeOut(t, 2, consistency.All)
+		e.c.ForgetReplica(A)
+		e.timeOut(t, 1, consistency.All) // sent: the cap starts again
+		assert.Equal(t, int64(1), e.abandoned(t, A))
+		assert.Equal(t, int64(3), e.stats(A).Reads)
+		drain()
+		assert.Zero(t, e.abandoned(t, A))
+	})
+}
