@@ -98,7 +98,7 @@ func (k *call) read() {
 	k.report()
 	switch {
 	case k.err != nil || k.cmd.DigestOnly:
-	case k.digestData && k.part.Key == k.cmd.Key: // one walk of the answer, not two
+	case k.digestData && k.part.Key == k.cmd.Key: // one walk validates and digests (a sliced query's rows are checked after)
 		if k.digest, k.err = k.part.ValidateDigest(k.cmd.DigestVersion); k.err == nil {
 			k.err = checkRows(&k.cmd, &k.part)
 		}
