@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
@@ -146,14 +144,6 @@ func (db *cqlDB) columnsToRead(s cqlSelect) []string {
 type cqlRow struct {
 	ck   string
 	vals []any
-}
-
-// selectRows runs s and returns its rows as CQL shows them.
-func (db *cqlDB) selectRows(s cqlSelect) [][]any {
-	db.t.Helper()
-	rows, err := db.run(s)
-	require.NoError(db.t, err)
-	return rows
 }
 
 func (db *cqlDB) run(s cqlSelect) ([][]any, error) {

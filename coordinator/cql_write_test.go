@@ -19,7 +19,6 @@ type cqlDB struct {
 	e   *env
 	ts  int64 // the next write's timestamp, µs
 	now int64 // the clock, s
-	on  []string
 	pks []any // partition keys written, for "range scans"
 	// skew makes each write miss one replica in turn (every fourth none),
 	// so only reads that reconcile at least two replicas see every write.
@@ -35,23 +34,18 @@ func newCQL(t *testing.T, tab *cqlTable, o coordinator.TableOptions) *cqlDB {
 	return &cqlDB{t: t, tab: tab, e: e, ts: now * 1_000_000, now: now}
 }
 
-// only makes the next writes reach these replicas alone; none resets.
-func (db *cqlDB) only(ids ...string) *cqlDB { db.on = ids; return db }
-
 func (db *cqlDB) pkey(v any) string { return fmt.Sprint(v) }
 
 func (db *cqlDB) apply(p replica.Partition) {
 	db.t.Helper()
 	db.ts++
-	ids := db.on
-	if ids == nil {
-		reps, _, err := db.e.cluster.Locate(tbl, p.Key)
-		require.NoError(db.t, err)
-		for _, r := range reps {
-			ids = append(ids, r.Endpoint().ID)
-		}
+	reps, _, err := db.e.cluster.Locate(tbl, p.Key)
+	require.NoError(db.t, err)
+	var ids []string
+	for _, r := range reps {
+		ids = append(ids, r.Endpoint().ID)
 	}
-	if db.skew && db.on == nil { // each write misses one replica in turn, or none
+	if db.skew { // each write misses one replica in turn, or none
 		if miss := int(db.ts % 4); miss < len(ids) {
 			ids = slices.Delete(slices.Clone(ids), miss, miss+1)
 		}
