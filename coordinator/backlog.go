@@ -18,6 +18,8 @@ const defaultMaxAbandoned = 1024
 // holds a goroutine for each such request; past the cap it is sent nothing
 // until some return, and the read goes on as after any failure (a hedge to
 // another replica, or a *consistency.ReadFailureError naming this one).
+// A hedge that replaces a refused request draws on no budget: it sends no
+// more than the read would have.
 // The refused request is in the read's trace, failed with it, and in its
 // table's DataRequests or DigestRequests, but not in its replica's
 // Requests (it was not sent); the snitch and Config.Outcomes hear nothing
@@ -49,6 +51,7 @@ func (r *read) refuseBacklogged(k *call) bool {
 	}
 	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent
 	k.dropByWorker()
+	r.rd.refused++
 	r.accept(k.idx)
 	return true
 }

@@ -20,6 +20,7 @@ type round struct {
 	needData bool     // one of them must be data
 
 	received, failures, outstanding, outData int
+	refused                                  int // requests refused unsent (BacklogError)
 	dataIn                                   bool
 	dc                                       []dcCount // EACH_QUORUM: per datacenter, as plan.dcs
 

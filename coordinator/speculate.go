@@ -98,13 +98,19 @@ func (r *read) alive(c *candidate) bool {
 
 // allowed checks, in order, that a candidate is left, that the
 // coordinator is not overloaded, and withdraws from the table's budget and
-// the shared one. It counts what stops the speculation.
+// the shared one. It counts what stops the speculation. A speculation that
+// stands in for a request refused unsent, without which the round cannot
+// complete, adds no load: neither the switch nor the budgets stop it, or a
+// wedged replica the plan cannot leave out (a local one at QUORUM) would
+// fail most reads once the budget was spent.
 func (r *read) allowed(candidate bool) SuppressCause {
 	m := &r.t.m
 	switch {
 	case !candidate:
 		m.noCandidate.Add(1)
 		return NoCandidate
+	case r.rd.refused > 0 && !r.rd.reachable():
+		return NotSuppressed
 	case r.c.overloaded():
 		m.suppressedOverload.Add(1)
 		return SuppressedOverload

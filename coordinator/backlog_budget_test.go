@@ -1,0 +1,57 @@
+package coordinator_test
+
+import (
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// A wedged local replica at its backlog cap is still a contact of every
+// QUORUM read over two datacenters (the local one comes first), and its
+// request is refused unsent. The hedge that replaces it sends no more than
+// a healthy read does, so a spent budget must not stop it: before, with
+// the budget spent, every such read failed naming the BacklogError while
+// five healthy replicas were up (78 % of QUORUM reads in a drill over
+// 3 DCs at 100 reads a second).
+func TestARefusedRequestIsReplacedWhateverTheBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{
+			DefaultTable:           policy(t, "5ms"),
+			ReadTimeout:            ms(50),
+			MaxAbandonedPerReplica: 1,
+			HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
+		})
+		e.behave(t, d1n1, replicatest.Behavior{Latency: replicatest.Constant(time.Hour), Fault: replicatest.IgnoresContext()})
+		_, _, err := e.read(consistency.Quorum)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &timeout, "no budget to hedge around the wedged replica: the first read times out")
+
+		before := e.totalReads()
+		res, _, err := e.read(consistency.Quorum)
+		require.NoError(t, err, "the refused request is replaced\n%s", res.Trace)
+		refused := 0
+		for _, rq := range res.Trace.Requests {
+			var b *coordinator.BacklogError
+			if errors.As(rq.Err, &b) {
+				refused++
+			}
+		}
+		assert.Equal(t, 1, refused, "the wedged replica's request was refused\n%s", res.Trace)
+		assert.True(t, res.Trace.Hedge.Fired, "and replaced")
+		settle()
+		assert.Equal(t, int64(4), e.totalReads()-before, "as many requests sent as a healthy QUORUM read sends")
+		tm, _ := e.c.TableMetrics(tbl)
+		assert.Equal(t, int64(1), tm.SuppressedBudget, "only the first read's hedge was suppressed")
+
+		e.behave(t, d1n1, constant(ms(1)))
+		time.Sleep(2 * time.Hour) // the wedged requests return
+	})
+}
