@@ -41,6 +41,7 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 	for i, v := range vs {
 		if !diffs[i].IsEmpty() {
 			stale = append(stale, staleReplica{v.cand, diffs[i]})
+			v.cand.score.repairs.Add(1)
 			r.trace.Repaired = append(r.trace.Repaired, v.cand.ep.ID)
 		} else {
 			r.rd.credit(&v.cand, false)

@@ -26,6 +26,11 @@ type ReplicaMetrics struct {
 	// replica that ignores its context gathers them, and at
 	// Config.MaxAbandonedPerReplica is sent nothing more (BacklogError).
 	Abandoned int64
+	// Repairs counts the read-repair writes sent to it as a stale
+	// replica, one per read that found it stale: summed over replicas,
+	// RepairsSent of the tables it serves. A replica that lost data shows
+	// here, and where its repairs come from in their tables' counts.
+	Repairs int64
 	// Latency is the snitch's latency score (a moving average of its
 	// response times); 0 before its first answer.
 	Latency time.Duration
@@ -38,7 +43,7 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 		sc := v.(*score)
 		rs = append(rs, ReplicaMetrics{
 			Endpoint: sc.ep, Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
-			Outstanding: sc.inflight.Load(), Abandoned: sc.abandoned.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
+			Outstanding: sc.inflight.Load(), Abandoned: sc.abandoned.Load(), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true
 	})
@@ -51,10 +56,10 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 
 // replicasString renders the replicas as a table.
 func replicasString(rs []ReplicaMetrics) string {
-	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "outstanding", "abandoned", "latency"}}
+	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "outstanding", "abandoned", "repairs", "latency"}}
 	for _, r := range rs {
 		rows = append(rows, []string{r.Endpoint.ID, r.Endpoint.Datacenter, r.Endpoint.Rack,
-			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Outstanding), fmt.Sprint(r.Abandoned),
+			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Outstanding), fmt.Sprint(r.Abandoned), fmt.Sprint(r.Repairs),
 			r.Latency.Round(time.Microsecond).String()})
 	}
 	return renderTable(rows)

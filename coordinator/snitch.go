@@ -51,6 +51,7 @@ type score struct {
 	// abandoned counts requests (reads and repair writes) whose reads
 	// have returned while the replica has not (see BacklogError).
 	abandoned atomic.Int64
+	repairs   atomic.Int64 // read-repair writes it was sent as a stale replica, for Metrics
 	// reset is set when a read claims the probe of an expired score: the
 	// next sample replaces the score instead of joining its average.
 	reset atomic.Bool
