@@ -17,7 +17,8 @@ type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
 	// Requests counts the read requests sent to it; Misses those that
 	// ended without an answer: failed, timed out, or cancelled by a read
-	// that had waited more than twice its usual latency.
+	// that had waited more than twice its usual latency. A refusal for
+	// tombstones is not one: the data, not the replica, is at fault.
 	Requests, Misses int64
 	// Outstanding is the read requests sent and not yet ended.
 	Outstanding int64

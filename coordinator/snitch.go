@@ -87,9 +87,14 @@ func (sc *score) sent() {
 // recorded when it says more than the score does (or the replica has no
 // score), so that a replica always hedged around still looks slow, while
 // a request cancelled at once (a ReadMany page that filled) does not make
-// its replica look fast.
+// its replica look fast. A refusal for tombstones is neither: every
+// replica holds the same data, as Cassandra's snitch ignores a failure
+// response.
 func (sc *score) ended(d time.Duration, now time.Time, err error) {
 	sc.inflight.Add(-1)
+	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
+		return // a refusal for the data's tombstones says nothing of the replica
+	}
 	cancelled := errors.Is(err, context.Canceled)
 	switch {
 	case err == nil:
