@@ -76,7 +76,7 @@ func (m *counters) countError(err error) {
 
 // bookTombstones flags and counts a read that met many tombstones.
 func (r *read) bookTombstones() {
-	r.trace.Tombstones = r.tombstones
+	r.trace.Tombstones = max(r.tombstones, r.refusedAt)
 	if warn := threshold(r.opts.TombstoneWarnThreshold, defaultTombstoneWarn); warn > 0 && r.tombstones > warn {
 		r.trace.TombstoneWarning = true
 		r.t.m.tombstoneWarnings.Add(1)

@@ -57,6 +57,7 @@ type read struct {
 
 	tombstones  int  // the most tombstones an answer met
 	overwhelmed bool // a replica refused the read for its tombstones
+	refusedAt   int  // the most tombstones a refusal met
 	reasons     map[string]error
 
 	epBuf   [inlineReplicas]replica.Endpoint
@@ -182,7 +183,13 @@ func (r *read) accept(idx int) {
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
 		r.addReason(a.cand.ep.ID, reasonOf(rt.Kind, a))
-		r.overwhelmed = r.overwhelmed || errors.Is(a.err, replica.ErrTombstoneOverwhelming)
+		if errors.Is(a.err, replica.ErrTombstoneOverwhelming) {
+			r.overwhelmed = true
+			var toe *replica.TombstoneOverwhelmingError
+			if errors.As(a.err, &toe) {
+				r.refusedAt = max(r.refusedAt, toe.Tombstones)
+			}
+		}
 		return
 	}
 	rt.Outcome = Answered

@@ -50,3 +50,22 @@ func TestTombstoneRefusalIsNoMiss(t *testing.T) {
 		require.EqualValues(t, 6, requests)
 	})
 }
+
+// A read refused for tombstones traces how many the refusal met: the trace
+// said 0, though the replica stopped at 101.
+func TestTombstoneRefusalTraced(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		o := policy(t, "10ms")
+		o.TombstoneWarnThreshold, o.TombstoneFailureThreshold = 10, 100
+		e := newEnv(t, coordinator.Config{DefaultTable: o})
+		require.NoError(t, e.cluster.Seed(tbl, deletedRows(150)))
+		res, _, err := e.read(consistency.One)
+		var toe *replica.TombstoneOverwhelmingError
+		require.True(t, errors.As(err, &toe), "%v", err)
+		require.Equal(t, toe.Tombstones, res.Trace.Tombstones)
+		require.False(t, res.Trace.TombstoneWarning)
+		m := e.c.Metrics().Total
+		require.EqualValues(t, 1, m.TombstoneFailures)
+		require.Zero(t, m.TombstoneWarnings)
+	})
+}

@@ -31,9 +31,11 @@ type Trace struct {
 	DigestMismatch bool
 	// Repaired lists the IDs of replicas sent a repair mutation.
 	Repaired []string
-	// Tombstones is the most tombstones one replica's answer met;
-	// TombstoneWarning is set when that passed the table's warning
-	// threshold.
+	// Tombstones is the most tombstones one replica's answer met, or
+	// its refusal for them (TombstoneOverwhelmingError.Tombstones);
+	// TombstoneWarning is set when an answer's passed the table's
+	// warning threshold: a refused read counts as a failure, not a
+	// warning.
 	Tombstones       int
 	TombstoneWarning bool
 }
