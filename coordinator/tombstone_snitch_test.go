@@ -69,3 +69,18 @@ func TestTombstoneRefusalTraced(t *testing.T) {
 		require.Zero(t, m.TombstoneWarnings)
 	})
 }
+
+// A trace's String says that the read met tombstones past the warning
+// threshold: an operator logging traces saw nothing of it.
+func TestTombstoneWarningInTraceString(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		o := policy(t, "10ms")
+		o.TombstoneWarnThreshold = 10
+		e := newEnv(t, coordinator.Config{DefaultTable: o})
+		require.NoError(t, e.cluster.Seed(tbl, deletedRows(50)))
+		res, _, err := e.read(consistency.One)
+		require.NoError(t, err)
+		require.True(t, res.Trace.TombstoneWarning)
+		require.Contains(t, res.Trace.String(), fmt.Sprintf(", %d tombstones (over the warning threshold)", res.Trace.Tombstones))
+	})
+}

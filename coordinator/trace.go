@@ -161,6 +161,9 @@ func (t Trace) String() string {
 	if h := t.AdditionalWrite; h.Fired {
 		fmt.Fprintf(&b, ", additional writes at %v", h.At)
 	}
+	if t.TombstoneWarning {
+		fmt.Fprintf(&b, ", %d tombstones (over the warning threshold)", t.Tombstones)
+	}
 	for _, h := range [...]struct {
 		what string
 		n    int
