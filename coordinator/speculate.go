@@ -107,7 +107,11 @@ func (r *read) allowed(candidate bool) SuppressCause {
 	m := &r.t.m
 	switch {
 	case !candidate:
-		m.noCandidate.Add(1)
+		// ALL contacts every replica, so it never has one to spare:
+		// Cassandra does not count that as insufficient replicas.
+		if r.req.Level != consistency.All {
+			m.noCandidate.Add(1)
+		}
 		return NoCandidate
 	case r.rd.refused > 0 && !r.rd.reachable():
 		return NotSuppressed

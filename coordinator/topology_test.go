@@ -100,7 +100,10 @@ func TestEachQuorumNeverHedges(t *testing.T) {
 }
 
 // ALL contacts every replica: when the hedge is due there is no one left
-// to ask, and that is counted.
+// to ask. The trace says so, but the table's NoCandidate does not count
+// it: every slow ALL read would, and Cassandra's insufficient-replicas
+// count leaves ALL out (AbstractReadExecutor.getReadExecutor). A level
+// that could have had a spare replica is counted.
 func TestAllHasNoCandidateLeft(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "4ms")})
@@ -111,8 +114,14 @@ func TestAllHasNoCandidateLeft(t *testing.T) {
 		assert.Equal(t, ms(20), took)
 		assert.Equal(t, coordinator.NoCandidate, res.Trace.Hedge.Suppressed)
 		assert.Equal(t, ms(4), res.Trace.Hedge.At, "when it was due")
-		assert.Equal(t, int64(1), e.c.Metrics().Total.NoCandidate)
+		assert.Zero(t, e.c.Metrics().Total.NoCandidate)
 		assert.Equal(t, int64(3), e.totalReads())
+
+		require.NoError(t, e.cluster.SetAlive(A, false))
+		res, _, err = e.read(consistency.Quorum) // B, and C still slow
+		require.NoError(t, err)
+		assert.Equal(t, coordinator.NoCandidate, res.Trace.Hedge.Suppressed)
+		assert.Equal(t, int64(1), e.c.Metrics().Total.NoCandidate)
 	})
 }
 
