@@ -23,7 +23,10 @@ func (r *read) sendContacts(extra bool) {
 		}
 		r.send(cand, kind, false, r.start)
 	}
-	if cand, ok := r.speculationTarget(); extra && ok {
+	if !extra {
+		return // no target to look for: the search asks the Liveness view
+	}
+	if cand, ok := r.speculationTarget(); ok {
 		kind := KindDigest
 		if r.plan.contacts == 1 {
 			kind = KindData
