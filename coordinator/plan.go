@@ -55,7 +55,8 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	dcLocal := in.level.IsDatacenterLocal()
 	for i, r := range reps {
 		ep := &eps[i]
-		if (in.live == nil || in.live.IsAlive(*ep)) && (!dcLocal || ep.Datacenter == in.localDC) {
+		// The datacenter first: a DC-local read does not ask about replicas it can never contact.
+		if (!dcLocal || ep.Datacenter == in.localDC) && (in.live == nil || in.live.IsAlive(*ep)) {
 			buf = append(buf, candidate{r: r, ep: *ep, score: in.snitch.entry(ep)})
 		}
 	}
