@@ -47,7 +47,13 @@ type worker struct {
 }
 
 // run runs k on an idle worker of the caller's stripe, or on a new one.
-func (p *workers) run(k *call) { p.s[stripe.Index()].run(k) }
+// A read's requests past a stripe's room go to the next stripes, room by
+// room: a read of more than maxIdlePerStripe requests (ALL at RF 64, say)
+// otherwise found its stripe short of workers on every read, and started
+// and dropped a goroutine for each request past the room.
+func (p *workers) run(k *call) {
+	p.s[(stripe.Index()+k.idx/maxIdlePerStripe)%stripe.N].run(k)
+}
 
 // run runs k on an idle worker of s, or on a new one whose home is s.
 func (s *idleWorkers) run(k *call) {
