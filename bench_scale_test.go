@@ -2,6 +2,7 @@ package readpath_test
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strconv"
 	"testing"
@@ -126,3 +127,65 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// ---- coordinator: costs as datacenters grow ----
+
+// addressed gives a replica an address for its ID, as real clusters name
+// their nodes: IDs of one length and one port, differing in the middle.
+type addressed struct {
+	replica.Replica
+	ep replica.Endpoint
+}
+
+func (a addressed) Endpoint() replica.Endpoint { return a.ep }
+
+// benchDCRead reads at LOCAL_ONE from dcs datacenters of nine replicas
+// each, named by address, through a locator that hands out one slice.
+func benchDCRead(b *testing.B, dcs int) {
+	var names []replicatest.Datacenter
+	rf := map[string]int{}
+	for d := range dcs {
+		name := fmt.Sprintf("dc%d", d+1)
+		names = append(names, replicatest.Datacenter{Name: name, Racks: 3, Nodes: 9})
+		rf[name] = 9
+	}
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{Datacenters: names, Replication: consistency.NetworkTopology(rf)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cl.Seed("t", replica.NewPartition("k", replica.NewRow("r", replica.Live("a", "alpha", 1)))); err != nil {
+		b.Fatal(err)
+	}
+	reps, repl, err := cl.Locate("t", "k")
+	if err != nil {
+		b.Fatal(err)
+	}
+	placed := make([]replica.Replica, len(reps))
+	for i, r := range reps {
+		ep := r.Endpoint()
+		ep.ID = fmt.Sprintf("10.%d.%d.%d:9042", i/9, i%9/3, i%3+10)
+		placed[i] = addressed{r, ep}
+	}
+	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return placed, repl, nil }
+	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), LocalDatacenter: "dc1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.LocalOne}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Read(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadLocalOneDC8 reads at LOCAL_ONE from eight datacenters of
+// nine replicas: one request, as from one datacenter, with 72 endpoints to
+// read and check. Its reference is BenchmarkReadLocalOneDC1.
+func BenchmarkReadLocalOneDC8(b *testing.B) { benchDCRead(b, 8) }
+
+// BenchmarkReadLocalOneDC1 is the reference for BenchmarkReadLocalOneDC8.
+func BenchmarkReadLocalOneDC1(b *testing.B) { benchDCRead(b, 1) }

@@ -20,15 +20,15 @@ func placementOf(ids ...string) ([]replica.Replica, []replica.Endpoint) {
 	return reps, endpoints(reps, nil)
 }
 
-// The duplicate check compares fingerprints first: IDs whose fingerprints
-// agree must still be told apart, and a duplicate found wherever it is,
-// beyond the replicas a read plans without allocating too.
-func TestCheckPlacementFindsDuplicatesWhateverTheirFingerprints(t *testing.T) {
+// The duplicate check finds a duplicate wherever it is, among IDs that
+// share their length and ends (addresses with one port) too, and beyond
+// the replicas a read plans without allocating, in tables reused from
+// check to check.
+func TestCheckPlacementFindsDuplicates(t *testing.T) {
 	repl := consistency.Simple(3)
-	// "a10" and "b10": same length, same last two bytes.
-	assert.Equal(t, fingerprint("a10"), fingerprint("b10"))
+	var spill dupTables
 	reps, eps := placementOf("a10", "b10", "c10")
-	assert.NoError(t, checkPlacement(reps, eps, repl), "different IDs of one fingerprint")
+	assert.NoError(t, checkPlacement(reps, eps, repl, &spill), "different IDs of one length and end")
 
 	for _, ids := range [][]string{
 		{"a10", "b10", "a10"},
@@ -36,18 +36,38 @@ func TestCheckPlacementFindsDuplicatesWhateverTheirFingerprints(t *testing.T) {
 		{"", "y", ""},
 	} {
 		reps, eps := placementOf(ids...)
-		assert.ErrorIs(t, checkPlacement(reps, eps, repl), ErrBadPlacement, "%q", ids)
+		assert.ErrorIs(t, checkPlacement(reps, eps, repl, &spill), ErrBadPlacement, "%q", ids)
 	}
 
-	var many []string
-	for i := range inlineReplicas + 4 {
-		many = append(many, fmt.Sprintf("n%d", i))
+	for _, n := range []int{inlineReplicas, inlineReplicas + 4, 72, 20} { // 20 after 72: a larger table reused
+		var many []string
+		for i := range n {
+			many = append(many, fmt.Sprintf("10.0.%d.%d:9042", i/8, i%8))
+		}
+		reps, eps = placementOf(many...)
+		assert.NoError(t, checkPlacement(reps, eps, repl, &spill), "%d distinct replicas", n)
+		for _, dup := range []int{0, 3, n - 1} {
+			ids := append(append([]string(nil), many...), many[dup])
+			reps, eps := placementOf(ids...)
+			assert.ErrorIs(t, checkPlacement(reps, eps, repl, &spill), ErrBadPlacement, "%s listed twice among %d", many[dup], len(ids))
+		}
 	}
-	reps, eps = placementOf(many...)
-	assert.NoError(t, checkPlacement(reps, eps, repl), "%d distinct replicas", len(many))
-	for _, dup := range []int{3, inlineReplicas + 1} {
-		ids := append(append([]string(nil), many...), many[dup])
-		reps, eps := placementOf(ids...)
-		assert.ErrorIs(t, checkPlacement(reps, eps, repl), ErrBadPlacement, "n%d listed twice among %d", dup, len(ids))
+}
+
+// IDs that differ only in the middle, as addresses of one port do, or
+// that are short, get different fingerprints: the duplicate check then
+// compares no pair of them as strings.
+func TestFingerprintsTellAddressesApart(t *testing.T) {
+	seen := map[uint64]string{}
+	var ids []string
+	for i := range 256 {
+		ids = append(ids, fmt.Sprintf("10.0.%d.%d:9042", i/16, i%16), fmt.Sprintf("192.168.%d.15:9042", i), fmt.Sprintf("n%d", i))
+	}
+	for _, id := range ids {
+		fp := fingerprint(id)
+		if other, ok := seen[fp]; ok {
+			t.Fatalf("%q and %q share a fingerprint", other, id)
+		}
+		seen[fp] = id
 	}
 }

@@ -84,8 +84,12 @@ func (r *read) makePlan() error {
 	if err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
-	eps := endpoints(reps, r.epBuf[:0])
-	if err := checkPlacement(reps, eps, repl); err != nil {
+	epBuf, candBuf := r.epBuf[:0], r.candBuf[:0]
+	if n := len(reps); n > inlineReplicas {
+		epBuf, candBuf = r.wide.endpoints(n), r.wide.candidates(n)
+	}
+	eps := endpoints(reps, epBuf)
+	if err := checkPlacement(reps, eps, repl, &r.wide.dups); err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
 	if r.t == r.c.unplaced {
@@ -95,7 +99,7 @@ func (r *read) makePlan() error {
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
 		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start,
 	}
-	r.plan, err = makePlan(in, reps, eps, r.candBuf[:0])
+	r.plan, err = makePlan(in, reps, eps, candBuf)
 	r.trace.BlockFor = r.plan.blockFor
 	return err
 }

@@ -60,6 +60,7 @@ type read struct {
 	refusedAt   int  // the most tombstones a refusal met
 	reasons     map[string]error
 
+	wide    wideBufs // kept by release, for placements past inlineReplicas
 	epBuf   [inlineReplicas]replica.Endpoint
 	candBuf [inlineReplicas]candidate
 	callBuf [inline]*call
@@ -99,8 +100,9 @@ func (r *read) release() {
 	for _, k := range r.calls {
 		k.dropByRead()
 	}
-	c := r.c
-	*r = read{spareCh: spare}
+	c, wide := r.c, r.wide
+	wide.clear()
+	*r = read{spareCh: spare, wide: wide}
 	c.reads.Put(r)
 }
 

@@ -1,0 +1,37 @@
+package coordinator
+
+import "github.com/readpath/readpath/replica"
+
+// wideBufs is a read's room for a placement of more than inlineReplicas
+// replicas (many datacenters, or a large replication factor), kept from
+// read to read: such a read grew its endpoints and candidates on the heap
+// every time, doubling past 16, 32 and 64 (25 KB a read at ONE over eight
+// datacenters of nine replicas).
+type wideBufs struct {
+	eps   []replica.Endpoint
+	cands []candidate
+	dups  dupTables
+}
+
+// endpoints returns an empty buffer with room for n endpoints.
+func (w *wideBufs) endpoints(n int) []replica.Endpoint {
+	if cap(w.eps) < n {
+		w.eps = make([]replica.Endpoint, 0, n)
+	}
+	return w.eps[:0]
+}
+
+// candidates returns an empty buffer with room for n candidates.
+func (w *wideBufs) candidates(n int) []candidate {
+	if cap(w.cands) < n {
+		w.cands = make([]candidate, 0, n)
+	}
+	return w.cands[:0]
+}
+
+// clear drops what the buffers refer to (replicas, snitch entries, IDs),
+// keeping their arrays.
+func (w *wideBufs) clear() {
+	clear(w.eps[:cap(w.eps)])
+	clear(w.cands[:cap(w.cands)])
+}
