@@ -135,8 +135,18 @@ func (cmd Command) Respond(stored Partition) (Response, error) {
 // and the purge visits only what the answer holds. A column selection is
 // projected row by row as the scan reaches each (projector), so that it
 // too visits only what the answer holds. Either way a limit of 100 rows
-// costs about the same in a partition of 100 rows or of 10,000.
+// costs about the same in a partition of 100 rows or of 10,000 (and
+// answerWindow keeps it so however many range tombstones or slices lie
+// past the limit).
 func (cmd Command) answer(stored Partition) (Partition, scan) {
+	if p, s, ok := cmd.answerWindow(stored); ok {
+		return p, s
+	}
+	return cmd.answerAll(stored)
+}
+
+// answerAll is answer over the whole of stored.
+func (cmd Command) answerAll(stored Partition) (Partition, scan) {
 	q := cmd.Query
 	p := stored.Restrict(q)
 	p.RangeTombstones = canonicalRanges(p.RangeTombstones)
