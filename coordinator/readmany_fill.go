@@ -17,24 +17,33 @@ type pageFill struct {
 	size   int                // the page's rows; 0: no page, nothing to watch
 	stop   context.CancelFunc // cancels the reads of the keys after the page
 	isFull atomic.Bool
+	// enough is set once the keys read, in any order, hold the page's
+	// rows: keys are started in order, so every key not started yet lies
+	// past them, after the page, even while one before them is still
+	// being read and keeps the page from filling in order.
+	enough atomic.Bool
 
 	mu    sync.Mutex
-	done  []bool
-	front int // the first key not yet read
-	rows  int // the live rows of the keys before front
-	cut   int // front when the page filled: the first key it leaves out
+	rows  []int // per key, its live rows once read, or -1
+	front int   // the first key not yet read
+	ahead int   // the live rows of the keys before front
+	got   int   // the live rows of every key read
+	cut   int   // front when the page filled: the first key it leaves out
 }
 
 func newPageFill(size, keys int, stop context.CancelFunc) *pageFill {
 	f := &pageFill{size: size, stop: stop, cut: keys}
 	if size > 0 {
-		f.done = make([]bool, keys)
+		f.rows = make([]int, keys)
+		for i := range f.rows {
+			f.rows[i] = -1
+		}
 	}
 	return f
 }
 
-// full reports whether the page holds its rows: keys not started need not be.
-func (f *pageFill) full() bool { return f.isFull.Load() }
+// full reports whether the page needs no key that is not started yet.
+func (f *pageFill) full() bool { return f.enough.Load() }
 
 // read counts key i, whose read has ended with out[i], and stops the page's
 // other reads once the keys read in order hold its rows.
@@ -42,16 +51,21 @@ func (f *pageFill) read(i int, out []KeyResult) {
 	if f.size == 0 {
 		return
 	}
+	rows := 0
+	if r := &out[i]; r.Err == nil {
+		rows = r.Result.Partition.LiveRows(r.Result.query, r.Result.NowInSec)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.done[i] = true
-	for f.front < len(f.done) && f.done[f.front] && f.rows < f.size {
-		if r := &out[f.front]; r.Err == nil {
-			f.rows += r.Result.Partition.LiveRows(r.Result.query, r.Result.NowInSec)
-		}
+	f.rows[i] = rows
+	if f.got += rows; f.got >= f.size {
+		f.enough.Store(true)
+	}
+	for f.front < len(f.rows) && f.rows[f.front] >= 0 && f.ahead < f.size {
+		f.ahead += f.rows[f.front]
 		f.front++
 	}
-	if f.rows >= f.size && !f.isFull.Load() {
+	if f.ahead >= f.size && !f.isFull.Load() {
 		f.cut = f.front
 		f.isFull.Store(true)
 		f.stop()
