@@ -101,6 +101,35 @@ func BenchmarkRespondColumnsWhole100(b *testing.B) {
 	benchRespond(b, p, cmd, 100)
 }
 
+// rangedQueryPartition is queryPartition(n) with a range tombstone between
+// each two rows, older than them and within gc grace at queryCommand's
+// read time: range deletions that cover no row, and purge nothing.
+func rangedQueryPartition(n int) replica.Partition {
+	p := queryPartition(n)
+	for i := range n - 1 {
+		p.RangeTombstones = append(p.RangeTombstones, replica.NewRangeTombstone(
+			replica.StartAfter(p.Rows[i].Clustering), replica.EndBefore(p.Rows[i+1].Clustering), replica.DeletedAt(1, 1699999000)))
+	}
+	return p
+}
+
+// BenchmarkRespondRangesLimit100Of10000 reads the first 100 rows of a
+// 10,000-row partition with a range tombstone between each two rows: it
+// restricts and clips only the range tombstones up to about twice its
+// limit, not the 9,999. Its reference is BenchmarkRespondRangesWhole100.
+func BenchmarkRespondRangesLimit100Of10000(b *testing.B) {
+	p := rangedQueryPartition(10000)
+	benchRespond(b, p, queryCommand(p, replica.Query{Limit: 100}, false), 100)
+}
+
+// BenchmarkRespondRangesWhole100 is the reference for
+// BenchmarkRespondRangesLimit100Of10000: the answer to a read of a whole
+// 100-row partition with its range tombstones.
+func BenchmarkRespondRangesWhole100(b *testing.B) {
+	p := rangedQueryPartition(100)
+	benchRespond(b, p, queryCommand(p, replica.Query{}, false), 100)
+}
+
 // BenchmarkRespondDigestSlice100Of10000 is the digest answer to the slice
 // of BenchmarkRespondSlice100Of10000; its reference is
 // BenchmarkRespondDigestWhole100.
