@@ -160,10 +160,8 @@ func checkPlan(t *testing.T, what string, rf cassRF, localDC string, always bool
 	}
 	assert.Equal(t, wantTotal, total, "%s: contacts %v", what, perDC)
 	assert.Equal(t, wantLocal, perDC[localDC], "%s: local contacts %v", what, perDC)
-	if wantPerDC != nil {
-		for dc, n := range wantPerDC {
-			assert.Equal(t, n, perDC[dc], "%s: contacts in %s", what, dc)
-		}
+	for dc, n := range wantPerDC {
+		assert.Equal(t, n, perDC[dc], "%s: contacts in %s", what, dc)
 	}
 	if l.IsDatacenterLocal() {
 		assert.Equal(t, total, perDC[localDC], "%s: a DC-local read left %s: %v", what, localDC, perDC)
