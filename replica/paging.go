@@ -191,41 +191,107 @@ func uvarint(b []byte) (uint64, int) {
 
 // fingerprint hashes what identifies a paged read: q's slices in canonical
 // form (nil as the one slice of every row), so that equal queries match
-// however their bounds are written, and the set of columns.
+// however their bounds are written, and the set of columns. It streams the
+// encoding into the hash rather than building it: a read pages an IN list
+// of n values with this twice a page, and building it cost two growing
+// buffers of the whole list every page.
 func fingerprint(table, key string, q Query, columns []string) uint64 {
-	b := []byte("readpath paging state")
-	b = appendString(b, table)
-	b = appendString(b, key)
+	var f fingerprinter
+	f.bytes("readpath paging state")
+	f.string(table)
+	f.string(key)
 	sl := q.Slices
 	if sl == nil {
 		sl = []Slice{AllRows()}
 	}
-	b = binary.AppendUvarint(b, uint64(len(sl)))
+	f.uvarint(uint64(len(sl)))
 	for _, s := range sl {
-		b = appendBound(appendBound(b, s.Start.AsStart()), s.End.AsEnd())
+		f.bound(s.Start.AsStart())
+		f.bound(s.End.AsEnd())
 	}
-	b = append(b, flag(q.Reversed, 1))
-	b = binary.AppendUvarint(b, uint64(q.Limit))
-	return xxh3.Hash(appendColumns(b, columns))
+	f.byte(flag(q.Reversed, 1))
+	f.uvarint(uint64(q.Limit))
+	f.columns(columns)
+	return f.sum()
 }
 
-func appendColumns(b []byte, columns []string) []byte {
+// fingerprinter feeds xxh3's streaming hash through a small buffer. xxh3
+// hashes a stream as it hashes the same bytes in one piece, so the
+// fingerprint is the one computed before from the whole encoding (states
+// handed out then still resume), and nothing is allocated.
+type fingerprinter struct {
+	h   xxh3.Hasher
+	buf [256]byte
+	n   int // bytes of buf not yet written to h
+}
+
+// room makes room for n bytes in buf, n at most its size.
+func (f *fingerprinter) room(n int) {
+	if f.n+n > len(f.buf) {
+		f.flush()
+	}
+}
+
+func (f *fingerprinter) flush() {
+	_, _ = f.h.Write(f.buf[:f.n]) // never fails
+	f.n = 0
+}
+
+func (f *fingerprinter) byte(b byte) {
+	f.room(1)
+	f.buf[f.n] = b
+	f.n++
+}
+
+func (f *fingerprinter) uvarint(v uint64) {
+	f.room(binary.MaxVarintLen64)
+	f.n += binary.PutUvarint(f.buf[f.n:], v)
+}
+
+// bytes writes s as it is; string writes it with its length before it.
+func (f *fingerprinter) bytes(s string) {
+	if len(s) > len(f.buf) {
+		f.flush()
+		_, _ = f.h.WriteString(s) // never fails
+		return
+	}
+	f.room(len(s))
+	f.n += copy(f.buf[f.n:], s)
+}
+
+func (f *fingerprinter) string(s string) {
+	f.uvarint(uint64(len(s)))
+	f.bytes(s)
+}
+
+func (f *fingerprinter) bound(b Bound) {
+	f.byte(byte(b.Kind))
+	f.string(b.Clustering)
+}
+
+// columns writes the set of columns, sorted and without repeats, or 0 for
+// nil (every column). Up to inlineColumns of them are sorted on the stack.
+func (f *fingerprinter) columns(columns []string) {
 	if columns == nil {
-		return append(b, 0)
+		f.byte(0)
+		return
 	}
-	set := slices.Compact(slices.Sorted(slices.Values(columns)))
-	b = append(b, 1)
-	b = binary.AppendUvarint(b, uint64(len(set)))
+	var room [inlineColumns]string
+	set := append(room[:0], columns...)
+	slices.Sort(set)
+	set = slices.Compact(set)
+	f.byte(1)
+	f.uvarint(uint64(len(set)))
 	for _, c := range set {
-		b = appendString(b, c)
+		f.string(c)
 	}
-	return b
 }
 
-func appendBound(b []byte, bd Bound) []byte {
-	return appendString(append(b, byte(bd.Kind)), bd.Clustering)
-}
+// inlineColumns is how many selected columns a fingerprint sorts without
+// allocating.
+const inlineColumns = 16
 
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+func (f *fingerprinter) sum() uint64 {
+	f.flush()
+	return f.h.Sum64()
 }
