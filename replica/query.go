@@ -109,40 +109,33 @@ func (q Query) After(clustering string) Query {
 	if slices == nil {
 		slices = []Slice{AllRows()}
 	}
-	out := make([]Slice, 0, len(slices))
 	if q.Reversed {
-		out = slicesBefore(out, slices, before(clustering))
+		q.Slices = slicesBefore(slices, before(clustering))
 	} else {
-		out = slicesAfter(out, slices, after(clustering))
+		q.Slices = slicesAfter(slices, after(clustering))
 	}
-	q.Slices = out
 	return q
 }
 
-// slicesAfter appends to out the parts of slices from cut on.
-func slicesAfter(out, slices []Slice, cut position) []Slice {
-	for _, s := range slices {
-		if s.End.position().compare(cut) <= 0 {
-			continue
-		}
-		if s.Start.position().compare(cut) < 0 {
-			s.Start = StartAfter(cut.key)
-		}
-		out = append(out, s)
+// slicesAfter returns a copy of the parts of slices from cut on. It finds
+// the first by binary search and copies only those left: a continuation
+// of a page of an IN list is as long as what the list has left, not the
+// whole list.
+func slicesAfter(slices []Slice, cut position) []Slice {
+	i := sort.Search(len(slices), func(i int) bool { return slices[i].End.position().compare(cut) > 0 })
+	out := append(make([]Slice, 0, len(slices)-i), slices[i:]...)
+	if len(out) > 0 && out[0].Start.position().compare(cut) < 0 {
+		out[0].Start = StartAfter(cut.key)
 	}
 	return out
 }
 
-// slicesBefore appends to out the parts of slices up to cut.
-func slicesBefore(out, slices []Slice, cut position) []Slice {
-	for _, s := range slices {
-		if s.Start.position().compare(cut) >= 0 {
-			break
-		}
-		if cut.compare(s.End.position()) < 0 {
-			s.End = EndBefore(cut.key).AsEnd()
-		}
-		out = append(out, s)
+// slicesBefore returns a copy of the parts of slices up to cut.
+func slicesBefore(slices []Slice, cut position) []Slice {
+	n := sort.Search(len(slices), func(i int) bool { return slices[i].Start.position().compare(cut) >= 0 })
+	out := append(make([]Slice, 0, n), slices[:n]...)
+	if n > 0 && cut.compare(out[n-1].End.position()) < 0 {
+		out[n-1].End = EndBefore(cut.key).AsEnd()
 	}
 	return out
 }
