@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 
@@ -82,33 +83,29 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	if err != nil {
 		return nil, err
 	}
-	keys := distinct(req.Keys)
-	out := make([]KeyResult, len(keys))
-	for i, key := range keys {
-		out[i].Key = key
-	}
+	out := distinct(req.Keys)
 	readCtx, stop := ctx, context.CancelFunc(func() {})
 	if req.pageRows() > 0 { // a page may fill before its keys are all read
 		readCtx, stop = context.WithCancel(ctx)
 		defer stop()
 	}
-	fill := newPageFill(req.pageRows(), len(keys), stop)
+	fill := newPageFill(req.pageRows(), len(out), stop)
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits. One key's failure
 	// does not cancel the others.
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
+	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(out)) {
 		wg.Go(func() {
 			for !fill.full() {
 				i := int(next.Add(1) - 1)
-				if i >= len(keys) {
+				if i >= len(out) {
 					return
 				}
 				if notStarted(ctx, &out[i]) {
 					continue
 				}
-				kr := req.request(keys[i])
+				kr := req.request(out[i].Key)
 				if i == 0 {
 					kr.PagingState = req.PagingState
 				}
@@ -178,15 +175,30 @@ func (req ManyRequest) validate() error {
 	return nil
 }
 
-// distinct returns keys without repeats, in their first order.
-func distinct(keys []string) []string {
-	seen := make(map[string]bool, len(keys))
-	out := make([]string, 0, len(keys))
+// distinct returns a KeyResult for each of keys, without repeats, in their
+// first order. It finds repeats in an open-addressed table of indexes into
+// the results, 4 bytes a slot and two slots a key or more, where a set of
+// the keys in a map took 55 bytes a key and a list of them 16 more (a
+// page of 8,000 keys: 565 KB, now 64 KB), on every page of a paged query.
+func distinct(keys []string) []KeyResult {
+	out := make([]KeyResult, 0, len(keys))
+	bits := 1
+	for 1<<bits < 2*len(keys) {
+		bits++
+	}
+	slots := make([]int32, 1<<bits) // an index into out plus one; 0 is empty
+	mask := len(slots) - 1
+	seed := maphash.MakeSeed()
+next:
 	for _, k := range keys {
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
+		s := int(maphash.String(seed, k) >> (64 - bits))
+		for ; slots[s] != 0; s = (s + 1) & mask {
+			if out[slots[s]-1].Key == k {
+				continue next
+			}
 		}
+		out = append(out, KeyResult{Key: k})
+		slots[s] = int32(len(out))
 	}
 	return out
 }

@@ -23,23 +23,19 @@ type pageFill struct {
 	// being read and keeps the page from filling in order.
 	enough atomic.Bool
 
-	mu    sync.Mutex
-	rows  []int // per key, its live rows once read, or -1
-	front int   // the first key not yet read
-	ahead int   // the live rows of the keys before front
-	got   int   // the live rows of every key read
-	cut   int   // front when the page filled: the first key it leaves out
+	mu sync.Mutex
+	// rows holds, per key up to the last read, its live rows once read, or
+	// -1. It grows with the keys read, not with all the page's keys: a
+	// page reads a few of the keys a long IN list has left.
+	rows  []int
+	front int // the first key not yet read
+	ahead int // the live rows of the keys before front
+	got   int // the live rows of every key read
+	cut   int // front when the page filled: the first key it leaves out
 }
 
 func newPageFill(size, keys int, stop context.CancelFunc) *pageFill {
-	f := &pageFill{size: size, stop: stop, cut: keys}
-	if size > 0 {
-		f.rows = make([]int, keys)
-		for i := range f.rows {
-			f.rows[i] = -1
-		}
-	}
-	return f
+	return &pageFill{size: size, stop: stop, cut: keys}
 }
 
 // full reports whether the page needs no key that is not started yet.
@@ -57,6 +53,9 @@ func (f *pageFill) read(i int, out []KeyResult) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	for len(f.rows) <= i {
+		f.rows = append(f.rows, -1)
+	}
 	f.rows[i] = rows
 	if f.got += rows; f.got >= f.size {
 		f.enough.Store(true)
