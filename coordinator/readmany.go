@@ -115,8 +115,8 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		})
 	}
 	wg.Wait()
-	fill.leaveOut(out)
-	req.limitRows(out, budget)
+	fill.leaveOut(out, min(int(next.Load()), len(out)))
+	req.limitRows(out[:fill.cut], budget) // the keys left out return nothing already
 	return out, nil
 }
 
@@ -166,10 +166,18 @@ func (req ManyRequest) validate() error {
 	case req.PageSize < 0:
 		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	}
-	for _, k := range req.Keys {
-		kr := req.request(k)
-		if err := kr.validate(); err != nil {
-			return err
+	// Every key's read is the same request but for its key, of which
+	// Request.validate checks only that it is not empty, after the table:
+	// the first key's read is checked whole, the others' keys alone, so
+	// that a page of n keys checks the query once, not n times.
+	first := req.request(req.Keys[0])
+	if err := first.validate(); err != nil {
+		return err
+	}
+	for _, k := range req.Keys[1:] {
+		if k == "" {
+			kr := req.request(k)
+			return kr.validate()
 		}
 	}
 	return nil
@@ -197,7 +205,8 @@ next:
 				continue next
 			}
 		}
-		out = append(out, KeyResult{Key: k})
+		out = out[:len(out)+1]
+		out[len(out)-1].Key = k // the rest is zero: no copy of a whole KeyResult
 		slots[s] = int32(len(out))
 	}
 	return out
