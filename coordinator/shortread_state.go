@@ -69,8 +69,21 @@ func (s *shortReads) candidates(vs []version) []int {
 // One that ended at the end of the slices has nothing more to give, and
 // asking it would send a query of no slices: a round trip for nothing,
 // and a read of every row over a transport that loses an empty list.
+//
+// Only q's last slice (its first, reversed) is asked: the slices are
+// ordered, so some slice holds rows after last exactly when that one does.
+// After over the whole query copied every slice after last, what an IN
+// list has left, for each replica judged.
 func (s *shortReads) follows(last string) bool {
-	return len(s.q.After(last).Slices) > 0
+	edge := s.q.Slices
+	switch {
+	case len(edge) <= 1:
+	case s.q.Reversed:
+		edge = edge[:1]
+	default:
+		edge = edge[len(edge)-1:]
+	}
+	return len(replica.Query{Slices: edge, Reversed: s.q.Reversed}.After(last).Slices) > 0
 }
 
 // order compares clustering keys in q's order.
