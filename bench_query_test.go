@@ -189,3 +189,58 @@ func BenchmarkReadSlice100Of10000(b *testing.B) {
 func BenchmarkReadWhole100(b *testing.B) {
 	benchQueryRead(b, queryPartition(100), replica.Query{}, 100)
 }
+
+// ---- coordinator: paging an IN query ----
+
+// inQuery is an IN of the n clustering values of queryPartition(n): n
+// one-row slices.
+func inQuery(n int) replica.Query {
+	sl := make([]replica.Slice, n)
+	for i := range sl {
+		c := fmt.Sprintf("r%06d", i)
+		sl[i] = replica.Slice{Start: replica.StartAt(c), End: replica.EndAt(c)}
+	}
+	return replica.Query{Slices: sl}
+}
+
+// benchPagedRead reads every page of q over p at QUORUM, pageSize rows a
+// page, each page resumed from the state of the one before.
+func benchPagedRead(b *testing.B, p replica.Partition, q replica.Query, pageSize, pages int) {
+	c := benchQueryCluster(b, p)
+	ctx := context.Background()
+	read := func() int {
+		req := coordinator.Request{Table: "t", Key: p.Key, Level: consistency.Quorum, Query: q, PageSize: pageSize}
+		for n := 1; ; n++ {
+			res, err := c.Read(ctx, req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res.PagingState == nil {
+				return n
+			}
+			req.PagingState = res.PagingState
+		}
+	}
+	if n := read(); n != pages {
+		b.Fatalf("%d pages, want %d", n, pages)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		read()
+	}
+}
+
+// BenchmarkPageIN1000 pages an IN of 1,000 clustering values through
+// Read in pages of 100: every page resumes the IN list and fingerprints it
+// for its state, so it costs O(n) a page. Its reference is
+// BenchmarkPageSlice1000, the same rows read by one slice in pages of 100
+// (11 pages each: the last is empty, as a full page's state may lead to).
+func BenchmarkPageIN1000(b *testing.B) {
+	benchPagedRead(b, queryPartition(1000), inQuery(1000), 100, 11)
+}
+
+// BenchmarkPageSlice1000 is the reference for BenchmarkPageIN1000.
+func BenchmarkPageSlice1000(b *testing.B) {
+	q := replica.Query{Slices: []replica.Slice{{Start: replica.StartAt("r000000"), End: replica.EndAt("r000999")}}}
+	benchPagedRead(b, queryPartition(1000), q, 100, 11)
+}
