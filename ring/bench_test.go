@@ -120,6 +120,30 @@ func BenchmarkDetectorLearn(b *testing.B) {
 	}
 }
 
+// n nodes failing at once, each first heard of by its connection failure
+// (a coordinator without gossip whose own network flaps): the cost per
+// node must not grow with the cluster, as it did when each first failure
+// copied IsAlive's map. One failure each, of the two that convict.
+func BenchmarkDetectorMassFailure(b *testing.B) {
+	for _, n := range []int{500, 5000} {
+		outs := make([]replica.Outcome, n)
+		for i := range outs {
+			id := fmt.Sprintf("10.%d.%d.%d:9042", i>>16, i>>8&255, i&255)
+			outs[i] = replica.Outcome{Endpoint: replica.Endpoint{ID: id}, Err: replica.ErrConnectionFailed}
+		}
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				d, _ := ring.NewDetector(ring.DetectorConfig{ConnectionFailures: 2})
+				for _, o := range outs {
+					d.ReportOutcome(o)
+				}
+				d.Close()
+			}
+		})
+	}
+}
+
 type mutexLiveness struct {
 	mu   sync.Mutex
 	down map[string]bool

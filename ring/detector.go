@@ -2,6 +2,7 @@ package ring
 
 import (
 	"context"
+	"hash/maphash"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -33,13 +34,12 @@ import (
 type Detector struct {
 	cfg DetectorConfig
 	// nodes is what the lock-free paths read. It holds every node that
-	// has been convicted or had a connection failure, and every node
-	// tracked before one of those was. A node outside it is alive with no
-	// failures, as one never heard of is, so a node learned by heartbeat
-	// joins all alone: nodes, a copy, is rebuilt at a node's first
-	// conviction or failure, not at every node learned, which made
-	// learning n nodes cost O(n²).
-	nodes atomic.Pointer[map[string]*tracked]
+	// has been convicted or had a connection failure. A node outside it is
+	// alive with no failures, as one never heard of is, so a node learned
+	// by heartbeat joins it only at its first conviction or failure, and
+	// then alone: adding one to a copy of a map made n nodes cost O(n²),
+	// learned at once or failing at once.
+	nodes atomic.Pointer[nodeTable]
 	// addMu guards all and serialises changes to nodes. It is taken
 	// under a tracked's mu (set publishes), never the other way round.
 	addMu  sync.Mutex
@@ -93,7 +93,7 @@ func NewDetector(cfg DetectorConfig) (*Detector, error) {
 	if d.seed == 0 {
 		d.seed = rand.Uint64()
 	}
-	d.nodes.Store(&map[string]*tracked{})
+	d.nodes.Store(newNodeTable(16, maphash.MakeSeed(), &tracked{}))
 	d.ctx, d.stop = context.WithCancel(context.Background())
 	d.start(d.monitor)
 	return d, nil
@@ -101,7 +101,7 @@ func NewDetector(cfg DetectorConfig) (*Detector, error) {
 
 // IsAlive reports whether ep's node is up: not convicted, or never heard of.
 func (d *Detector) IsAlive(ep replica.Endpoint) bool {
-	t := (*d.nodes.Load())[ep.ID]
+	t := d.nodes.Load().get(ep.ID)
 	return t == nil || t.down.Load() == 0
 }
 
@@ -109,11 +109,12 @@ func (d *Detector) IsAlive(ep replica.Endpoint) bool {
 func (d *Detector) Down() []string {
 	// A convicted node is in nodes: set publishes it first.
 	var out []string
-	for id, t := range *d.nodes.Load() {
+	d.nodes.Load().each(func(t *tracked) bool {
 		if t.down.Load() != 0 {
-			out = append(out, id)
+			out = append(out, t.id)
 		}
-	}
+		return true
+	})
 	slices.Sort(out)
 	return out
 }
@@ -165,7 +166,7 @@ func (d *Detector) start(f func()) {
 
 // track returns the state of node id, creating it.
 func (d *Detector) track(id string) *tracked {
-	if t := (*d.nodes.Load())[id]; t != nil {
+	if t := d.nodes.Load().get(id); t != nil {
 		return t
 	}
 	d.addMu.Lock()
@@ -178,20 +179,20 @@ func (d *Detector) track(id string) *tracked {
 	return t
 }
 
-// publish puts t, and every node tracked so far, into nodes, unless t is
-// there already or was forgotten. Call it before t's first conviction or
-// connection failure, which the lock-free paths must see.
+// publish puts t into nodes, unless it is there already or was
+// forgotten. Call it before t's first conviction or connection failure,
+// which the lock-free paths must see.
 func (d *Detector) publish(t *tracked) {
-	if (*d.nodes.Load())[t.id] == t {
+	if d.nodes.Load().get(t.id) == t {
 		return
 	}
 	d.addMu.Lock()
 	defer d.addMu.Unlock()
-	if d.all[t.id] != t || (*d.nodes.Load())[t.id] == t {
+	tb := d.nodes.Load()
+	if d.all[t.id] != t || tb.get(t.id) != nil { // nodes holds only nodes of all
 		return
 	}
-	next := maps.Clone(d.all)
-	d.nodes.Store(&next)
+	d.nodes.Store(tb.add(t))
 }
 
 // snapshot returns every node tracked, in buf.

@@ -1,7 +1,5 @@
 package ring
 
-import "maps"
-
 // Forget drops node id: its heartbeats, its conviction and its count of
 // connection failures, and stops probing it, as Cassandra's gossiper drops
 // a node that left the ring from its failure detector. Call it when a node
@@ -26,11 +24,7 @@ func (d *Detector) Forget(id string) {
 		return
 	}
 	delete(d.all, id)
-	if old := *d.nodes.Load(); old[id] != nil {
-		next := maps.Clone(old)
-		delete(next, id)
-		d.nodes.Store(&next)
-	}
+	d.nodes.Load().remove(id)
 	d.addMu.Unlock()
 
 	t.mu.Lock()

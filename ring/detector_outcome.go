@@ -25,7 +25,7 @@ func (d *Detector) ReportOutcome(o replica.Outcome) {
 		return
 	}
 	if o.Err == nil {
-		if t := (*d.nodes.Load())[ep.ID]; t != nil && t.failures.Load() != 0 {
+		if t := d.nodes.Load().get(ep.ID); t != nil && t.failures.Load() != 0 {
 			t.failures.Store(0)
 		}
 		return
