@@ -15,6 +15,7 @@ type locatorState struct {
 	tables   map[string]*tableRanges
 	byRepl   map[string]*tableRanges            // the placements, by placementKey
 	repls    map[string]consistency.Replication // what tables was built from
+	walks    int                                // ranges walked to build it, over all placements
 }
 
 // tableRanges is a table's replication and the replicas of each token
@@ -112,22 +113,24 @@ func (s *locatorState) place(repl consistency.Replication) *tableRanges {
 }
 
 // keep says which lists of an earlier placement a new one keeps: range i
-// of the new ring keeps old's range from[i], unless that is -1 or reached.
+// of the new ring keeps old's range from[i], unless that is -1 or i is
+// reached. walked holds the ranges walked already, if any.
 type keep struct {
-	old   *tableRanges
-	from  []int
-	reach []bool
+	old    *tableRanges
+	from   []int
+	reach  []bool
+	walked *walkLog
 }
 
 func (k keep) list(i int) []replica.Replica {
-	if k.old == nil || k.from[i] < 0 || k.reach[k.from[i]] {
+	if k.old == nil || k.from[i] < 0 || k.reach[i] {
 		return nil
 	}
 	return k.old.ranges[k.from[i]]
 }
 
 // fill computes the replicas of every token range under repl: the lists k
-// keeps, and walks for the others. The walked lists share one new backing
+// keeps, those k walked, and walks for the others. The walked lists share one new backing
 // array, each capped at its length so that an append by a caller cannot
 // overwrite its neighbour. Kept lists stay in the backing arrays of
 // earlier placements, which they keep alive; once a placement is
@@ -158,13 +161,18 @@ func (s *locatorState) fill(repl consistency.Replication, k keep) *tableRanges {
 		if l := k.list(i); l != nil {
 			backing = append(backing, l...)
 		} else {
-			picked = w.walk(i, picked)
-			for _, n := range picked {
+			list := k.walked.taken(i)
+			if list == nil {
+				picked = w.walk(i, picked)
+				list = picked
+			}
+			for _, n := range list {
 				backing = append(backing, s.replicas[n])
 			}
 		}
 		t.ranges[i] = backing[start:len(backing):len(backing)]
 	}
+	s.walks += w.walks
 	return t
 }
 

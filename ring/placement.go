@@ -26,6 +26,7 @@ type walker struct {
 	seen   []bool    // per (datacenter, rack)
 	picked []int32   // positions of the nodes taken, in order
 	met    int       // how many tokens the last walk met
+	walks  int       // walks made
 }
 
 // dcQuota is what a datacenter still needs during a walk.
@@ -57,6 +58,7 @@ func (r *Ring) newWalker(repl consistency.Replication) *walker {
 // walk.
 func (w *walker) walk(start int, dst []int32) []int32 {
 	w.picked = dst[:0]
+	w.walks++
 	if w.quota == nil {
 		w.walkSimple(start)
 	} else {

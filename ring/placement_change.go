@@ -21,6 +21,12 @@ import "github.com/readpath/readpath/consistency"
 // the change reaches. The law holds for fixed quotas (a datacenter's
 // replicas to place and rack repeats allowed), which depend on its node and
 // rack counts; a change that alters them places every range afresh.
+//
+// The scan runs on the new ring, whose walks place the ranges too: a walk
+// there that meets no token that came in or changed hands, and does not
+// pass where a token left, meets the very tokens the range's walk met on
+// the old ring, so it takes the same nodes, and a walk that does is the
+// range's new placement. Each range is walked at most once.
 
 // placeChanged returns the placement of old's replication on s.ring, from
 // old, its placement on ring was; d is how the tokens moved from was.
@@ -28,7 +34,11 @@ func (s *locatorState) placeChanged(was *Ring, old *tableRanges, d *tokenDiff) *
 	if !sameQuotas(was, s.ring, old.repl) {
 		return s.place(old.repl)
 	}
-	return s.fill(old.repl, keep{old: old, from: d.from, reach: reachedRanges(was.newWalker(old.repl), d)})
+	w := s.ring.newWalker(old.repl)
+	k := walkReached(w, d)
+	s.walks += w.walks
+	k.old = old
+	return s.fill(old.repl, k)
 }
 
 // sameQuotas reports whether repl asks the same of rings a and b: as many
@@ -61,11 +71,11 @@ func (r *Ring) quota(f consistency.DatacenterFactor) (dcQuota, bool) {
 // tokenDiff is how a change moved the tokens of a ring.
 type tokenDiff struct {
 	// from[j] is the old position of the new ring's token j when the same
-	// node (the same ID, datacenter and rack) holds it in both, else -1.
+	// node (the same ID, datacenter and rack) holds it in both, else -1:
+	// the token came in or changed hands.
 	from []int
-	// changed are the old positions of the tokens that left or changed
-	// hands; gaps, the old positions before which new tokens came in.
-	changed, gaps []int
+	// gaps are the new positions before which tokens left.
+	gaps []int
 }
 
 // diffTokens merges the sorted token lists of rings was and now. The
@@ -77,18 +87,15 @@ func diffTokens(was, now *Ring, renewed int32) *tokenDiff {
 	for k < len(was.tokens) || j < len(now.tokens) {
 		switch {
 		case j == len(now.tokens) || k < len(was.tokens) && was.tokens[k] < now.tokens[j]:
-			d.changed = append(d.changed, k)
+			d.gaps = append(d.gaps, j%len(now.tokens)) // past the last: before the first
 			k++
 		case k == len(was.tokens) || now.tokens[j] < was.tokens[k]:
-			d.gaps = append(d.gaps, k%len(was.tokens)) // past the last: before the first
 			d.from[j] = -1
 			j++
 		default:
 			d.from[j] = -1
 			if now.owners[j] != renewed && sameNode(was.nodes[was.owners[k]], now.nodes[now.owners[j]]) {
 				d.from[j] = k
-			} else {
-				d.changed = append(d.changed, k)
 			}
 			k++
 			j++
@@ -101,19 +108,27 @@ func sameNode(a, b Node) bool {
 	return a.ID == b.ID && a.Datacenter == b.Datacenter && a.Rack == b.Rack
 }
 
-// reachedRanges marks the old ranges whose walk, by w on the old ring, met
-// a changed token or passed a gap where new tokens came in.
-func reachedRanges(w *walker, d *tokenDiff) []bool {
+// walkReached walks, by w on the new ring, the ranges whose walk meets a
+// token that came in or changed hands, or passes a gap where tokens left,
+// marking them reached, and the range before each run of them, which
+// keeps its list. It logs every walk, which fill uses rather than walk
+// again: finding the reached ranges by their walks on the old ring, then
+// placing them on the new one, walked each twice, and a change reaching
+// three quarters of the ranges (a node joining 30 nodes of 256 tokens in
+// five datacenters) walked 12,587 ranges where placing all afresh walks
+// 7,680, and took longer.
+func walkReached(w *walker, d *tokenDiff) keep {
 	n := len(w.r.tokens)
-	reach := make([]bool, n)
-	spans := make([]int32, n) // tokens each range's walk met; 0 until walked
+	k := keep{from: d.from, reach: make([]bool, n), walked: newWalkLog(n)}
 	var picked []int32
-	span := func(i int) int {
-		if spans[i] == 0 {
+	span := func(i int) int { // how many tokens range i's walk met
+		met, ok := k.walked.met(i)
+		if !ok {
 			picked = w.walk(i, picked)
-			spans[i] = int32(w.met)
+			met = w.met
+			k.walked.add(i, met, picked)
 		}
-		return int(spans[i])
+		return met
 	}
 	// scan marks the ranges ending at and before position at whose walk
 	// meets at least past more tokens after the one at at.
@@ -123,14 +138,16 @@ func reachedRanges(w *walker, d *tokenDiff) []bool {
 			if s := span(i); back+past >= s && s < n {
 				return // and, by the law above, every range before it
 			}
-			reach[i] = true
+			k.reach[i] = true
 		}
 	}
-	for _, g := range d.changed {
-		scan(g, 0) // a walk that met the changed token
+	for j, f := range d.from {
+		if f < 0 {
+			scan(j, 0) // a walk that met the new token
+		}
 	}
 	for _, g := range d.gaps {
 		scan((g-1+n)%n, 1) // a walk that went on past the token before the gap
 	}
-	return reach
+	return k
 }
