@@ -108,15 +108,24 @@ func (d *Detector) IsAlive(ep replica.Endpoint) bool {
 // Down returns the IDs of the convicted nodes, sorted.
 func (d *Detector) Down() []string {
 	// A convicted node is in nodes: set publishes it first.
+	return convicted(d.nodes.Load().each)
+}
+
+// convicted returns the IDs of the convicted nodes each yields, sorted,
+// each once. The table changes in place as each runs: a node convicted,
+// forgotten and convicted again meanwhile can be met twice, once in the
+// slot it left, read before Forget, and once in the slot it came back to,
+// further along its probe sequence, read after.
+func convicted(each func(func(*tracked) bool)) []string {
 	var out []string
-	d.nodes.Load().each(func(t *tracked) bool {
+	each(func(t *tracked) bool {
 		if t.down.Load() != 0 {
 			out = append(out, t.id)
 		}
 		return true
 	})
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // Phi returns the phi of node id at now, 0 for a node without heartbeats.

@@ -3,8 +3,12 @@ package ring
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/readpath/readpath/replica"
 )
 
 // The table finds what was added and not removed, through growth and
@@ -82,4 +86,43 @@ func TestNodeTableReadersDuringWrites(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// Down lists a node once when, as it reads the table, the node is
+// forgotten and convicted again: it meets it in the slot it left, read
+// before Forget, and again in the slot it came back to, further along,
+// read after.
+func TestDownListsANodeForgottenAndConvictedAgainOnce(t *testing.T) {
+	d, err := NewDetector(DetectorConfig{ReadmitAfter: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tb := d.nodes.Load()
+	id := "x"
+	for i := 0; maphash.String(tb.seed, id)&uint64(len(tb.slots)-1) == uint64(len(tb.slots)-1); i++ {
+		id = fmt.Sprint("x", i) // one whose next slot does not wrap around
+	}
+	fail := func() {
+		d.ReportOutcome(replica.Outcome{Endpoint: replica.Endpoint{ID: id}, Err: replica.ErrConnectionFailed})
+	}
+	fail()
+	interleaved := func(f func(*tracked) bool) {
+		done := false
+		tb.each(func(t *tracked) bool {
+			more := f(t)
+			if t.id == id && !done { // the reader has read its slot
+				done = true
+				d.Forget(id)
+				fail()
+			}
+			return more
+		})
+	}
+	if got := convicted(interleaved); !slices.Equal(got, []string{id}) {
+		t.Errorf("Down = %q, want [%s]", got, id)
+	}
+	if d.nodes.Load() != tb {
+		t.Fatal("the table grew: the test no longer interleaves as meant")
+	}
 }
