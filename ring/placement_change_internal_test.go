@@ -21,6 +21,8 @@ func connectFake(n Node) (replica.Replica, error) { return replicatest.NewReplic
 // replicas of its current state. Small rings over few tokens, datacenters
 // and racks make changes that alter a datacenter's quotas, changes that do
 // not, and wrap-arounds all frequent; 20 steps pass through a compaction.
+// A token that left may come back on another node, a replacement may take
+// some of its predecessor's tokens, and a node may hold up to 256 tokens.
 func TestUpdatedPlacementsAgreeWithFreshOnes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := &changeGen{t: t, used: map[int64]bool{}}
@@ -29,10 +31,14 @@ func TestUpdatedPlacementsAgreeWithFreshOnes(t *testing.T) {
 			"nts": consistency.NetworkTopology(map[string]int{
 				"dc1": rapid.IntRange(0, 4).Draw(t, "dc1 rf"), "dc2": rapid.IntRange(1, 3).Draw(t, "dc2 rf"),
 			}),
+			"nts3": consistency.NetworkTopology(map[string]int{
+				"dc1": rapid.IntRange(0, 2).Draw(t, "nts3 dc1 rf"), "dc2": rapid.IntRange(0, 3).Draw(t, "nts3 dc2 rf"),
+				"dc3": rapid.IntRange(1, 3).Draw(t, "nts3 dc3 rf"),
+			}),
 		}
 		// NewLocator refuses a table replicating to a datacenter with no
-		// node, so the ring starts with one in each; changes may empty either.
-		nodes := []Node{g.nodeIn("dc1"), g.nodeIn("dc2")}
+		// node, so the ring starts with one in each; changes may empty any.
+		nodes := []Node{g.nodeIn("dc1"), g.nodeIn("dc2"), g.nodeIn("dc3")}
 		for range rapid.IntRange(0, 4).Draw(t, "more nodes") {
 			nodes = append(nodes, g.node())
 		}
@@ -50,16 +56,18 @@ func TestUpdatedPlacementsAgreeWithFreshOnes(t *testing.T) {
 // changeGen draws topology and table changes.
 type changeGen struct {
 	t    *rapid.T
-	used map[int64]bool
+	used map[int64]bool // the tokens of the ring, which a new node may not take
 	n    int
 }
 
-// node draws a node with a new ID and 1 to 3 tokens from [0, 60).
+// node draws a node with a new ID.
 func (g *changeGen) node() Node {
-	return g.nodeIn(rapid.SampledFrom([]string{"dc1", "dc2"}).Draw(g.t, "dc"))
+	return g.nodeIn(rapid.SampledFrom([]string{"dc1", "dc2", "dc3"}).Draw(g.t, "dc"))
 }
 
-// nodeIn draws a node of datacenter dc.
+// nodeIn draws a node of datacenter dc: mostly 1 to 3 tokens from [0, 60),
+// so that changes collide and wrap around; sometimes up to 256 from
+// [0, 2000).
 func (g *changeGen) nodeIn(dc string) Node {
 	g.n++
 	n := Node{
@@ -67,22 +75,31 @@ func (g *changeGen) nodeIn(dc string) Node {
 		Datacenter: dc,
 		Rack:       rapid.SampledFrom([]string{"a", "b", "c"}).Draw(g.t, "rack"),
 	}
-	for range rapid.IntRange(1, 3).Draw(g.t, "vnodes") {
-		tok := rapid.Int64Range(0, 59).Draw(g.t, "token")
+	vnodes, space := rapid.IntRange(1, 3).Draw(g.t, "vnodes"), int64(60)
+	if rapid.IntRange(0, 9).Draw(g.t, "many vnodes") == 0 {
+		vnodes, space = rapid.IntRange(1, 256).Draw(g.t, "vnodes"), 2000
+	}
+	for range vnodes {
+		tok := rapid.Int64Range(0, space-1).Draw(g.t, "token")
 		if !g.used[tok] {
 			g.used[tok] = true
 			n.Tokens = append(n.Tokens, tok)
 		}
 	}
 	if len(n.Tokens) == 0 {
-		n.Tokens = []int64{60 + int64(g.n)}
+		n.Tokens = []int64{1_000_000 + int64(g.n)}
 	}
 	return n
 }
 
 // change applies one drawn change; one the Locator refuses is fine.
 func (g *changeGen) change(l *Locator, step int) {
-	ids := nodeIDs(l.Ring())
+	r := l.Ring()
+	ids := nodeIDs(r)
+	clear(g.used) // a token that left may come back
+	for _, tok := range r.tokens {
+		g.used[tok] = true
+	}
 	switch rapid.IntRange(0, 4).Draw(g.t, "change "+strconv.Itoa(step)) {
 	case 0, 1:
 		_ = l.AddNode(g.node())
@@ -90,12 +107,22 @@ func (g *changeGen) change(l *Locator, step int) {
 		_ = l.RemoveNode(rapid.SampledFrom(ids).Draw(g.t, "leaving"))
 	case 3:
 		old := rapid.SampledFrom(ids).Draw(g.t, "replaced")
+		was, _ := r.Node(old)
+		for _, tok := range was.Tokens {
+			delete(g.used, tok) // the replacement may take them
+		}
 		n := g.node()
 		if rapid.Bool().Draw(g.t, "same ID") {
-			n.ID = old // the node moved rack or datacenter
+			n.ID = old // the node moved rack or datacenter, or its tokens moved
+			if rapid.Bool().Draw(g.t, "same place") {
+				n.Datacenter, n.Rack = was.Datacenter, was.Rack
+			}
 		}
-		if rapid.Bool().Draw(g.t, "keeps the tokens") {
-			n.Tokens = nil
+		switch rapid.IntRange(0, 2).Draw(g.t, "tokens") {
+		case 0:
+			n.Tokens = nil // keeps the old node's tokens
+		case 1: // some of them and some new ones
+			n.Tokens = append(n.Tokens, was.Tokens[:rapid.IntRange(0, len(was.Tokens)).Draw(g.t, "kept tokens")]...)
 		}
 		_ = l.ReplaceNode(old, n)
 	case 4:
