@@ -31,14 +31,20 @@ func newNodeTable(size int, seed maphash.Seed, gone *tracked) *nodeTable {
 
 // get returns the node of id, or nil. It takes no lock.
 func (tb *nodeTable) get(id string) *tracked {
+	_, t := tb.find(id)
+	return t
+}
+
+// find returns the slot holding the node of id and the node, or nil.
+func (tb *nodeTable) find(id string) (uint64, *tracked) {
 	mask := uint64(len(tb.slots) - 1)
 	for i := maphash.String(tb.seed, id) & mask; ; i = (i + 1) & mask {
 		t := tb.slots[i].Load()
 		if t == nil {
-			return nil
+			return 0, nil
 		}
 		if t != tb.gone && t.id == id {
-			return t
+			return i, t
 		}
 	}
 }
@@ -88,16 +94,11 @@ func (tb *nodeTable) regrow(live int) *nodeTable {
 // remove forgets the node of id, if there is one, and reports whether
 // there was.
 func (tb *nodeTable) remove(id string) bool {
-	mask := uint64(len(tb.slots) - 1)
-	for i := maphash.String(tb.seed, id) & mask; ; i = (i + 1) & mask {
-		t := tb.slots[i].Load()
-		if t == nil {
-			return false
-		}
-		if t != tb.gone && t.id == id {
-			tb.slots[i].Store(tb.gone)
-			tb.live--
-			return true
-		}
+	i, t := tb.find(id)
+	if t == nil {
+		return false
 	}
+	tb.slots[i].Store(tb.gone)
+	tb.live--
+	return true
 }
