@@ -115,7 +115,15 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		})
 	}
 	wg.Wait()
-	fill.leaveOut(out, min(int(next.Load()), len(out)))
+	started := min(int(next.Load()), len(out))
+	// The keys read, in any order, may hold the page's rows while a key
+	// before them was never started, ctx having ended as it was taken: the
+	// page then never fills in order, and the keys no worker took lie
+	// before its cut. Like every key not started, they end with ctx's error.
+	for i := started; i < fill.cut; i++ {
+		notStarted(ctx, &out[i])
+	}
+	fill.leaveOut(out, started)
 	req.limitRows(out[:fill.cut], budget) // the keys left out return nothing already
 	return out, nil
 }
