@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -39,6 +40,19 @@ func widePartitionGen() *rapid.Generator[wide] {
 			for _, s := range q.Slices {
 				w.slices = append(w.slices, replica.Slice{Start: prefixed(s.Start, pre, next), End: prefixed(s.End, pre, next)})
 			}
+		}
+		if rapid.Bool().Draw(t, "crossing") { // a deletion across blocks, merged with theirs
+			from := rapid.IntRange(0, blocks-1).Draw(t, "from block")
+			to := rapid.IntRange(from, blocks-1).Draw(t, "to block")
+			start := replica.StartAt(string(rune('d'+from)) + rapid.StringMatching(`[ab]`).Draw(t, "start"))
+			end := replica.EndAt(string(rune('d'+to)) + rapid.StringMatching(`[bc]`).Draw(t, "end"))
+			d := replica.DeletedAt(int64(rapid.IntRange(1, 12).Draw(t, "ts")), 50)
+			crossing := replica.Partition{Key: w.p.Key, RangeTombstones: []replica.RangeTombstone{replica.NewRangeTombstone(start, end, d)}}
+			merged, err := repair.Merge(w.p, crossing)
+			if err != nil {
+				t.Fatalf("merging a crossing range tombstone: %v", err)
+			}
+			w.p = merged
 		}
 		return w
 	})
