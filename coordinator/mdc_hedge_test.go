@@ -35,26 +35,17 @@ func sweepHedges(t *testing.T, rf cassRF) {
 	}
 	e := newEnvOn(t, cl, coordinator.Config{LocalDatacenter: localDC, DefaultTable: policy(t, "2ms"),
 		HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
-	byDC := keyReplicasByDC(t, cl)
-	for _, sc := range downScenarios {
-		down := sc.down(byDC)
-		for _, id := range down {
-			require.NoError(t, cl.SetAlive(id, false))
-		}
-		live := liveCounts(byDC, down)
+	eachDownScenario(t, cl, func(name string, live map[string]int) {
 		for _, l := range sweepLevels {
 			if cassUnavailable(l, rf, localDC, live) != nil {
 				continue // the plan sweep checks those
 			}
-			what := fmt.Sprintf("%s %v live %v", sc.name, l, live)
+			what := fmt.Sprintf("%s %v live %v", name, l, live)
 			res, _, err := e.read(l)
 			require.NoError(t, err, what)
 			checkHedge(t, what, rf, localDC, live, l, res.Trace)
 		}
-		for _, id := range down {
-			require.NoError(t, cl.SetAlive(id, true))
-		}
-	}
+	})
 }
 
 func checkHedge(t *testing.T, what string, rf cassRF, localDC string, live map[string]int, l consistency.Level, tr coordinator.Trace) {

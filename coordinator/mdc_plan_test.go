@@ -113,18 +113,27 @@ func sweepPlans(t *testing.T, rf cassRF, localDC, sr string) {
 	cl := newSweepCluster(t, rf)
 	e := newEnvOn(t, cl, coordinator.Config{LocalDatacenter: localDC, DefaultTable: policy(t, sr),
 		HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+	eachDownScenario(t, cl, func(name string, live map[string]int) {
+		for _, l := range sweepLevels {
+			what := fmt.Sprintf("%s %v live %v", name, l, live)
+			res, _, err := e.read(l)
+			checkPlan(t, what, rf, localDC, sr == "ALWAYS", live, l, res, err)
+		}
+	})
+}
+
+// eachDownScenario marks each of downScenarios' replicas of key down in
+// cl, calls f with the scenario's name and the live replicas per
+// datacenter, and brings them back up.
+func eachDownScenario(t *testing.T, cl *replicatest.Cluster, f func(name string, live map[string]int)) {
+	t.Helper()
 	byDC := keyReplicasByDC(t, cl)
 	for _, sc := range downScenarios {
 		down := sc.down(byDC)
 		for _, id := range down {
 			require.NoError(t, cl.SetAlive(id, false))
 		}
-		live := liveCounts(byDC, down)
-		for _, l := range sweepLevels {
-			what := fmt.Sprintf("%s %v live %v", sc.name, l, live)
-			res, _, err := e.read(l)
-			checkPlan(t, what, rf, localDC, sr == "ALWAYS", live, l, res, err)
-		}
+		f(sc.name, liveCounts(byDC, down))
 		for _, id := range down {
 			require.NoError(t, cl.SetAlive(id, true))
 		}
