@@ -11,6 +11,7 @@ type wideBufs struct {
 	eps   []replica.Endpoint
 	cands []candidate
 	dups  dupTables
+	used  int // how many of eps and cands the read may have filled
 }
 
 // endpoints returns an empty buffer with room for n endpoints.
@@ -18,6 +19,7 @@ func (w *wideBufs) endpoints(n int) []replica.Endpoint {
 	if cap(w.eps) < n {
 		w.eps = make([]replica.Endpoint, 0, n)
 	}
+	w.used = max(w.used, n)
 	return w.eps[:0]
 }
 
@@ -30,8 +32,10 @@ func (w *wideBufs) candidates(n int) []candidate {
 }
 
 // clear drops what the buffers refer to (replicas, snitch entries, IDs),
-// keeping their arrays.
+// keeping their arrays: only what the read filled, so that a narrow read
+// of a recycled state that once served a wide one clears nothing.
 func (w *wideBufs) clear() {
-	clear(w.eps[:cap(w.eps)])
-	clear(w.cands[:cap(w.cands)])
+	clear(w.eps[:min(w.used, cap(w.eps))])
+	clear(w.cands[:min(w.used, cap(w.cands))])
+	w.used = 0
 }

@@ -1,0 +1,29 @@
+package coordinator
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// A recycled read state's wide buffers refer to nothing once cleared,
+// whatever the reads that filled them, narrow ones after a wide one too.
+func TestWideBuffersHoldNothingOnceCleared(t *testing.T) {
+	var w wideBufs
+	for _, n := range []int{72, 20, 0, 40} {
+		eps, cands := w.endpoints(n), w.candidates(n)
+		for range n {
+			eps = append(eps, replica.Endpoint{ID: "x"})
+			cands = append(cands, candidate{ep: replica.Endpoint{ID: "x"}})
+		}
+		w.clear()
+		for i, ep := range w.eps[:cap(w.eps)] {
+			assert.Zero(t, ep, "endpoint %d after a read of %d", i, n)
+		}
+		for i, c := range w.cands[:cap(w.cands)] {
+			assert.Zero(t, c, "candidate %d after a read of %d", i, n)
+		}
+	}
+}
