@@ -121,7 +121,9 @@ func (c *Coordinator) Metrics() Metrics {
 		return true
 	})
 	slices.SortFunc(ts, func(a, b *table) int { return strings.Compare(a.name, b.name) })
-	m.Tables = make([]TableMetrics, len(ts))
+	if len(ts) > 0 { // nil when none, as Replicas
+		m.Tables = make([]TableMetrics, len(ts))
+	}
 	for i, t := range ts {
 		m.Tables[i] = t.metrics()
 		m.Total.add(m.Tables[i])
