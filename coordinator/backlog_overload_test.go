@@ -1,0 +1,62 @@
+package coordinator_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// The hedge that replaces a request refused for its replica's backlog
+// passes the overload switch as it passes the budget: it sends no more
+// than a healthy read. Two QUORUM reads at once, over MaxInFlight 1, each
+// find the wedged local replica at its cap and still complete, at once.
+func TestARefusedRequestIsReplacedWhenOverloaded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{
+			DefaultTable:           policy(t, "5ms"),
+			ReadTimeout:            ms(50),
+			MaxAbandonedPerReplica: 1,
+			MaxInFlight:            1,
+			HedgeBudget:            coordinator.HedgeBudget{Unlimited: true},
+		})
+		e.behave(t, d1n1, replicatest.Behavior{Latency: replicatest.Constant(time.Hour), Fault: replicatest.IgnoresContext()})
+		_, _, err := e.read(consistency.Quorum)
+		require.NoError(t, err, "alone in flight, the first read hedges around the wedged replica")
+
+		var wg sync.WaitGroup
+		results := make([]coordinator.Result, 2)
+		errs := make([]error, 2)
+		took := make([]time.Duration, 2)
+		for i := range results {
+			wg.Go(func() { results[i], took[i], errs[i] = e.read(consistency.Quorum) })
+		}
+		wg.Wait()
+		for i, res := range results {
+			require.NoError(t, errs[i], "read %d\n%s", i, res.Trace)
+			refused := 0
+			for _, rq := range res.Trace.Requests {
+				var b *coordinator.BacklogError
+				if errors.As(rq.Err, &b) {
+					refused++
+				}
+			}
+			assert.Equal(t, 1, refused, "read %d: the wedged replica's request was refused\n%s", i, res.Trace)
+			assert.True(t, res.Trace.Hedge.Fired, "read %d: and replaced", i)
+			assert.Less(t, took[i], ms(5), "read %d: without waiting for a threshold", i)
+		}
+		tm, _ := e.c.TableMetrics(tbl)
+		assert.Zero(t, tm.SuppressedOverload)
+
+		e.behave(t, d1n1, constant(ms(1)))
+		time.Sleep(2 * time.Hour) // the wedged requests return
+	})
+}
