@@ -66,7 +66,8 @@ func checkQuantiles(t *rapid.T, record func([]time.Duration) *latency.Tracker, s
 	for _, q := range qs {
 		want := exactQuantile(s, q)
 		got := tr.Quantile(q)
-		if err := relErr(want, got); err > 0.01 {
+		// Half a bucket, 1/64 of its lower bound wide: the README's 0.8 %.
+		if err := relErr(want, got); err > 1.0/128 {
 			t.Fatalf("q=%v of %d samples: got %v, exact %v: %.3f %% off", q, len(s), got, want, 100*err)
 		}
 		if sq := snap.Quantile(q); sq != got {
