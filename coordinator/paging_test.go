@@ -59,7 +59,7 @@ func TestPagingResumesAfterTheLastRow(t *testing.T) {
 }
 
 // A paging state is opaque but checked: malformed bytes, or a state used
-// with another key, query or column selection, are refused.
+// with another table, key, query or column selection, are refused.
 func TestPagingStateIsChecked(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		all := []string{"1", "2", "3"}
@@ -73,8 +73,12 @@ func TestPagingStateIsChecked(t *testing.T) {
 			"another key":   {Key: "other", Query: q, PagingState: state},
 			"another query": {Key: key, Query: replica.Query{Limit: 1, Reversed: true}, PagingState: state},
 			"other columns": {Key: key, Query: q, Columns: []string{"v"}, PagingState: state},
+			"another table": {Table: "other", Key: key, Query: q, PagingState: state},
 		} {
-			req.Table, req.Level = tbl, consistency.Quorum
+			if req.Table == "" {
+				req.Table = tbl
+			}
+			req.Level = consistency.Quorum
 			_, err := e.c.Read(context.Background(), req)
 			assert.ErrorIs(t, err, coordinator.ErrInvalidRequest, name)
 			assert.ErrorIs(t, err, replica.ErrInvalidPagingState, name)
