@@ -24,11 +24,13 @@ const bufferSize = 2 * LargeField
 // sequences of fields never encode to the same bytes.
 //
 // An Encoder is a value meant to live on the stack: declare one, Reset it
-// with a version, write fields, Sum. An encoding of up to 512 bytes (a field
-// of LargeField bytes or more counts as 16) is hashed in one call by Sum and
-// allocates nothing; a longer one is streamed through a hasher that the
-// Encoder allocates once and keeps across Resets, so an Encoder must not be
-// copied once used. The zero Encoder has not begun an encoding: Reset it
+// with a version, write fields, Sum. An encoding of up to 503 bytes (a field
+// of LargeField bytes or more counts as its length's Count and 16) is hashed
+// in one call by Sum and allocates nothing. One of 504 to 512 bytes may be
+// streamed too, since a field's room is checked for the most it could take
+// (ten bytes for a Count); that and any longer encoding go through a hasher
+// that the Encoder allocates once and keeps across Resets, so an Encoder
+// must not be copied once used. The zero Encoder has not begun an encoding: Reset it
 // first. An Encoder is not safe for concurrent use.
 type Encoder struct {
 	buf [bufferSize]byte
