@@ -76,8 +76,9 @@ func TestTrackerMemoryBudget(t *testing.T) {
 
 // BenchmarkTrackerBytesAllStripes reports the heap of a tracker that has
 // served a window of reads through as many stripes as contention can give
-// it on this machine (twice GOMAXPROCS rounded up to a power of two), at 4,000
-// trackers: at weight 1 most counts of a third fit a byte, at 25 two.
+// it on this machine (maxStripes: twice GOMAXPROCS rounded up to a power of
+// two, at most 64, one on one core), at 4,000 trackers: at weight 1 most
+// counts of a third fit a byte, at 25 two.
 func BenchmarkTrackerBytesAllStripes(b *testing.B) {
 	for _, weight := range []int{1, 25} {
 		b.Run("weight="+strconv.Itoa(weight), func(b *testing.B) {

@@ -18,10 +18,11 @@ import (
 //
 // Memory: a Tracker that never recorded takes 240 bytes. For each octave its
 // samples span, one that has takes 256 bytes per stripe (the current
-// third's counters) and 80 to 272 bytes per packed third: about 4 KiB with
-// one stripe for reads that span eight octaves. It starts with one stripe and
-// adds stripes only while Records contend for them, up to twice GOMAXPROCS
-// rounded up to a power of two (see the package documentation).
+// third's counters) and 80 to 272 bytes per packed third: 4 to 5 KiB with
+// one stripe for a minute of reads that span eight octaves. It starts with
+// one stripe and adds stripes only while Records contend for them, up to
+// twice GOMAXPROCS rounded up to a power of two and at most 64, one on one
+// core (see the package documentation).
 //
 // A Tracker is safe for concurrent use. Create it with NewTracker.
 type Tracker struct {
