@@ -27,12 +27,13 @@
 // tracker starts with one stripe of counters; Records that run at once on
 // different cores and add to the same cache line make it travel between
 // them, which costs more than the add, so a tracker whose Records contend
-// (found by checking, on one add in 64, whether another add to the same
-// counter followed at once) grows more stripes, up to twice GOMAXPROCS
-// rounded up to a power of two, and at most 64 (one on one core). A tracker that has served a minute of
-// reads spanning eight octaves takes 4 to 5 KiB with one stripe and 6 to 7
-// KiB with two (more for counts that need two bytes); each further stripe
-// adds 256 bytes per octave.
+// (found by checking, on every 64th add to a counter, whether the stripe's
+// previous such check came from another goroutine) grows more stripes, up
+// to twice GOMAXPROCS rounded up to a power of two, and at most 64 (one on
+// one core). A tracker that has served a minute of reads spanning eight
+// octaves takes 4 to 5 KiB with one stripe and 6 to 7 KiB with two (more
+// for counts that need two bytes); each further stripe adds 256 bytes per
+// octave.
 //
 // # Recency
 //
