@@ -17,9 +17,10 @@ const DefaultRefresh = time.Second
 //
 // Until a table has enough samples for the policy's percentile p to mean
 // something, ⌈2/(1-p)⌉ of them (200 for 99p, so that two lie above it), a
-// percentile-based threshold is half the read timeout; the first Load that
-// finds them computes the first threshold at once, without waiting for the
-// refresh interval. Meanwhile a Load also checks the tracker's sample count,
+// percentile-based threshold is half the read timeout, unless a refresh
+// finds fewer (the first Load, or one a refresh interval later) and takes
+// their percentile, as Cassandra does; the first Load that finds enough
+// computes the threshold at once, without waiting for the refresh interval. Meanwhile a Load also checks the tracker's sample count,
 // one more atomic load. A policy of 99.997p or above needs more samples than a
 // tracker counts early, and takes its first value at its first refresh.
 //
