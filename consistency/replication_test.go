@@ -59,3 +59,13 @@ func TestReplicationValidateRejectsOverflowingTotal(t *testing.T) {
 		}
 	}
 }
+
+// Datacenters returns a copy, as its doc says: a caller that sorts or edits
+// the list changes neither the replication nor its arithmetic.
+func TestReplicationDatacentersIsACopy(t *testing.T) {
+	r := c.NetworkTopology(map[string]int{"a": 3, "b": 2})
+	dcs := r.Datacenters()
+	dcs[0].Factor, dcs[1].Datacenter = 9, "z"
+	assert.Equal(t, []c.DatacenterFactor{{"a", 3}, {"b", 2}}, r.Datacenters())
+	assert.Equal(t, 4, c.EachQuorum.BlockFor(r, ""))
+}
