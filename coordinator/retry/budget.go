@@ -92,8 +92,12 @@ func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }
 // caller would have got, never the other way round. Each call is judged on
 // the window ending at its own now, so callers whose times straddle a slot
 // boundary out of order (by a few microseconds, with time.Now) may between
-// them get a few more than a window allows; a clock that jumps cannot wedge
-// the budget for longer than a window. It does not allocate.
+// them get a few more than a window allows. A clock that jumps forward
+// costs nothing: the slots of the earlier times are recycled. One that steps
+// back by more than a window refuses every extra attempt, the floor's too,
+// until it is again within a window of the latest time it had reached: the
+// slots still hold that time's counts, and an event older than its slot's
+// newest by a window or more is not counted. It does not allocate.
 func (b *Budget) TryWithdraw(now time.Time) bool {
 	e := b.epoch(now)
 	if !b.withdrawals.add(e) {
