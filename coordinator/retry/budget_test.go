@@ -141,6 +141,20 @@ func TestBudgetIgnoresEventsOlderThanItsWindow(t *testing.T) {
 	assert.True(t, b.TryWithdraw(time.Unix(-100, 0)))
 }
 
+// A clock that jumps forward, by an hour here, costs nothing: the budget
+// grants its whole floor at once, the slots of the earlier times recycled.
+func TestBudgetClockJumpingForward(t *testing.T) {
+	b := newBudget(t, retry.BudgetConfig{Percent: 0.5, Window: 10 * time.Second, MinPerSecond: 1})
+	for s := range 10 {
+		now := t0.Add(time.Duration(s) * time.Second)
+		for range 10 {
+			b.Deposit(now)
+		}
+		withdrawAll(b, now)
+	}
+	assert.Equal(t, 10, withdrawAll(b, t0.Add(time.Hour)), "the floor, a window's 10")
+}
+
 // Concurrent deposits and withdrawals, phase after phase as the window
 // slides: every window holds its grants to Percent of its deposits plus the
 // floor.
