@@ -54,10 +54,12 @@ func invalid(setting, format string, args ...any) *ConfigError {
 	return &ConfigError{Setting: setting, Reason: fmt.Sprintf(format, args...)}
 }
 
-// RequestError is how a fake replica fails a Read or an Apply: Replica is its
-// ID, Op is "read" or "apply", and Err the cause — ErrDown, ErrOverloaded,
-// the context's error, an injected error or the merge's error — which
-// errors.Is and errors.As see through Unwrap.
+// RequestError is how a fake replica fails a Read, an Apply or a Probe:
+// Replica is its ID, Op is "read", "apply" or "probe", and Err the cause —
+// ErrDown, ErrOverloaded, the context's error, an injected error, an invalid
+// command's error, Respond's *replica.TombstoneOverwhelmingError, the merge's
+// error, or the *ConfigError of a replica NewReplica could not configure —
+// which errors.Is and errors.As see through Unwrap.
 type RequestError struct {
 	Replica string
 	Op      string

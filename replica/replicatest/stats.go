@@ -17,7 +17,8 @@ type Stats struct {
 	// Cancellations counts calls that ended with their context's error.
 	Cancellations int64
 	// Errors counts calls that failed otherwise: down, overloaded, an
-	// injected error, an invalid mutation.
+	// injected error, an invalid command or mutation, a read past its
+	// tombstone failure threshold, a replica NewReplica could not configure.
 	Errors int64
 	// Overloaded counts the calls among Errors refused by a full queue.
 	Overloaded int64
