@@ -47,3 +47,19 @@ func TestStatsAddAndString(t *testing.T) {
 	assert.Equal(t, replicatest.Stats{Reads: 6, DataReads: 2, DigestReads: 4, Mutations: 8, Cancellations: 10, Errors: 12, Overloaded: 14, Panics: 16, LateAnswers: 18, InFlight: 20}, a.Add(a))
 	assert.Equal(t, "reads 3 (data 1, digest 2), mutations 4, cancellations 5, errors 6 (overloaded 7), panics 8, late 9, in flight 10", a.String())
 }
+
+// A read refused past its tombstone failure threshold is an error of the
+// read, as Stats.Errors and RequestError say: Op "read", Respond's error
+// inside, counted once among Errors.
+func TestStatsCountATombstoneRefusalAsAnError(t *testing.T) {
+	r := newReplica(t)
+	require.NoError(t, r.Seed(table, replica.NewPartition("k", replica.NewRow("row",
+		replica.Tombstone("a", 1, 50), replica.Tombstone("b", 1, 50)))))
+	_, err := r.Read(t.Context(), replica.Command{Table: table, Key: "k", TombstoneFailureThreshold: 1})
+	var re *replicatest.RequestError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, "read", re.Op)
+	var te *replica.TombstoneOverwhelmingError
+	assert.ErrorAs(t, err, &te)
+	assert.Equal(t, replicatest.Stats{Reads: 1, DataReads: 1, Errors: 1}, r.Stats())
+}
