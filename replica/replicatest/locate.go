@@ -96,7 +96,8 @@ func (c *Cluster) Seed(table string, p replica.Partition) error {
 
 // SeedOn gives a copy of p to the replicas ids only, whether or not they
 // are replicas of p.Key: after Seed, SeedOn of an older version makes some
-// replicas stale in one call. Errors are Pin's and Seed's; on error nothing
+// replicas stale in one call. Errors are Seed's, and Pin's for an unknown
+// or repeated id; no ids is not one: it seeds nothing. On error nothing
 // changes.
 func (c *Cluster) SeedOn(table string, p replica.Partition, ids ...string) error {
 	rs, err := c.lookup(table, ids)
