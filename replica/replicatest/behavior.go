@@ -52,8 +52,8 @@ type Window struct {
 // String renders w as "[100ms, 180ms)".
 func (w Window) String() string { return "[" + w.Start.String() + ", " + w.End.String() + ")" }
 
-// Validate returns a *ConfigError if a setting is out of range: a negative
-// or NaN Slowdown, a PauseChance outside [0, 1] or one without a
+// Validate returns a *ConfigError if a setting is out of range: a negative,
+// infinite or NaN Slowdown, a PauseChance outside [0, 1] or one without a
 // PauseLength, an invalid latency model, a window that is empty or starts
 // before 0, or an ErrorAfter fault with a negative delay.
 func (b Behavior) Validate() error {
