@@ -19,7 +19,7 @@ var (
 )
 
 // NodeError rejects one node: an empty ID, no tokens, or (for a Locator) a
-// replica whose endpoint does not match the node.
+// replica from Connect that is nil or whose endpoint does not match the node.
 type NodeError struct {
 	ID     string
 	Reason string

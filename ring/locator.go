@@ -41,8 +41,9 @@ type Locator struct {
 // NewLocator returns a Locator over cfg.Nodes. It returns a *ConfigError
 // for a missing Connect, an empty table name, an invalid replication or one
 // that places replicas in a datacenter where no node of cfg.Nodes is
-// (wrapping a *DatacenterError), the error of New for a bad topology, and a
-// *ConnectError if Connect fails.
+// (wrapping a *DatacenterError), the error of New for a bad topology, a
+// *ConnectError if Connect fails, and a *NodeError if it returns a nil
+// replica or one whose endpoint is not the node's.
 func NewLocator(cfg LocatorConfig) (*Locator, error) {
 	if cfg.Connect == nil {
 		return nil, &ConfigError{Setting: "Connect", Reason: "is required"}

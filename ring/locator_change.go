@@ -3,7 +3,9 @@ package ring
 import "github.com/readpath/readpath/consistency"
 
 // AddNode adds n to the ring, as when a node joins, connecting to it. It
-// fails like Ring.With, or with a *ConnectError, and then changes nothing.
+// fails like Ring.With, with a *ConnectError, or with a *NodeError for a
+// replica Connect returns nil or for another endpoint, and then changes
+// nothing.
 //
 // n is a read replica from then on: call AddNode once n holds its data.
 // Cassandra reads from a joining node only once its bootstrap (streaming)
