@@ -1,0 +1,55 @@
+package ring_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+	"github.com/readpath/readpath/ring"
+)
+
+// A node the Locator cannot connect to, or whose Connect returns a nil
+// replica or another node's, is refused by AddNode and ReplaceNode with the
+// error their docs name, and changes nothing.
+func TestLocatorChangeRefusedByConnectChangesNothing(t *testing.T) {
+	failing := errors.New("dial failed")
+	connect := func(n ring.Node) (replica.Replica, error) {
+		switch n.ID {
+		case "unreachable":
+			return nil, failing
+		case "nil":
+			return nil, nil
+		case "impostor":
+			return replicatest.NewReplica(replica.Endpoint{ID: "someone else"}), nil
+		}
+		return replicatest.NewReplica(n.Endpoint()), nil
+	}
+	nodes := randomNodes(5, 4, 4, 2, 2)
+	l, err := ring.NewLocator(ring.LocatorConfig{Nodes: nodes, Tables: tables, Connect: connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := l.Ring()
+	var connErr *ring.ConnectError
+	var nodeErr *ring.NodeError
+	for _, tc := range []struct {
+		id, kind string
+		want     any
+	}{{"unreachable", "*ConnectError", &connErr}, {"nil", "*NodeError", &nodeErr}, {"impostor", "*NodeError", &nodeErr}} {
+		n := ring.Node{ID: tc.id, Datacenter: nodes[0].Datacenter, Rack: nodes[0].Rack, Tokens: []int64{42}}
+		if err := l.AddNode(n); !errors.As(err, tc.want) {
+			t.Errorf("AddNode(%s) = %v, want a %s", tc.id, err, tc.kind)
+		}
+		n.Tokens = nil
+		if err := l.ReplaceNode(nodes[1].ID, n); !errors.As(err, tc.want) {
+			t.Errorf("ReplaceNode(%s, %s) = %v, want a %s", nodes[1].ID, tc.id, err, tc.kind)
+		}
+		if l.Ring() != before {
+			t.Fatalf("a refused change to %s replaced the ring", tc.id)
+		}
+		if _, ok := l.Replica(tc.id); ok {
+			t.Errorf("a refused change left a replica for %s", tc.id)
+		}
+	}
+}
