@@ -28,9 +28,11 @@ import (
 //
 // A node is alive unless a source convicted it; a node never heard of is
 // alive. IsAlive takes no lock and allocates nothing. The detector runs a
-// goroutine that evaluates phi, delivers OnChange and probes; Close stops
-// it. A Detector is safe for concurrent use. The zero Detector is not usable:
-// make one with NewDetector.
+// goroutine that evaluates phi and delivers OnChange, and one for each
+// replica convicted for connection failures, which probes it or waits out
+// ReadmitAfter; Close stops them (see Close for a Probe that ignores its
+// context). A Detector is safe for concurrent use. The zero Detector is not
+// usable: make one with NewDetector.
 type Detector struct {
 	cfg DetectorConfig
 	// nodes is what the lock-free paths read. It holds every node that
