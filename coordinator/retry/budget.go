@@ -33,13 +33,18 @@ const (
 // style of Finagle's RetryBudget. A retry storm against a failing cluster is
 // thus held to a fixed fraction of the traffic.
 //
-// Time is an argument: the Budget reads no clock and starts no goroutine;
-// its window moves lazily, by compare-and-swap, as calls arrive. Events more
-// than a window older than the newest seen are not counted. A Budget is safe
+// Time is an argument: the Budget reads the clock only when made and
+// starts no goroutine; its window moves lazily, by compare-and-swap, as
+// calls arrive. Events more than a window older than the newest seen are
+// not counted. Times that carry a monotonic clock reading, as time.Now's
+// do, are placed by it, so that a step of the wall clock moves no window;
+// pass such times, or none that carries one. A Budget is safe
 // for concurrent use and is meant to be shared, for example by an Executor's
 // retries and a coordinator's hedges. The zero Budget is not usable: make
 // one with NewBudget.
 type Budget struct {
+	base          time.Time // when made: monotonic readings are measured from it
+	baseNanos     int64     // base.UnixNano()
 	slotNanos     uint64
 	percentMicros uint64 // Percent, in millionths
 	floorMicros   uint64 // MinPerSecond × Window, in millionths of an attempt
@@ -57,7 +62,9 @@ func NewBudget(cfg BudgetConfig) (*Budget, error) {
 		return nil, err
 	}
 	floor := cfg.MinPerSecond * cfg.Window.Seconds()
+	base := time.Now()
 	return &Budget{
+		base: base, baseNanos: base.UnixNano(),
 		slotNanos:     uint64(cfg.Window / ringSlots),
 		percentMicros: uint64(math.Round(cfg.Percent * micro)),
 		floorMicros:   uint64(math.Round(floor * micro)),
@@ -78,9 +85,21 @@ func (cfg BudgetConfig) validate() error {
 	return nil
 }
 
-// epoch returns the number of the slot now falls in. Unsigned arithmetic
-// keeps any time, even before 1970, a valid index.
-func (b *Budget) epoch(now time.Time) uint64 { return uint64(now.UnixNano()) / b.slotNanos }
+// epoch returns the number of the slot now falls in. A time with a
+// monotonic reading is placed by it: by UnixNano, the wall clock stepping
+// back an hour (NTP, a resumed VM) left every slot holding the later
+// time's counts, refusing every extra attempt, the floor's too, for the
+// hour, and a step forward emptied the window.
+func (b *Budget) epoch(now time.Time) uint64 {
+	if now == now.Round(0) { // no monotonic reading
+		return b.slot(now.UnixNano())
+	}
+	return b.slot(b.baseNanos + int64(now.Sub(b.base)))
+}
+
+// slot returns the slot of a time in nanoseconds since 1970. Unsigned
+// arithmetic keeps any time, even before 1970, a valid index.
+func (b *Budget) slot(nanos int64) uint64 { return uint64(nanos) / b.slotNanos }
 
 // Deposit counts one request at now. It is lock-free and does not allocate.
 func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }
@@ -92,12 +111,13 @@ func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }
 // caller would have got, never the other way round. Each call is judged on
 // the window ending at its own now, so callers whose times straddle a slot
 // boundary out of order (by a few microseconds, with time.Now) may between
-// them get a few more than a window allows. A clock that jumps forward
-// costs nothing: the slots of the earlier times are recycled. One that steps
-// back by more than a window refuses every extra attempt, the floor's too,
-// until it is again within a window of the latest time it had reached: the
-// slots still hold that time's counts, and an event older than its slot's
-// newest by a window or more is not counted. It does not allocate.
+// them get a few more than a window allows. Times from time.Now are placed
+// by their monotonic reading, so a step of the wall clock changes nothing.
+// Times without one follow their wall clock: a jump forward costs nothing
+// (the slots of the earlier times are recycled), but one back by more than
+// a window refuses every extra attempt, the floor's too, until it is again
+// within a window of the latest time it had reached, since the slots still
+// hold that time's counts. It does not allocate.
 func (b *Budget) TryWithdraw(now time.Time) bool {
 	e := b.epoch(now)
 	if !b.withdrawals.add(e) {
