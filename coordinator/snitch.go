@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/readpath/readpath/internal/monoclock"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -35,6 +36,11 @@ type snitch struct {
 	logBadness float64
 }
 
+// snitchClock dates the scores' answers by the monotonic clock: dated by
+// the wall clock, a step back of an hour left every score unprobed for the
+// hour, so a replica that had timed out stayed last in every ranking.
+var snitchClock = monoclock.New()
+
 func newSnitch(cfg SnitchConfig) snitch {
 	return snitch{cfg: cfg, logBadness: math.Log1p(cfg.Badness)}
 }
@@ -45,7 +51,7 @@ type score struct {
 	sentAll  atomic.Int64  // requests ever sent, for Metrics
 	missAll  atomic.Int64  // misses ever, for Metrics
 	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
-	updated  atomic.Int64  // UnixNano of the last answer; 0 before the first
+	updated  atomic.Int64  // snitchClock.Nanos of the last answer; 0 before the first
 	inflight atomic.Int64  // requests sent and not yet answered
 	misses   atomic.Int64  // requests ended without an answer since the last one
 	// abandoned counts requests (reads and repair writes) whose reads
@@ -126,7 +132,7 @@ func (sc *score) sample(d time.Duration, now time.Time) {
 			break
 		}
 	}
-	sc.updated.Store(now.UnixNano())
+	sc.updated.Store(snitchClock.Nanos(now))
 }
 
 // latency returns the replica's latency score, or 0 when it has none. A
@@ -142,7 +148,7 @@ func (sc *score) latency(now time.Time, reset time.Duration) (lat float64, probe
 	if seen == 0 {
 		return 0, false
 	}
-	if now.UnixNano()-seen > int64(reset) && sc.updated.CompareAndSwap(seen, now.UnixNano()) {
+	if at := snitchClock.Nanos(now); at-seen > int64(reset) && sc.updated.CompareAndSwap(seen, at) {
 		sc.reset.Store(true)
 		return 0, true
 	}

@@ -3,6 +3,8 @@ package retry
 import (
 	"math"
 	"time"
+
+	"github.com/readpath/readpath/internal/monoclock"
 )
 
 // BudgetConfig configures a Budget. NewBudget copies it.
@@ -43,8 +45,7 @@ const (
 // retries and a coordinator's hedges. The zero Budget is not usable: make
 // one with NewBudget.
 type Budget struct {
-	base          time.Time // when made: monotonic readings are measured from it
-	baseNanos     int64     // base.UnixNano()
+	clock         monoclock.Origin // when made: monotonic readings are measured from it
 	slotNanos     uint64
 	percentMicros uint64 // Percent, in millionths
 	floorMicros   uint64 // MinPerSecond × Window, in millionths of an attempt
@@ -62,9 +63,8 @@ func NewBudget(cfg BudgetConfig) (*Budget, error) {
 		return nil, err
 	}
 	floor := cfg.MinPerSecond * cfg.Window.Seconds()
-	base := time.Now()
 	return &Budget{
-		base: base, baseNanos: base.UnixNano(),
+		clock:         monoclock.New(),
 		slotNanos:     uint64(cfg.Window / ringSlots),
 		percentMicros: uint64(math.Round(cfg.Percent * micro)),
 		floorMicros:   uint64(math.Round(floor * micro)),
@@ -89,17 +89,9 @@ func (cfg BudgetConfig) validate() error {
 // monotonic reading is placed by it: by UnixNano, the wall clock stepping
 // back an hour (NTP, a resumed VM) left every slot holding the later
 // time's counts, refusing every extra attempt, the floor's too, for the
-// hour, and a step forward emptied the window.
-func (b *Budget) epoch(now time.Time) uint64 {
-	if now == now.Round(0) { // no monotonic reading
-		return b.slot(now.UnixNano())
-	}
-	return b.slot(b.baseNanos + int64(now.Sub(b.base)))
-}
-
-// slot returns the slot of a time in nanoseconds since 1970. Unsigned
-// arithmetic keeps any time, even before 1970, a valid index.
-func (b *Budget) slot(nanos int64) uint64 { return uint64(nanos) / b.slotNanos }
+// hour, and a step forward emptied the window. Unsigned arithmetic keeps
+// any time, even before 1970, a valid index.
+func (b *Budget) epoch(now time.Time) uint64 { return uint64(b.clock.Nanos(now)) / b.slotNanos }
 
 // Deposit counts one request at now. It is lock-free and does not allocate.
 func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }

@@ -3,12 +3,12 @@ package retry_test
 import (
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/internal/monoclock/monoclocktest"
 )
 
 // A step of the wall clock (NTP, a resumed VM) moves no window of a Budget
@@ -50,22 +50,11 @@ func TestBudgetPlacesTimesAlikeWithOrWithoutMonotonicReadings(t *testing.T) {
 	assert.Equal(t, 5, granted)
 }
 
-// wallStepped returns tm, which must carry a monotonic reading, with its
-// wall clock moved by d (whole seconds) and its monotonic reading kept:
-// what time.Now returns once the system clock was stepped. The time package
-// cannot build one, so this moves the seconds the wall field holds in bits
-// 30 to 62 when a monotonic reading is present (the layout since Go 1.9),
-// and skips the test if the result does not read as such a time.
 func wallStepped(t *testing.T, tm time.Time, d time.Duration) time.Time {
 	t.Helper()
-	stepped := tm
-	fields := (*struct {
-		wall uint64
-		ext  int64
-	})(unsafe.Pointer(&stepped))
-	fields.wall += uint64(int64(d/time.Second)) << 30
-	if stepped.Round(0).UnixNano() != tm.Round(0).UnixNano()+int64(d) || stepped.Sub(tm) != 0 {
-		t.Skipf("cannot build a time whose wall clock stepped: time.Time's layout changed")
+	stepped, ok := monoclocktest.StepWall(tm, d)
+	if !ok {
+		t.Skip("cannot build a time whose wall clock stepped: time.Time's layout changed")
 	}
 	return stepped
 }

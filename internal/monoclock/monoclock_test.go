@@ -1,0 +1,30 @@
+package monoclock_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/internal/monoclock"
+	"github.com/readpath/readpath/internal/monoclock/monoclocktest"
+)
+
+// Times from time.Now keep their places when the wall clock steps; times
+// without a monotonic reading are their UnixNano, and both agree while the
+// clock does not step.
+func TestNanosFollowTheMonotonicClock(t *testing.T) {
+	o := monoclock.New()
+	now := time.Now()
+	assert.InDelta(t, now.UnixNano(), o.Nanos(now), float64(time.Millisecond), "agrees with the wall clock")
+	assert.Equal(t, now.UnixNano(), o.Nanos(now.Round(0)))
+	for _, step := range []time.Duration{-time.Hour, time.Hour} {
+		stepped, ok := monoclocktest.StepWall(now, step)
+		require.True(t, ok, "cannot build a stepped time")
+		assert.Equal(t, o.Nanos(now), o.Nanos(stepped), "wall clock stepped %v", step)
+		assert.Equal(t, now.UnixNano()+int64(step), o.Nanos(stepped.Round(0)))
+	}
+	old := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	assert.Equal(t, old.UnixNano(), o.Nanos(old), "any time without a reading")
+}
