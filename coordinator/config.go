@@ -108,8 +108,10 @@ type Config struct {
 	// They start with the first ASYNC repair and stop in Close. Default 4;
 	// at most 1<<16.
 	RepairWorkers int
-	// Logger receives rare events (panicking replicas, dropped repairs).
-	// Default: nothing is logged. The read path never logs per read.
+	// Logger receives rare events: a replica's Read or Apply that
+	// panicked, at Warn. Default: nothing is logged. The read path never
+	// logs per read: dropped repairs are counted (RepairsDropped) and
+	// told to the Observer, not logged.
 	Logger *slog.Logger
 	// Observer, if not nil, is told about every hedge and every repair,
 	// with the read's context if it is a ContextObserver.
