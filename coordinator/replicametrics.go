@@ -10,9 +10,9 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// ReplicaMetrics is the coordinator's view of one replica it has sent
-// read requests to: where it is, how it has answered, and how the snitch
-// ranks it.
+// ReplicaMetrics is the coordinator's view of one replica that was a live
+// candidate of its reads (sent requests or not): where it is, how it has
+// answered, and how the snitch ranks it.
 type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
 	// Requests counts the read requests sent to it; Misses those that
@@ -32,8 +32,11 @@ type ReplicaMetrics struct {
 	// RepairsSent of the tables it serves. A replica that lost data shows
 	// here, and where its repairs come from in their tables' counts.
 	Repairs int64
-	// Latency is the snitch's latency score (a moving average of its
-	// response times); 0 before its first answer.
+	// Latency is the snitch's latency score: a moving average of its
+	// response times, in which a request that timed out counts as
+	// answered when it did, and a cancelled one too when it ran longer
+	// than the score; 0 before the first of these, so a replica that has
+	// only timed out shows how long it was waited for, not 0.
 	Latency time.Duration
 }
 
