@@ -155,7 +155,9 @@ type SnitchConfig struct {
 	Disabled bool
 	// Badness is how much slower, as a fraction, a replica must score than
 	// the best before the static order is abandoned for the scores: the
-	// hysteresis that keeps the order from flapping. Default 0.1 (Cassandra's).
+	// hysteresis that keeps the order from flapping. Default 0.1, Cassandra
+	// 3.x's dynamic_snitch_badness_threshold; 4.1 and 5.0 default to 1.0
+	// (twice as slow), which keeps the static order far longer.
 	Badness float64
 	// ResetInterval forgets a replica's score when it has not answered for
 	// this long, so that a replica once slow is tried again: one read
