@@ -10,8 +10,9 @@ import (
 
 // Observer is told about hedges and repairs as they happen, for logging,
 // tracing or tests. Its methods are called synchronously on the read's
-// goroutine (or an ASYNC repair worker's), so they must be quick and must
-// not block. They may be called concurrently.
+// goroutine, an ASYNC repair worker's, or Close's for the queued repairs
+// it drops (so an Observer must not wait on a lock held around Close);
+// they must be quick and must not block. They may be called concurrently.
 type Observer interface {
 	OnHedge(HedgeEvent)
 	OnRepair(RepairEvent)
@@ -80,7 +81,8 @@ type RepairEvent struct {
 	// Mutation is what was sent: exactly what the replica lacked.
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped
-	// repair (ASYNC queue full, or coordinator closed) has Dropped set.
+	// repair (ASYNC queue full, coordinator closed, or its replica
+	// forgotten or reported down before its turn) has Dropped set.
 	Err     error
 	Dropped bool
 	// Sent is when the write went out, and Took how long it ran until
