@@ -48,10 +48,10 @@ type KeyResult struct {
 	Key    string
 	Result Result
 	Err    error
-	// Cut is set when ManyRequest.Limit was reached before this key's
-	// rows ran out: its Result holds the rows within the limit (none for
-	// a key after the limit), and a paging state if rows remain, which
-	// ManyRequest.Next continues.
+	// Cut is set when the page's size (ManyRequest.PageSize, or else
+	// Limit) was reached before this key's rows ran out: its Result holds
+	// the rows within the page (none for a key after it), and a paging
+	// state if rows remain, which ManyRequest.Next continues.
 	Cut bool
 }
 
@@ -67,8 +67,9 @@ const defaultConcurrency = 32
 // and keys not yet started are not read: their error wraps ctx's. The
 // error ReadMany itself returns is for a request it cannot run: no table,
 // no key, an invalid level, concurrency or paging state
-// (ErrInvalidRequest), or ErrClosed. When Limit cut the results, Next
-// returns the request that reads the next page.
+// (ErrInvalidRequest), or ErrClosed. When the page's size (PageSize, or
+// else Limit) cut the results, Next returns the request that reads the
+// next page.
 func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResult, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
