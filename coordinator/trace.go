@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -60,9 +61,19 @@ const (
 	KindMutation = KindRepair
 )
 
-// String returns "data", "digest" or "repair".
+// String returns "data", "digest" or "repair" (RequestKind(n) for an
+// undefined kind).
 func (k RequestKind) String() string {
-	return [...]string{"data", "digest", "repair"}[k]
+	return enumName(k, []string{"data", "digest", "repair"}, "RequestKind")
+}
+
+// enumName is v's name in names, or type(v) for a value with none: a
+// String method must not panic on a value of its type.
+func enumName[T ~uint8](v T, names []string, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return typ + "(" + strconv.Itoa(int(v)) + ")"
 }
 
 // Phase is the part of a read a request belongs to.
@@ -78,7 +89,7 @@ const (
 )
 
 func (p Phase) String() string {
-	return [...]string{"initial", "speculative", "reconcile", "repair", "short read"}[p]
+	return enumName(p, []string{"initial", "speculative", "reconcile", "repair", "short read"}, "Phase")
 }
 
 // Outcome is how a request ended, as far as the read saw.
@@ -92,7 +103,7 @@ const (
 )
 
 func (o Outcome) String() string {
-	return [...]string{"pending", "answered", "failed"}[o]
+	return enumName(o, []string{"pending", "answered", "failed"}, "Outcome")
 }
 
 // RequestTrace is one request of a read.
@@ -140,7 +151,7 @@ const (
 )
 
 func (s SuppressCause) String() string {
-	return [...]string{"", "budget", "overload", "no candidate"}[s]
+	return enumName(s, []string{"", "budget", "overload", "no candidate"}, "SuppressCause")
 }
 
 // String renders the trace, one request per line.
