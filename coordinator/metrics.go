@@ -10,7 +10,10 @@ import (
 )
 
 // Metrics is a snapshot of the coordinator's counters, in total and per
-// table. Taking it never blocks reads. Counters only grow.
+// table. Taking it blocks no read, but while a DropTable waits for it,
+// reads counting their repairs wait too (both order against DropTable),
+// for as long as the snapshot takes (milliseconds over thousands of
+// tables). Counters only grow.
 type Metrics struct {
 	Total TableMetrics
 	// Tables lists, sorted by name, the tables the coordinator keeps
