@@ -15,8 +15,10 @@
 //     EACH_QUORUM). Under ALWAYS one more goes out at once.
 //  3. When blockFor answers including the data have not arrived by the
 //     table's speculative-retry threshold, the read hedges once to the
-//     closest replica not yet asked. Hedges draw on a budget (10 % of reads
-//     by default) and stop while the coordinator is overloaded.
+//     closest replica not yet asked, or, in that replica's datacenter, the
+//     closest on a rack with no request outstanding (a slow replica's
+//     rack-mates often share its cause). Hedges draw on a budget (10 % of reads by default)
+//     and stop while the coordinator is overloaded.
 //  4. The digests in hand are compared. On a mismatch every replica that
 //     answered is asked for its data, the versions are merged by timestamp
 //     (package repair) and each stale replica is sent exactly what it
@@ -28,11 +30,12 @@
 // successful answers (per datacenter at EACH_QUORUM) and take at most one
 // speculative action when the round's threshold passes, or at once when
 // failures leave no other way. The reconcile round's action is a data
-// request to the closest replica not contacted at all; the repair round's
-// is the merge of the unacknowledged repairs, written to every live
-// replica not contacted (TableOptions.AdditionalWritePolicy). Every action
-// draws on the table's budget and Config.Budget, and is counted and
-// traced. An action due while a request of its round has not yet been
+// request to the closest replica not contacted at all (by the same rack
+// preference); the repair round's is the merge of the unacknowledged
+// repairs, written to every live replica not contacted
+// (TableOptions.AdditionalWritePolicy). Every action draws on the table's
+// budget and Config.Budget, but one standing in for a request refused for
+// its replica's backlog (see BacklogError), and is counted and traced. An action due while a request of its round has not yet been
 // started by the coordinator's own goroutines waits one more threshold:
 // that delay is the coordinator's, and the action would wait behind it.
 // Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
