@@ -31,9 +31,11 @@ func (closedError) Is(target error) bool { return target == retry.ErrNotSent }
 // safe for concurrent use by any number of goroutines. Close it when done:
 // until then it keeps idle goroutines to run replica requests on, and
 // ASYNC read repairs run in the background. (A Coordinator dropped without
-// Close lets its idle goroutines go when it is garbage collected.) Inside a
-// testing/synctest bubble, create it in the bubble that uses it. The zero
-// Coordinator is not usable: make one with New.
+// Close lets its idle goroutines go when it is garbage collected, which it
+// never is once an ASYNC repair has started the repair goroutines: they
+// keep it, and run, until Close.) Inside a testing/synctest bubble, create
+// it in the bubble that uses it. The zero Coordinator is not usable: make
+// one with New.
 type Coordinator struct {
 	cfg      Config
 	tables   sync.Map // table name -> *table: lock-free reads, O(1) additions
