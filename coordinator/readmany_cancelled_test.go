@@ -11,7 +11,6 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica"
 )
 
 // Once the keys read in order hold a page's rows, the reads in flight of
@@ -23,21 +22,7 @@ func TestReadManyCancelsTheReadsAfterAFullPage(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		keys := []string{"a", "b", "c", "d"}
 		seedRows(t, e, 1, keys...)
-		locate := func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-			reps, rf, err := e.cluster.Locate(table, key)
-			if key != "c" && key != "d" {
-				return reps, rf, err
-			}
-			late := make([]replica.Replica, len(reps))
-			for i, r := range reps {
-				late[i] = lateReplica{Replica: r, delay: ms(20)}
-			}
-			return late, rf, err
-		}
-		c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: e.cluster,
-			DefaultTable: policy(t, "NEVER")})
-		require.NoError(t, err)
-		defer c.Close()
+		c := lateKeysCoordinator(t, e, func(key string) bool { return key == "c" || key == "d" })
 
 		start := time.Now()
 		res, err := c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: keys,

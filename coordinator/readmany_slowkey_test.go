@@ -31,6 +31,28 @@ func (r lateReplica) Read(ctx context.Context, cmd replica.Command) (replica.Res
 	return r.Replica.Read(ctx, cmd)
 }
 
+// lateKeysCoordinator is a coordinator over e's cluster, table policy
+// NEVER, whose replicas answer the keys slow picks 20 ms late.
+func lateKeysCoordinator(t *testing.T, e *env, slow func(key string) bool) *coordinator.Coordinator {
+	t.Helper()
+	locate := func(table, key string) ([]replica.Replica, consistency.Replication, error) {
+		reps, rf, err := e.cluster.Locate(table, key)
+		if !slow(key) {
+			return reps, rf, err
+		}
+		late := make([]replica.Replica, len(reps))
+		for i, r := range reps {
+			late[i] = lateReplica{Replica: r, delay: ms(20)}
+		}
+		return late, rf, err
+	}
+	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: e.cluster,
+		DefaultTable: policy(t, "NEVER")})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // A page stops starting keys once the keys read hold its rows, in any
 // order: 50 keys of one row in pages of 10, 5 at a time, where the first
 // key of each page is 20 ms late and the others take 1 ms. While the late
@@ -47,21 +69,8 @@ func TestReadManyPageBehindALateKeyReadsEachKeyOnce(t *testing.T) {
 			keys = append(keys, fmt.Sprintf("k%02d", i))
 		}
 		seedRows(t, e, 1, keys...)
-		locate := func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-			reps, rf, err := e.cluster.Locate(table, key)
-			if key[len(key)-1] != '0' { // k00, k10, …: the first key of each page
-				return reps, rf, err
-			}
-			late := make([]replica.Replica, len(reps))
-			for i, r := range reps {
-				late[i] = lateReplica{Replica: r, delay: ms(20)}
-			}
-			return late, rf, err
-		}
-		c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: e.cluster,
-			DefaultTable: policy(t, "NEVER")})
-		require.NoError(t, err)
-		defer c.Close()
+		// k00, k10, …: the first key of each page
+		c := lateKeysCoordinator(t, e, func(key string) bool { return key[len(key)-1] == '0' })
 		before := e.totalReads()
 		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, PageSize: 10, Concurrency: 5, NowInSec: now}
 		pages := pagesOf(t, c, req)
