@@ -12,7 +12,7 @@ const minBlock = 64
 type arena[T any] struct {
 	block []T
 	mark  int // block[mark:] is the group being added
-	hint  int // the size of the first block, if larger than minBlock
+	hint  int // the size of the first block; minBlock if 0
 }
 
 // next appends a zero element to the current group and returns it.
@@ -33,10 +33,18 @@ func (a *arena[T]) copyOf(vs []T) []T {
 	return a.seal()
 }
 
-// grow moves the current group into a new block with room for n more.
+// grow moves the current group into a new block with room for n more. The
+// first block is the hint's size, even a small one: a merge of a row or
+// two, or each round of short-read protection, would otherwise hold
+// minBlock cells, 5 KiB, for a few. A hint that fell short grows the
+// arena to minBlock at least.
 func (a *arena[T]) grow(n int) {
 	group := a.block[a.mark:]
-	size := max(2*cap(a.block), len(group)+n, a.hint, minBlock)
+	least := minBlock
+	if cap(a.block) == 0 && a.hint > 0 {
+		least = a.hint
+	}
+	size := max(2*cap(a.block), len(group)+n, least)
 	block := make([]T, len(group), size)
 	copy(block, group)
 	a.block, a.mark = block, 0
