@@ -37,6 +37,9 @@ func (r *read) endFirstRound(err error) {
 }
 
 func isTimeout(err error) bool {
+	if err == nil { // before the variable, which escapes: every repair made one
+		return false
+	}
 	var timeout *consistency.ReadTimeoutError
 	return errors.As(err, &timeout)
 }

@@ -37,7 +37,11 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 	mode := r.opts.ReadRepair
 	from, wait, may := r.additionalWriteWait()
 	r.newRound(PhaseRepair, len(vs)+len(r.plan.order), false, may)
-	stale := make([]staleReplica, 0, len(vs))
+	n := staleCount(diffs)
+	stale := make([]staleReplica, 0, n)
+	if r.trace.Repaired == nil && n > 0 { // the caller's, so not kept: made once, to size
+		r.trace.Repaired = make([]string, 0, n)
+	}
 	for i, v := range vs {
 		if !diffs[i].IsEmpty() {
 			stale = append(stale, staleReplica{v.cand, diffs[i]})
@@ -53,6 +57,17 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 		return nil
 	}
 	return r.blockingRepair(stale, from, wait)
+}
+
+// staleCount returns how many of diffs are not empty.
+func staleCount(diffs []replica.Partition) int {
+	n := 0
+	for i := range diffs {
+		if !diffs[i].IsEmpty() {
+			n++
+		}
+	}
+	return n
 }
 
 // additionalWriteWait is how long, from now, a BLOCKING repair still short

@@ -71,6 +71,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 			r.send(a.cand, KindData, false, now())
 		}
 	}
+	// have is spent: versions overwrites it.
 	r.armSpeculation(now(), r.threshold)
 	if err := r.gather(); err != nil {
 		return replica.Partition{}, err
@@ -95,15 +96,38 @@ func (r *read) reconcile() (replica.Partition, error) {
 	return merged, r.readRepair(merged, vs)
 }
 
-// versions returns the data answers in hand, one per replica.
+// versions returns the data answers in hand, one per replica, in the
+// read's kept buffer: a call overwrites what the one before returned.
 func (r *read) versions() []version {
-	var vs []version
+	vs := r.vs.take()
 	for _, a := range r.answers {
 		if !a.cmd.DigestOnly && !containsVersion(vs, a.cand.ep.ID) {
 			vs = append(vs, version{a.cand, a.part})
 		}
 	}
+	return r.vs.keep(vs)
+}
+
+// versionBuf is a read's room for its versions, kept from read to read: a
+// mismatch made them twice, growing them each time (three allocations,
+// 1.1 KB, for two versions).
+type versionBuf struct {
+	vs   []version
+	used int // how many of vs the read may have filled
+}
+
+func (b *versionBuf) take() []version { return b.vs[:0] }
+
+func (b *versionBuf) keep(vs []version) []version {
+	b.vs, b.used = vs, max(b.used, len(vs))
 	return vs
+}
+
+// clear drops the answers and replicas the buffer refers to, keeping its
+// array.
+func (b *versionBuf) clear() {
+	clear(b.vs[:b.used])
+	b.vs, b.used = b.vs[:0], 0
 }
 
 func containsVersion(vs []version, id string) bool {

@@ -60,7 +60,8 @@ type read struct {
 	refusedAt   int  // the most tombstones a refusal met
 	reasons     map[string]error
 
-	wide    wideBufs // kept by release, for placements past inlineReplicas
+	wide    wideBufs   // kept by release, for placements past inlineReplicas
+	vs      versionBuf // kept by release, for a mismatch's versions
 	epBuf   [inlineReplicas]replica.Endpoint
 	candBuf [inlineReplicas]candidate
 	callBuf [inline]*call
@@ -100,9 +101,10 @@ func (r *read) release() {
 	for _, k := range r.calls {
 		k.dropByRead()
 	}
-	c, wide := r.c, r.wide
+	c, wide, vs := r.c, r.wide, r.vs
 	wide.clear()
-	*r = read{spareCh: spare, wide: wide}
+	vs.clear()
+	*r = read{spareCh: spare, wide: wide, vs: vs}
 	c.reads.Put(r)
 }
 

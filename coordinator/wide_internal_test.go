@@ -27,3 +27,25 @@ func TestWideBuffersHoldNothingOnceCleared(t *testing.T) {
 		}
 	}
 }
+
+// A recycled read state's versions refer to nothing once cleared: not the
+// answers of a call that filled more than the read's last.
+func TestVersionBufferHoldsNothingOnceCleared(t *testing.T) {
+	var b versionBuf
+	fill := func(n int) {
+		vs := b.take()
+		for range n {
+			vs = append(vs, version{candidate{ep: replica.Endpoint{ID: "x"}}, replica.Partition{Key: "k"}})
+		}
+		b.keep(vs)
+	}
+	for _, ns := range [][]int{{3, 1}, {1, 5}, {0}, {2, 2}} {
+		for _, n := range ns {
+			fill(n)
+		}
+		b.clear()
+		for i, v := range b.vs[:cap(b.vs)] {
+			assert.Zero(t, v, "version %d after calls of %v", i, ns)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/internal/race"
+	"github.com/readpath/readpath/replica"
+)
+
+// acksWithoutApplying acknowledges repairs and stays stale, so that every
+// read of it mismatches.
+type acksWithoutApplying struct{ replica.Replica }
+
+func (a acksWithoutApplying) Apply(ctx context.Context, _ replica.Mutation) error { return ctx.Err() }
+
+// A QUORUM read of a one-row partition whose two contacts each lack a cell
+// of the other's, repaired BLOCKING, allocates what every read does (four
+// objects), the reconcile and repair rounds' channels, the merge's rows
+// and cells, the Resolver's list of diffs and the read's list of versions'
+// partitions, each stale replica's diff (rows, cells and values: six), and
+// the repair writes and Trace.Repaired: 18 objects. Its versions are in
+// room its recycled state keeps (a mismatch grew them twice, three
+// objects), a blocking repair asks whether it timed out only when it
+// failed (the question allocated), and Trace.Repaired is made to size.
+func TestARepairedMismatchAllocates18Objects(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	cl := instantCluster(t)
+	reps, repl, err := cl.Locate(tbl, key)
+	require.NoError(t, err)
+	stale := make([]replica.Replica, len(reps))
+	for i, r := range reps {
+		cells := []replica.Cell{replica.Live("c0", "x", 10), replica.Live("c1", "x", 10), replica.Live("c2", "x", 10)}
+		cells[i].Timestamp++ // written once more, on this replica alone
+		require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(key, replica.NewRow("r", cells...))))
+		stale[i] = acksWithoutApplying{r}
+	}
+	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
+	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
+	require.NoError(t, err)
+	defer c.Close()
+
+	req := coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum}
+	var res coordinator.Result
+	read := func() {
+		if res, err = c.Read(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	require.Len(t, res.Trace.Repaired, 2)
+	assert.Equal(t, 18.0, testing.AllocsPerRun(500, read))
+}
