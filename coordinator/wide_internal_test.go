@@ -37,7 +37,7 @@ func TestVersionBufferHoldsNothingOnceCleared(t *testing.T) {
 		for range n {
 			vs = append(vs, version{candidate{ep: replica.Endpoint{ID: "x"}}, replica.Partition{Key: "k"}})
 		}
-		b.keep(vs)
+		b.partsOf(b.keep(vs))
 	}
 	for _, ns := range [][]int{{3, 1}, {1, 5}, {0}, {2, 2}} {
 		for _, n := range ns {
@@ -46,6 +46,9 @@ func TestVersionBufferHoldsNothingOnceCleared(t *testing.T) {
 		b.clear()
 		for i, v := range b.vs[:cap(b.vs)] {
 			assert.Zero(t, v, "version %d after calls of %v", i, ns)
+		}
+		for i, p := range b.parts[:cap(b.parts)] {
+			assert.Zero(t, p, "partition %d after calls of %v", i, ns)
 		}
 	}
 }
