@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -94,7 +95,7 @@ func (k *call) run() {
 func (k *call) read() {
 	k.err = k.safeRead()
 	k.at = k.now()
-	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err)
+	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled())
 	k.report()
 	switch {
 	case k.err != nil || k.cmd.DigestOnly:
@@ -106,6 +107,13 @@ func (k *call) read() {
 		k.err = checkData(&k.cmd, &k.part)
 	}
 	k.ch <- k.idx
+}
+
+// cancelled reports whether the read cancelled the request: a replica's
+// own error wrapping context.Canceled (a client's torn-down stream, say),
+// while the read still waits, is its failure.
+func (k *call) cancelled() bool {
+	return k.err != nil && k.ctx.Err() != nil && errors.Is(k.err, context.Canceled)
 }
 
 // apply runs a repair write of k.part.

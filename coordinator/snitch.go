@@ -95,13 +95,13 @@ func (sc *score) sent() {
 // a request cancelled at once (a ReadMany page that filled) does not make
 // its replica look fast. A refusal for tombstones is neither: every
 // replica holds the same data, as Cassandra's snitch ignores a failure
-// response.
-func (sc *score) ended(d time.Duration, now time.Time, err error) {
+// response. cancelled says whether the read cancelled the request; an
+// error wrapping context.Canceled otherwise is the replica's failure.
+func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool) {
 	sc.inflight.Add(-1)
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
 	}
-	cancelled := errors.Is(err, context.Canceled)
 	switch {
 	case err == nil:
 		sc.misses.Store(0)
