@@ -119,7 +119,10 @@ func (c *Coordinator) TableOptions(table string) TableOptions {
 // repair whose replica's Apply ignores its context is then abandoned to
 // that replica, as a read abandons a request that hangs, and counted in
 // RepairsAbandoned. Reads in flight finish normally; their requests'
-// goroutines exit as their replica calls return. Close is idempotent.
+// goroutines exit as their replica calls return. Close is idempotent, and
+// only the first call waits: a later one, even while the first still
+// waits, returns at once, so one made from an Observer that Close itself
+// calls does not deadlock. Read final metrics after the first returns.
 func (c *Coordinator) Close() error {
 	if c.closed.Swap(true) {
 		return nil
