@@ -128,10 +128,12 @@ func (p LadderPolicy) OnWriteTimeout(s Statement, err *consistency.WriteTimeoutE
 
 // OnUnavailable rethrows when no replica is alive, tries the next target at
 // a serial level (the Paxos phase; the coordinator may be cut off), and
-// otherwise retries at the next rung.
+// otherwise retries at the next rung. At EACH_QUORUM a count of 0 is the
+// one datacenter's that fell short, not the others', so it takes the next
+// rung, as DowngradingPolicy does (JAVA-1005).
 func (p LadderPolicy) OnUnavailable(s Statement, err *consistency.UnavailableError, retryCount int) Verdict {
 	switch {
-	case !p.open(retryCount), err.Alive == 0:
+	case !p.open(retryCount), err.Alive == 0 && err.Level != consistency.EachQuorum:
 		return rethrow()
 	case err.Level.IsSerial():
 		return retryNext(s.Level)
