@@ -2,8 +2,10 @@ package latency_test
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -84,10 +86,16 @@ func checkQuantiles(t *rapid.T, record func([]time.Duration) *latency.Tracker, s
 }
 
 // exactQuantile is the nearest-rank quantile of sorted samples, as
-// Tracker.Quantile defines it.
+// Tracker.Quantile defines it, of q as the shortest decimal that prints it
+// (0.55, not 0.55000000000000004), in exact arithmetic.
 func exactQuantile(sorted []time.Duration, q float64) time.Duration {
-	r := max(int(math.Ceil(q*float64(len(sorted)))), 1)
-	return sorted[r-1]
+	x, _ := new(big.Rat).SetString(strconv.FormatFloat(q, 'g', -1, 64))
+	x.Mul(x, new(big.Rat).SetInt64(int64(len(sorted))))
+	r, rem := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
+	if rem.Sign() > 0 {
+		r.Add(r, big.NewInt(1))
+	}
+	return sorted[max(int(r.Int64()), 1)-1]
 }
 
 func logNormal(t *rapid.T, r *rand.Rand) func() float64 {

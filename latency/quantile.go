@@ -7,7 +7,8 @@ import (
 
 // Quantile returns the q-quantile of the samples in the window, q in [0, 1]:
 // the nearest-rank quantile, that is the smallest recorded value v such that
-// at least ⌈q·n⌉ of the n samples are <= v (at least one), reported as the
+// at least ⌈q·n⌉ of the n samples are <= v (at least one; 0.55 of 100
+// samples is the 55th, as in decimal arithmetic), reported as the
 // midpoint of v's bucket, within 0.8 % of v from 1 µs to MaxLatency.
 // Quantile(0) is the minimum and Quantile(1) the maximum. q is clamped into
 // [0, 1] and NaN counts as 0. An empty window answers 0.
@@ -63,6 +64,16 @@ func rank(q float64, n uint64) uint64 {
 	if !(q > 0) { // also NaN
 		return 1
 	}
-	r := uint64(math.Ceil(min(q, 1) * float64(n)))
-	return max(r, 1)
+	return max(uint64(ceilDecimal(min(q, 1)*float64(n))), 1)
+}
+
+// ceilDecimal is ⌈x⌉ for an x that stands for a product of decimals, such
+// as 0.55·100: within a few units in the last place of an integer, x is
+// that integer, which float64 missed (0.55·100 is 55.000000000000007, and
+// its ceiling the 56th sample).
+func ceilDecimal(x float64) float64 {
+	if r := math.Round(x); math.Abs(x-r) <= x*0x1p-50 {
+		return r
+	}
+	return math.Ceil(x)
 }
