@@ -184,7 +184,7 @@ func (r *read) gather() error {
 		case rd.armed:
 			r.acceptWaiting()
 			switch {
-			case rd.done(): // its answers were waiting behind the tick
+			case rd.done(), r.overwhelmed: // its answers were waiting behind the tick
 			case r.ctx.Err() != nil: // a tick taken with them was the deadline's
 				return r.interrupted()
 			case r.postponeSpeculation():
@@ -265,9 +265,11 @@ func (r *read) roundHedge() *HedgeTrace {
 // acceptWaiting accepts the answers already waiting on the round's
 // channel, until it completes. A tick is taken late when the read's
 // goroutine did not run for a while, and answers that arrived meanwhile
-// wait behind it: they count before the read decides to speculate.
+// wait behind it: they count before the read decides to speculate. It
+// stops at a refusal for tombstones, which fails the read however many
+// answers follow it, as it does taken on time.
 func (r *read) acceptWaiting() {
-	for !r.rd.done() {
+	for !r.rd.done() && !r.overwhelmed {
 		select {
 		case idx := <-r.rd.ch:
 			if idx != tick {

@@ -1,0 +1,57 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
+)
+
+// A replica's refusal for tombstones fails the read whether the read's
+// goroutine takes it as it comes or late, behind a tick, with the answers
+// that would complete the round waiting after it: the refusal came first
+// either way.
+func TestARefusalForTombstonesWaitingBehindATickFailsTheRead(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		c := &Coordinator{}
+		c.timers.New = func() any { return new(readTimer) }
+		r := &read{c: c, t: &table{}, parent: context.Background(), req: Request{Level: consistency.Quorum}}
+		r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
+		r.plan.blockFor = 2
+		r.newRound(PhaseInitial, 3, true, true)
+		refusal := &replica.TombstoneOverwhelmingError{Tombstones: 11, Threshold: 10}
+		for i, kind := range []RequestKind{KindData, KindDigest, KindDigest} {
+			k := &call{idx: i, cmd: replica.Command{DigestOnly: kind == KindDigest}}
+			k.cand.ep.ID = string(rune('a' + i))
+			k.started.Store(true)
+			if i == 2 {
+				k.err = refusal
+			}
+			r.calls = append(r.calls, k)
+			r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: kind})
+			r.rd.sent(&k.cand, kind == KindData)
+		}
+		if late {
+			r.rd.armed = true
+			r.rd.ch <- tick
+		}
+		r.rd.ch <- 2
+		r.rd.ch <- 0
+		r.rd.ch <- 1
+
+		err := r.gather()
+		if r.timer != nil {
+			r.timer.recycle(&c.timers)
+		}
+		r.ctx.cancel(nil)
+		var failure *consistency.ReadFailureError
+		require.True(t, errors.As(err, &failure), "late %v: %v", late, err)
+		require.Equal(t, 1, failure.Failures, "late %v", late)
+		require.ErrorIs(t, failure.Reasons["c"], replica.ErrTombstoneOverwhelming, "late %v", late)
+	}
+}
