@@ -91,6 +91,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 	}
 	r.armSpeculation(from, wait)
 	err := r.gather()
+	r.trace.AdditionalWrite.Won = err == nil && r.speculationAnswered(PhaseRepair)
 	var leftover []staleReplica
 	for i, s := range stale {
 		rt := &r.trace.Requests[r.staleFirst+i]

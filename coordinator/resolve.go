@@ -79,6 +79,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 	for _, a := range r.answers[first:] {
 		r.trace.Requests[a.idx].Used = true // every version is merged
 	}
+	r.trace.ReconcileHedge.Won = r.speculationAnswered(PhaseReconcile)
 	vs := r.versions()
 	if r.q.Limit == 0 && r.opts.ReadRepair != repair.None {
 		return r.resolveVersions(vs)

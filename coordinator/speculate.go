@@ -213,6 +213,19 @@ func (r *read) reconcileHedge() bool {
 	return true
 }
 
+// speculationAnswered reports whether a speculative request of the round
+// of phase ph, which completed, was answered: every answer it accepted
+// counted towards it (a reconcile read's version is merged, an additional
+// write's acknowledgement counts as a holder), so the action won.
+func (r *read) speculationAnswered(ph Phase) bool {
+	for _, rt := range r.trace.Requests[r.rd.first:] {
+		if rt.Speculative && rt.Phase == ph && rt.Outcome == Answered {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *read) observeHedge(cand candidate, kind RequestKind, at time.Duration) {
 	if o := r.c.cfg.Observer; o != nil {
 		observeHedge(r.parent, o, HedgeEvent{Table: r.req.Table, Key: r.req.Key, To: cand.ep, Kind: kind, Phase: r.rd.phase,
