@@ -81,7 +81,16 @@ func through(q replica.Query, last string) replica.Query {
 // round, and folds the answers into them and into the running merge.
 func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 	r.newRound(PhaseShortRead, len(asks), true, false)
-	r.rd.needEvery(len(asks))
+	// Every version merged must be complete; those not asked for more
+	// are, so a failure's or a timeout's Received counts them with the
+	// continuations that came in, as the reconcile round counts the
+	// versions in hand.
+	r.rd.needEvery(len(vs))
+	for i := range vs {
+		if !slices.Contains(asks, i) {
+			r.rd.credit(&vs[i].cand, true)
+		}
+	}
 	first := len(r.answers)
 	for _, i := range asks {
 		last, _ := vs[i].part.LastClustering(r.q)
