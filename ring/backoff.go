@@ -21,8 +21,9 @@ type Backoff struct {
 }
 
 // Delay returns the wait before probe n, given a draw r in [0, 1) that
-// picks the jitter.
+// picks the jitter. Zero fields take their defaults.
 func (b Backoff) Delay(n int, r float64) time.Duration {
+	b = b.withDefaults()
 	d := b.Max
 	if n < 62 {
 		if exp := float64(b.Initial) * math.Exp2(float64(n)); exp < float64(b.Max) {
