@@ -13,7 +13,8 @@ import (
 type Backoff struct {
 	// Initial is the wait before the first probe. Default 1 s.
 	Initial time.Duration
-	// Max caps the wait. Default 60 s (the Java driver's reconnection cap).
+	// Max caps the wait. Default 60 s (the Java driver's reconnection cap),
+	// or Initial if that is longer.
 	Max time.Duration
 	// Jitter, in [0, 1), is the largest fraction removed from a wait.
 	// Default 0.2; a negative Jitter means none.
@@ -41,7 +42,7 @@ func (b Backoff) withDefaults() Backoff {
 		b.Initial = time.Second
 	}
 	if b.Max == 0 {
-		b.Max = time.Minute
+		b.Max = max(time.Minute, b.Initial) // setting Initial alone is never refused
 	}
 	if b.Jitter == 0 {
 		b.Jitter = 0.2

@@ -31,3 +31,21 @@ func TestBackoffDelayTakesTheDefaults(t *testing.T) {
 		}
 	}
 }
+
+// Setting only Probe.Initial, above a minute, is accepted: Max's default
+// follows it, as MaxInterval's follows InitialInterval. NewDetector refused
+// Probe{Initial: 2 min} with "Probe.Max: 1m0s below Probe.Initial", naming
+// a setting the embedder had left to its default.
+func TestProbeMaxDefaultFollowsALongInitial(t *testing.T) {
+	b := ring.Backoff{Initial: 2 * time.Minute}
+	d, err := ring.NewDetector(ring.DetectorConfig{Probe: b})
+	if err != nil {
+		t.Fatalf("NewDetector with only Probe.Initial 2m: %v", err)
+	}
+	_ = d.Close()
+	for n := range 3 {
+		if got := b.Delay(n, 0); got != b.Initial {
+			t.Errorf("Delay(%d, 0) = %v, want %v, capped at Initial", n, got, b.Initial)
+		}
+	}
+}
