@@ -10,7 +10,8 @@ import (
 // RandomTokens draws n tokens for a new node uniformly from the token
 // space, as Cassandra does without allocate_tokens_for_local_replication_factor
 // (Murmur3Partitioner.getRandomToken), skipping MinToken and the tokens r
-// already holds (r may be nil). rng is used from one goroutine.
+// already holds (r may be nil). rng is used from one goroutine. An n of 0
+// or less draws none.
 //
 // Random tokens balance poorly with few tokens per node: see the package
 // documentation for the ownership imbalance measured with 16 and 256.
@@ -21,7 +22,7 @@ func RandomTokens(rng *rand.Rand, n int, r *Ring) []int64 {
 			taken[t] = true
 		}
 	}
-	out := make([]int64, 0, n)
+	out := make([]int64, 0, max(n, 0))
 	for len(out) < n {
 		t := int64(rng.Uint64())
 		if !taken[t] {

@@ -37,6 +37,15 @@ func TestRandomTokens(t *testing.T) {
 	}
 }
 
+// A count of 0 or less draws no tokens; a negative one panicked in make.
+func TestRandomTokensOfNoneOrFewer(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		if got := ring.RandomTokens(rand.New(rand.NewPCG(1, 2)), n, nil); len(got) != 0 {
+			t.Errorf("RandomTokens(%d) = %v, want none", n, got)
+		}
+	}
+}
+
 // Effective ownership adds up to the replication factor (capped by the
 // nodes there are), and each node's share is what ReplicasFor gives it.
 func TestOwnershipAddsUpToTheReplicationFactor(t *testing.T) {
