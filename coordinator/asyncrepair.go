@@ -144,6 +144,9 @@ func (q *repairQueue) apply(j repairJob) {
 	sent := time.Now()
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
 	took := time.Since(sent)
+	if o := q.c.cfg.Outcomes; o != nil { // as a BLOCKING repair's write tells it (call.report)
+		o.ReportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: err, Latency: took})
+	}
 	q.running.Lock()
 	// Delete a table's entry at 0: it would keep a dropped table, trackers
 	// and all, reachable for as long as the coordinator runs.
