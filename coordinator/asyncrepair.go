@@ -67,9 +67,7 @@ func (q *repairQueue) enqueue(j repairJob) {
 
 func (q *repairQueue) drop(j repairJob) {
 	q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsDropped })
-	if o := q.c.cfg.Observer; o != nil {
-		observeRepair(j.labels, o, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
-	}
+	q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
 }
 
 // startWorkers makes the queue and starts its workers. The queue is made
@@ -144,9 +142,8 @@ func (q *repairQueue) apply(j repairJob) {
 	sent := time.Now()
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
 	took := time.Since(sent)
-	if o := q.c.cfg.Outcomes; o != nil { // as a BLOCKING repair's write tells it (call.report)
-		o.ReportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: err, Latency: took})
-	}
+	// as a BLOCKING repair's write tells it (call.report)
+	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: err, Latency: took})
 	q.running.Lock()
 	// Delete a table's entry at 0: it would keep a dropped table, trackers
 	// and all, reachable for as long as the coordinator runs.

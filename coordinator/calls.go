@@ -132,7 +132,7 @@ func (k *call) now() time.Time { return k.sent.Add(time.Since(k.sent)) }
 // report tells the outcome reporter, if any, how the request ended.
 func (k *call) report() {
 	if k.out != nil {
-		k.out.ReportOutcome(replica.Outcome{Replica: k.cand.r, Endpoint: k.cand.ep, Err: k.err, Latency: k.at.Sub(k.sent)})
+		k.c.reportOutcome(replica.Outcome{Replica: k.cand.r, Endpoint: k.cand.ep, Err: k.err, Latency: k.at.Sub(k.sent)})
 	}
 }
 

@@ -108,8 +108,9 @@ type Config struct {
 	// They start with the first ASYNC repair and stop in Close. Default 4;
 	// at most 1<<16.
 	RepairWorkers int
-	// Logger receives rare events: a replica's Read or Apply that
-	// panicked, at Warn. Default: nothing is logged. The read path never
+	// Logger receives rare events: a replica's Read or Apply, or an
+	// Observer's or Outcomes' method, that panicked, at Warn. Default:
+	// nothing is logged. The read path never
 	// logs per read: dropped repairs are counted (RepairsDropped) and
 	// told to the Observer, not logged.
 	Logger *slog.Logger

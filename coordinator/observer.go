@@ -13,6 +13,7 @@ import (
 // goroutine, an ASYNC repair worker's, or Close's for the queued repairs
 // it drops (so an Observer must not wait on a lock held around Close);
 // they must be quick and must not block. They may be called concurrently.
+// A panic in them is logged (Config.Logger) and otherwise ignored.
 type Observer interface {
 	OnHedge(HedgeEvent)
 	OnRepair(RepairEvent)
@@ -36,8 +37,13 @@ type ContextObserver interface {
 	OnRepairContext(ctx context.Context, e RepairEvent)
 }
 
-// observeHedge tells o of e, with ctx if o takes it.
-func observeHedge(ctx context.Context, o Observer, e HedgeEvent) {
+// observeHedge tells the Observer of e, with ctx if it takes it.
+func (c *Coordinator) observeHedge(ctx context.Context, e HedgeEvent) {
+	o := c.cfg.Observer
+	if o == nil {
+		return
+	}
+	defer c.recoverHook("Observer.OnHedge")
 	if co, ok := o.(ContextObserver); ok {
 		co.OnHedgeContext(ctx, e)
 		return
@@ -45,13 +51,36 @@ func observeHedge(ctx context.Context, o Observer, e HedgeEvent) {
 	o.OnHedge(e)
 }
 
-// observeRepair tells o of e, with ctx if o takes it.
-func observeRepair(ctx context.Context, o Observer, e RepairEvent) {
+// observeRepair tells the Observer of e, with ctx if it takes it.
+func (c *Coordinator) observeRepair(ctx context.Context, e RepairEvent) {
+	o := c.cfg.Observer
+	if o == nil {
+		return
+	}
+	defer c.recoverHook("Observer.OnRepair")
 	if co, ok := o.(ContextObserver); ok {
 		co.OnRepairContext(ctx, e)
 		return
 	}
 	o.OnRepair(e)
+}
+
+// reportOutcome tells the outcome reporter, if any, of o.
+func (c *Coordinator) reportOutcome(o replica.Outcome) {
+	if out := c.cfg.Outcomes; out != nil {
+		defer c.recoverHook("Outcomes.ReportOutcome")
+		out.ReportOutcome(o)
+	}
+}
+
+// recoverHook, deferred around a call into the embedder's Observer or
+// outcome reporter, logs a panic there and carries on, as for a replica's:
+// passed on, it left a read's counts half booked, stopped Close halfway,
+// and, from an ASYNC repair worker, took the process down.
+func (c *Coordinator) recoverHook(hook string) {
+	if v := recover(); v != nil && c.cfg.Logger != nil {
+		c.cfg.Logger.Warn("hook panicked", "hook", hook, "panic", v)
+	}
 }
 
 // HedgeEvent is a speculative action that was taken: a request, or (for

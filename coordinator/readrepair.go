@@ -172,8 +172,6 @@ func (c *Coordinator) repairDone(ctx context.Context, t *table, e RepairEvent) {
 	} else {
 		c.countRepairs(t, 1, func(m *counters) *atomic.Int64 { return &m.repairsFailed })
 	}
-	if c.cfg.Observer != nil {
-		e.Table = t.name
-		observeRepair(ctx, c.cfg.Observer, e)
-	}
+	e.Table = t.name
+	c.observeRepair(ctx, e)
 }

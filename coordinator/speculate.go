@@ -227,8 +227,6 @@ func (r *read) speculationAnswered(ph Phase) bool {
 }
 
 func (r *read) observeHedge(cand candidate, kind RequestKind, at time.Duration) {
-	if o := r.c.cfg.Observer; o != nil {
-		observeHedge(r.parent, o, HedgeEvent{Table: r.req.Table, Key: r.req.Key, To: cand.ep, Kind: kind, Phase: r.rd.phase,
-			After: at, At: at, Threshold: r.threshold})
-	}
+	r.c.observeHedge(r.parent, HedgeEvent{Table: r.req.Table, Key: r.req.Key, To: cand.ep, Kind: kind, Phase: r.rd.phase,
+		After: at, At: at, Threshold: r.threshold})
 }

@@ -1,0 +1,95 @@
+package coordinator_test
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// panickingHooks is an Observer and an outcome reporter that panic.
+type panickingHooks struct{}
+
+func (panickingHooks) OnHedge(coordinator.HedgeEvent)   { panic("hedge hook") }
+func (panickingHooks) OnRepair(coordinator.RepairEvent) { panic("repair hook") }
+func (panickingHooks) ReportOutcome(replica.Outcome)    { panic("outcome hook") }
+
+// hookEnv is newStaleEnv's cluster (B stale) with panicking hooks and a
+// Logger.
+func hookEnv(t *testing.T, opts coordinator.TableOptions) (*env, *records) {
+	t.Helper()
+	h := &records{}
+	e := newEnv(t, coordinator.Config{DefaultTable: opts, Observer: panickingHooks{}, Outcomes: panickingHooks{},
+		Logger: slog.New(h)})
+	require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+	return e, h
+}
+
+// An Observer or outcome reporter that panics is logged, as a replica that
+// panics is, and changes nothing else: an ASYNC repair worker goes on (the
+// panic took the process down), the read that hedged and repaired returns
+// its result with its counts whole, and Close drops what is queued.
+func TestAHookThatPanicsIsLogged(t *testing.T) {
+	t.Run("async repair", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			e, h := hookEnv(t, coordinator.TableOptions{ReadRepair: repair.Async})
+			res, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			require.Equal(t, []string{B}, res.Trace.Repaired)
+			time.Sleep(ms(10)) // B applies it
+			settle()
+			m := e.c.Metrics().Total
+			assert.Equal(t, int64(1), m.RepairsAcked)
+			assert.Equal(t, int64(1), e.stats(B).Mutations)
+			assert.NotEmpty(t, h.got)
+			for _, r := range h.got {
+				assert.Equal(t, slog.LevelWarn, r.Level)
+			}
+			require.NoError(t, e.c.Close())
+		})
+	})
+	t.Run("hedged blocking read", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			e, h := hookEnv(t, policy(t, "5ms"))
+			e.behave(t, B, constant(ms(50)))
+			res, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			assert.True(t, res.Trace.Hedge.Fired)
+			m := e.c.Metrics().Total
+			assert.Equal(t, int64(1), m.SpeculativeRetries)
+			assert.Equal(t, int64(1), m.HedgeWins+m.FailedSpeculations, "the hedge is booked")
+			assert.NotEmpty(t, h.got)
+		})
+	})
+	t.Run("close drops queued repairs", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			e, _ := hookEnv(t, coordinator.TableOptions{ReadRepair: repair.Async})
+			c, err := coordinator.New(coordinator.Config{
+				Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return applyUntilCancelled{r} }),
+				Liveness: e.cluster, RepairWorkers: 1, DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
+				Observer: panickingHooks{}, Outcomes: panickingHooks{},
+			})
+			require.NoError(t, err)
+			for range 3 { // each queues a repair of B; the one worker is in B's Apply
+				_, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+				require.NoError(t, err)
+			}
+			synctest.Wait()
+			require.NoError(t, c.Close())
+			synctest.Wait()
+			m := c.Metrics().Total
+			assert.Equal(t, int64(3), m.RepairsSent)
+			assert.Equal(t, int64(2), m.RepairsDropped)
+			assert.Equal(t, int64(1), m.RepairsFailed)
+		})
+	})
+}
