@@ -50,19 +50,27 @@ func (q *repairQueue) init(c *Coordinator) {
 	q.applying = map[*table]int{}
 }
 
-// enqueue queues a job without blocking, or drops it.
+// enqueue queues a job without blocking, or drops it: after the lock, as
+// an Observer told of the drop may call Close, which takes it.
 func (q *repairQueue) enqueue(j repairJob) {
+	if !q.tryEnqueue(j) {
+		q.drop(j)
+	}
+}
+
+func (q *repairQueue) tryEnqueue(j repairJob) bool {
 	q.mu.RLock()
 	defer q.mu.RUnlock()
-	if !q.closed {
-		q.start.Do(q.startWorkers)
-		select {
-		case q.jobs <- j:
-			return
-		default:
-		}
+	if q.closed {
+		return false
 	}
-	q.drop(j)
+	q.start.Do(q.startWorkers)
+	select {
+	case q.jobs <- j:
+		return true
+	default:
+		return false
+	}
 }
 
 func (q *repairQueue) drop(j repairJob) {
