@@ -42,7 +42,8 @@ type check struct {
 // data response carries the command's key; a digest-only read returns the
 // digest of the partition a data read returns (with and without a column
 // selection); Apply merges (two versions applied in both orders read as
-// repair.Merge of them, and applying twice changes nothing) and leaves the
+// repair.Merge of them, cells whose timestamps tie included, and applying
+// twice changes nothing) and leaves the
 // partition it is given as it was, when it returns and after later calls;
 // a read after a write sees it (an answer cached before it, a digest say,
 // must not be); a column selection projects; tables are separate;

@@ -87,6 +87,7 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"cuts keys at a zero byte":       "binary_keys",
 	"counts purged tombstones":       "read_time",
 	"sends data with digests":        "query_slices",
+	"breaks ties by arrival":         "apply_merges",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -184,6 +185,11 @@ func (b *brokenReplica) Apply(ctx context.Context, m replica.Mutation) error {
 		m.Partition.Key = cut(m.Partition.Key)
 	case "merges into its kept input":
 		b.keep(m.Partition)
+	case "breaks ties by arrival":
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return b.lastArrivalWinsTies(m)
 	}
 	err := b.Replica.Apply(ctx, m)
 	if b.flaw == "modifies its input" { // recycles the buffers it was given
@@ -207,6 +213,51 @@ func (b *brokenReplica) keep(p replica.Partition) {
 	merged, _ := repair.Merge(kept, p)
 	if len(merged.Rows) <= len(kept.Rows) {
 		copy(kept.Rows, merged.Rows)
+	}
+}
+
+// lastArrivalWinsTies merges m as Merge does, except that a cell of m
+// whose timestamp equals the held cell's replaces it, as a store comparing
+// timestamps with >= does.
+func (b *brokenReplica) lastArrivalWinsTies(m replica.Mutation) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	held, ok := b.Partition(m.Table, m.Partition.Key)
+	if !ok {
+		held = replica.Partition{Key: m.Partition.Key}
+	}
+	merged, err := repair.Merge(held, m.Partition)
+	if err != nil {
+		return err
+	}
+	for _, row := range m.Partition.Rows {
+		for _, c := range row.Cells {
+			if old, found := cellOf(held, row.Clustering, c); found && old.Timestamp == c.Timestamp {
+				setCell(&merged, row.Clustering, c)
+			}
+		}
+	}
+	return b.Seed(m.Table, merged)
+}
+
+func cellOf(p replica.Partition, clustering string, c replica.Cell) (replica.Cell, bool) {
+	for _, r := range p.Rows {
+		for _, o := range r.Cells {
+			if r.Clustering == clustering && o.Column == c.Column && o.Path == c.Path {
+				return o, true
+			}
+		}
+	}
+	return replica.Cell{}, false
+}
+
+func setCell(p *replica.Partition, clustering string, c replica.Cell) {
+	for i, r := range p.Rows {
+		for j, o := range r.Cells {
+			if r.Clustering == clustering && o.Column == c.Column && o.Path == c.Path {
+				p.Rows[i].Cells[j] = c
+			}
+		}
 	}
 }
 
