@@ -10,23 +10,26 @@ import (
 )
 
 // versions returns two versions of partition key that neither contains
-// the other: the newer overwrites a cell, deletes a column and a row, and
-// adds a row, so a replica that replaces instead of merging is caught. Two
-// cells tie on their timestamp, where the older version's larger value and
-// the newer's tombstone win, so a replica that lets the last write win a
-// tie reads unlike the merge in one order or the other.
+// the other: the newer deletes the partition at a timestamp that removes
+// one older row (r0), overwrites a cell, deletes a column and a row, and
+// adds a row, so a replica that replaces instead of merging, or that drops
+// a partition deletion, is caught. Two cells tie on their timestamp, where
+// the older version's larger value and the newer's tombstone win, so a
+// replica that lets the last write win a tie reads unlike the merge in one
+// order or the other.
 func versions(key string) (older, newer replica.Partition) {
 	older = replica.NewPartition(key,
 		replica.NewRow("r1", replica.Live("a", "1", 10), replica.Live("b", "old", 10), replica.Live("d", "gone", 10),
 			replica.Live("t", "larger", 30), replica.Live("u", "deleted", 30)),
 		replica.NewRow("r2", replica.Live("c", "x", 10)),
+		replica.NewRow("r0", replica.Live("z", "before the deletion", 4)),
 	)
 	newer = replica.NewPartition(key,
 		replica.NewRow("r1", replica.Live("b", "new", 20), replica.Tombstone("d", 20, 100),
 			replica.Live("t", "less", 30), replica.Tombstone("u", 30, 100)),
 		replica.NewRow("r2").WithDeletion(replica.DeletedAt(15, 100)),
 		replica.NewRow("r3", replica.Live("e", "y", 20)),
-	)
+	).WithDeletion(replica.DeletedAt(5, 100))
 	return older, newer
 }
 

@@ -88,6 +88,7 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"counts purged tombstones":       "read_time",
 	"sends data with digests":        "query_slices",
 	"breaks ties by arrival":         "apply_merges",
+	"drops partition deletions":      "apply_merges",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -185,6 +186,8 @@ func (b *brokenReplica) Apply(ctx context.Context, m replica.Mutation) error {
 		m.Partition.Key = cut(m.Partition.Key)
 	case "merges into its kept input":
 		b.keep(m.Partition)
+	case "drops partition deletions": // a storage format without them
+		m.Partition.Deletion = replica.Deletion{}
 	case "breaks ties by arrival":
 		if err := ctx.Err(); err != nil {
 			return err
