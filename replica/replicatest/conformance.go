@@ -47,8 +47,9 @@ type check struct {
 // partition it is given as it was, when it returns and after later calls;
 // a read after a write sees it (an answer cached before it, a digest say,
 // must not be); a column selection projects; tables are separate;
-// partition and clustering keys are bytes, with zero bytes and 0xff, and a
-// clustering key may be empty; concurrent Reads and Applies are safe (run
+// partition and clustering keys are bytes, not C or UTF-8 strings (keys
+// that differ only after a zero byte, or only in 0xfe and 0xff, stay apart),
+// and a clustering key may be empty; concurrent Reads and Applies are safe (run
 // the test with -race) and lose no write; every answer, at several read
 // times (which expire cells and purge some tombstones, which are then not
 // counted), column selections and digest versions, is what Command.Respond

@@ -6,9 +6,10 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// binaryKeys are partition keys that differ only after a zero byte, or in a
-// byte no text encoding uses: keys are bytes, not C or UTF-8 strings.
-var binaryKeys = []string{"user\x00a", "user\x00b", "user", "\xff", "\xff\x00"}
+// binaryKeys are partition keys that differ only after a zero byte, or in
+// bytes that are not UTF-8 (0xfe and 0xff, which a JSON encoder both
+// replaces with U+FFFD): keys are bytes, not C or UTF-8 strings.
+var binaryKeys = []string{"user\x00a", "user\x00b", "user", "\xff", "\xfe", "\xff\x00"}
 
 // binaryRows returns a partition of key whose clustering keys are empty,
 // hold zero bytes and 0xff, and whose values name the key, so that the

@@ -89,6 +89,7 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"sends data with digests":        "query_slices",
 	"breaks ties by arrival":         "apply_merges",
 	"drops partition deletions":      "apply_merges",
+	"makes keys valid UTF-8":         "binary_keys",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -116,6 +117,11 @@ func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.
 			<-b.release // the cancelled request's reply never comes
 		}
 		return resp, err
+	}
+	if b.flaw == "makes keys valid UTF-8" && validUTF8(cmd.Key) != cmd.Key {
+		stored, _ := b.Partition(cmd.Table, validUTF8(cmd.Key))
+		stored.Key = cmd.Key // the key it was asked, as a careful adapter answers
+		return cmd.Respond(stored)
 	}
 	if resp, hit := b.cached(cmd); hit {
 		return resp, nil
@@ -186,6 +192,8 @@ func (b *brokenReplica) Apply(ctx context.Context, m replica.Mutation) error {
 		m.Partition.Key = cut(m.Partition.Key)
 	case "merges into its kept input":
 		b.keep(m.Partition)
+	case "makes keys valid UTF-8":
+		m.Partition.Key = validUTF8(m.Partition.Key)
 	case "drops partition deletions": // a storage format without them
 		m.Partition.Deletion = replica.Deletion{}
 	case "breaks ties by arrival":
@@ -263,6 +271,10 @@ func setCell(p *replica.Partition, clustering string, c replica.Cell) {
 		}
 	}
 }
+
+// validUTF8 replaces the bytes of key that are not UTF-8, as a JSON
+// encoder does, so that keys differing only in them collide.
+func validUTF8(key string) string { return strings.ToValidUTF8(key, "\uFFFD") }
 
 // cut ends a key at its first zero byte, as a C string does.
 func cut(key string) string {
