@@ -20,13 +20,13 @@ import (
 func versions(key string) (older, newer replica.Partition) {
 	older = replica.NewPartition(key,
 		replica.NewRow("r1", replica.Live("a", "1", 10), replica.Live("b", "old", 10), replica.Live("d", "gone", 10),
-			replica.Live("t", "larger", 30), replica.Live("u", "deleted", 30)),
+			replica.Live("t", "2-larger", 30), replica.Live("u", "deleted", 30)),
 		replica.NewRow("r2", replica.Live("c", "x", 10)),
 		replica.NewRow("r0", replica.Live("z", "before the deletion", 4)),
 	)
 	newer = replica.NewPartition(key,
 		replica.NewRow("r1", replica.Live("b", "new", 20), replica.Tombstone("d", 20, 100),
-			replica.Live("t", "less", 30), replica.Tombstone("u", 30, 100)),
+			replica.Live("t", "1-smaller", 30), replica.Tombstone("u", 30, 100)),
 		replica.NewRow("r2").WithDeletion(replica.DeletedAt(15, 100)),
 		replica.NewRow("r3", replica.Live("e", "y", 20)),
 	).WithDeletion(replica.DeletedAt(5, 100))
