@@ -89,26 +89,28 @@ func (r *read) bookTombstones() {
 	}
 }
 
-// result is what Read returns: the data, and the paging state of a
-// result its query's limit cut.
+// result is what Read returns: the data, cut at the query's limit, and
+// the paging state of a result the limit cut. The data answer of a read
+// without a mismatch is cut too: a replica, or a transport that lost the
+// limit, may have answered past it, and the page would then hold every
+// row, its state resume after the last (as Cassandra's pager trims a page
+// to its size).
 func (r *read) result(p replica.Partition, err error) (Result, error) {
 	if err != nil { // a merge whose repair or round failed is no result at the level
 		return Result{Trace: r.trace.detach()}, err
 	}
+	p, reached := p.Limit(r.q, r.nowInSec)
 	res := Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach(), query: r.q}
-	res.PagingState = r.pagingState(p)
+	res.PagingState = r.pagingState(p, reached)
 	return res, nil
 }
 
 // pagingState is the state that resumes after p's last row, when the
-// limit cut p and the rows the read's own state left it are not all
-// returned; nil otherwise.
-func (r *read) pagingState(p replica.Partition) []byte {
-	if r.q.Limit <= 0 {
-		return nil
-	}
+// limit cut p (reached) and the rows the read's own state left it are not
+// all returned; nil otherwise.
+func (r *read) pagingState(p replica.Partition, reached bool) []byte {
 	last, ok := p.LastClustering(r.q)
-	if _, reached := p.Limit(r.q, r.nowInSec); !reached || !ok {
+	if !reached || !ok {
 		return nil
 	}
 	left := 0
