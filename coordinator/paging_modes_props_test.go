@@ -1,0 +1,207 @@
+package coordinator_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// pagingModes are the levels, speculation, repair modes and strategies
+// the paging properties run under: at QUORUM the replicas hold A, B and
+// their merge, as in TestPagingReturnsTheMergedView.
+var pagingModes = []struct {
+	name     string
+	level    consistency.Level
+	retry    string
+	mode     repair.Mode
+	strategy coordinator.Strategy
+}{
+	{"ALL/BLOCKING", consistency.All, "NEVER", repair.Blocking, coordinator.DataAndDigests},
+	{"ALL/DigestFirst/NONE", consistency.All, "ALWAYS", repair.None, coordinator.DigestFirst},
+	{"QUORUM/ALWAYS", consistency.Quorum, "ALWAYS", repair.Blocking, coordinator.DataAndDigests},
+	{"QUORUM/DigestFirst", consistency.Quorum, "NEVER", repair.Blocking, coordinator.DigestFirst},
+	{"QUORUM/NONE", consistency.Quorum, "ALWAYS", repair.None, coordinator.DataAndDigests},
+}
+
+// modeVersions draws the replicas' versions of k: three disagreeing ones,
+// or at QUORUM A, B and Merge(A, B) in any order.
+func modeVersions(t *rapid.T, g pageGen, k string, quorum bool) []replica.Partition {
+	if quorum {
+		ab := g.versions(t, k, 2)
+		return rapid.Permutation(append(ab, merge(t, ab...))).Draw(t, "placement")
+	}
+	return g.versions(t, k, 3)
+}
+
+// The pages of an IN query, followed with Next, return each key's rows as
+// reading it alone under its per-partition limit does, in key order, up to
+// the limit under a page size, under every level, strategy and repair mode
+// (TestReadManyPagingHonoursBothLimits reads at ALL, unhedged), a page
+// reading its keys one to three at a time.
+func TestReadManyPagingUnderEveryMode(t *testing.T) {
+	for _, tc := range pagingModes {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := policy(t, tc.retry)
+			opts.ReadRepair, opts.Strategy = tc.mode, tc.strategy
+			cl, c := propertyCoordinator(t, opts)
+			quorum := tc.level == consistency.Quorum
+			g := newPageGen(quorum)
+			n := 0
+			rapid.Check(t, func(t *rapid.T) {
+				n++
+				req := coordinator.ManyRequest{Table: tbl, Level: tc.level, Query: g.query(t), Columns: g.columns(t),
+					Limit: rapid.IntRange(0, 8).Draw(t, "limit"), Concurrency: rapid.IntRange(1, 3).Draw(t, "conc"), NowInSec: now}
+				sized := rapid.Bool().Draw(t, "page size")
+				var want, got []string
+				for i := range rapid.IntRange(1, 4).Draw(t, "keys") {
+					k := fmt.Sprint("modemany", n, "/", i)
+					req.Keys = append(req.Keys, k)
+					vs := modeVersions(t, g, k, quorum)
+					for j, r := range cl.Replicas() {
+						require.NoError(t, r.Seed(tbl, vs[j]))
+					}
+					rows, _ := wholeRead(t, vs, coordinator.Request{Query: req.Query, Columns: req.Columns})
+					if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
+						rows = rows[:pp]
+					}
+					want = append(want, keyed(k, rows)...)
+				}
+				if sized && req.Limit > 0 && len(want) > req.Limit {
+					want = want[:req.Limit]
+				}
+				for page, more := 0, true; more; page++ {
+					require.Less(t, page, 60, "paging does not end")
+					size := req.Limit
+					if sized {
+						req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
+						size = req.PageSize
+						if req.Limit > 0 {
+							size = min(size, req.Limit)
+						}
+					}
+					res, err := c.ReadMany(context.Background(), req)
+					require.NoError(t, err)
+					rows := 0
+					for _, r := range res {
+						require.NoError(t, r.Err)
+						v := inQueryOrder(r.Result, req.Query)
+						rows += len(v)
+						got = append(got, keyed(r.Key, v)...)
+					}
+					require.True(t, size == 0 || rows <= size, "page %d: %d rows in a page of %d", page, rows, size)
+					req, more = req.Next(res)
+				}
+				require.Equal(t, want, got)
+			})
+		})
+	}
+}
+
+// Pages of random sizes, dropped after the first page, return exactly the
+// rows of the query read whole up to its limit, under every level,
+// strategy and repair mode (TestPageSizeReturnsTheLimitedView reads at
+// ALL, unhedged, and never drops the size).
+func TestPageSizeUnderEveryMode(t *testing.T) {
+	for _, tc := range pagingModes {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := policy(t, tc.retry)
+			opts.ReadRepair, opts.Strategy = tc.mode, tc.strategy
+			cl, c := propertyCoordinator(t, opts)
+			quorum := tc.level == consistency.Quorum
+			g := newPageGen(quorum)
+			n := 0
+			rapid.Check(t, func(t *rapid.T) {
+				n++
+				req := coordinator.Request{Table: tbl, Key: fmt.Sprint("modesized", n), Level: tc.level,
+					Query: g.query(t), Columns: g.columns(t), NowInSec: now}
+				vs := modeVersions(t, g, req.Key, quorum)
+				for i, r := range cl.Replicas() {
+					require.NoError(t, r.Seed(tbl, vs[i]))
+				}
+				want, _ := wholeRead(t, vs, req)
+				if l := req.Query.Limit; l > 0 && len(want) > l {
+					want = want[:l]
+				}
+				var got []replica.ViewRow
+				for page := 0; ; page++ {
+					require.Less(t, page, 40, "paging does not end")
+					req.PageSize = rapid.IntRange(1-min(page, 1), 4).Draw(t, "page size")
+					res, err := c.Read(context.Background(), req)
+					require.NoError(t, err)
+					rows := inQueryOrder(res, req.Query)
+					if req.PageSize > 0 {
+						require.LessOrEqual(t, len(rows), req.PageSize, "page %d", page)
+					}
+					got = append(got, rows...)
+					if res.PagingState == nil {
+						break
+					}
+					req.PagingState = res.PagingState
+				}
+				require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "got %v\nwant %v", replica.View{Rows: got}, replica.View{Rows: want})
+			})
+		})
+	}
+}
+
+// Up to 12 keys of 14 rows, read up to six at a time, with per-partition
+// limits, limits and page sizes: a page that stops starting keys once
+// those read hold its rows (pageFill) still returns every key's rows once,
+// in order. TestReadManyPagingHonoursBothLimits reads fewer keys than its
+// default concurrency, so it never stops early: a page that stopped one
+// row short passed it.
+func TestReadManyPagingOfManyKeysFewAtATime(t *testing.T) {
+	cl, c := propertyCoordinator(t, policy(t, "ALWAYS"))
+	g := pageGen{purgeable: true}
+	for i := range 14 {
+		g.keys = append(g.keys, fmt.Sprintf("%02d", i))
+	}
+	n := 0
+	rapid.Check(t, func(t *rapid.T) {
+		n++
+		req := coordinator.ManyRequest{Table: tbl, Level: consistency.All, Query: g.query(t), Columns: g.columns(t),
+			Limit: rapid.IntRange(0, 12).Draw(t, "limit"), Concurrency: rapid.IntRange(1, 6).Draw(t, "conc"), NowInSec: now}
+		req.Query.Limit = rapid.IntRange(0, 6).Draw(t, "pp")
+		sized := rapid.Bool().Draw(t, "page size")
+		var want, got []string
+		for i := range rapid.IntRange(1, 12).Draw(t, "keys") {
+			k := fmt.Sprint("fewmany", n, "/", i)
+			req.Keys = append(req.Keys, k)
+			vs := g.versions(t, k, 3)
+			for j, r := range cl.Replicas() {
+				require.NoError(t, r.Seed(tbl, vs[j]))
+			}
+			rows, _ := wholeRead(t, vs, coordinator.Request{Query: req.Query, Columns: req.Columns})
+			if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
+				rows = rows[:pp]
+			}
+			want = append(want, keyed(k, rows)...)
+		}
+		if sized && req.Limit > 0 && len(want) > req.Limit {
+			want = want[:req.Limit]
+		}
+		for page, more := 0, true; more; page++ {
+			require.Less(t, page, 80, "paging does not end")
+			if sized {
+				req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
+			}
+			res, err := c.ReadMany(context.Background(), req)
+			require.NoError(t, err)
+			for _, r := range res {
+				require.NoError(t, r.Err)
+				got = append(got, keyed(r.Key, inQueryOrder(r.Result, req.Query))...)
+			}
+			req, more = req.Next(res)
+		}
+		require.Equal(t, want, got)
+	})
+}
