@@ -38,7 +38,8 @@ type ManyRequest struct {
 	PagingState []byte
 	// Concurrency bounds the reads running at once. Default 32.
 	Concurrency int
-	// NowInSec, if not 0, is the time of every read (see Request).
+	// NowInSec, if not 0, is the time of every read (see Request); 0
+	// takes the coordinator's clock when ReadMany starts, for every key.
 	NowInSec int64
 }
 
@@ -83,6 +84,13 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	budget, err := req.resumed()
 	if err != nil {
 		return nil, err
+	}
+	if req.NowInSec == 0 {
+		// One time for every key, as Cassandra's IN query reads its
+		// partitions at the statement's: a key read a second after
+		// another would otherwise see a row that expired at that second
+		// gone, where the other shows its twin.
+		req.NowInSec = now().Unix()
 	}
 	out := distinct(req.Keys)
 	readCtx, stop := ctx, context.CancelFunc(func() {})
