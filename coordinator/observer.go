@@ -106,7 +106,10 @@ type HedgeEvent struct {
 type RepairEvent struct {
 	Table, Key string
 	To         replica.Endpoint
-	Mode       repair.Mode
+	// Mode is how the write ran: Blocking when a read waited for it, Async
+	// when the background queue ran it, a BLOCKING table's too when its
+	// read timed out waiting for it or did not need it to meet the level.
+	Mode repair.Mode
 	// Mutation is what was sent: exactly what the replica lacked.
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped

@@ -91,9 +91,9 @@ func (sc *score) sent() {
 // too. A failure's time is not a latency (a replica failing at once must
 // not look fast); a cancelled request's is a lower bound of one, and is
 // recorded when it says more than the score does (or the replica has no
-// score), so that a replica always hedged around still looks slow, while
-// a request cancelled at once (a ReadMany page that filled) does not make
-// its replica look fast. A refusal for tombstones is neither: every
+// score: its 0, which ranks first, only rises), so that a replica always
+// hedged around still looks slow, while a request cancelled at once (a
+// ReadMany page that filled) does not make a scored replica look fast. A refusal for tombstones is neither: every
 // replica holds the same data, as Cassandra's snitch ignores a failure
 // response. cancelled says whether the read cancelled the request; an
 // error wrapping context.Canceled otherwise is the replica's failure.
