@@ -50,11 +50,13 @@ func TestAHookThatPanicsIsLogged(t *testing.T) {
 			m := e.c.Metrics().Total
 			assert.Equal(t, int64(1), m.RepairsAcked)
 			assert.Equal(t, int64(1), e.stats(B).Mutations)
+			require.NoError(t, e.c.Close())
+			h.mu.Lock()
+			defer h.mu.Unlock()
 			assert.NotEmpty(t, h.got)
 			for _, r := range h.got {
 				assert.Equal(t, slog.LevelWarn, r.Level)
 			}
-			require.NoError(t, e.c.Close())
 		})
 	})
 	t.Run("hedged blocking read", func(t *testing.T) {
@@ -67,6 +69,10 @@ func TestAHookThatPanicsIsLogged(t *testing.T) {
 			m := e.c.Metrics().Total
 			assert.Equal(t, int64(1), m.SpeculativeRetries)
 			assert.Equal(t, int64(1), m.HedgeWins+m.FailedSpeculations, "the hedge is booked")
+			time.Sleep(ms(100)) // B's request ends, and its outcome is told
+			synctest.Wait()
+			h.mu.Lock()
+			defer h.mu.Unlock()
 			assert.NotEmpty(t, h.got)
 		})
 	})
