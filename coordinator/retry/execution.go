@@ -245,7 +245,6 @@ func (x *execution) speculate() (attemptSpec, bool) {
 	a := attemptSpec{target: x.next, level: x.stmt.Level, speculative: true, token: token}
 	x.next++
 	x.speculated++
-	x.e.m.speculative.Add(1)
 	return a, true
 }
 

@@ -18,11 +18,15 @@ func (e *Executor) withdraw() (time.Time, bool) {
 
 // started counts attempt a in the metrics as it starts, after its backoff:
 // a retry the context cancels during its backoff never ran, and is not
-// counted. It touches only atomics, so a speculative attempt's goroutine
-// may call it.
+// counted, nor is a speculative attempt whose goroutine found the statement
+// won. It touches only atomics, so a speculative attempt's goroutine may
+// call it.
 func (e *Executor) started(a attemptSpec) {
-	if a.retry {
+	switch {
+	case a.retry:
 		e.m.retries[a.cause].Add(1)
+	case a.speculative:
+		e.m.speculative.Add(1)
 	}
 	if a.downgraded {
 		e.m.downgrades.Add(1)
