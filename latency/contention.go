@@ -27,6 +27,9 @@ func (t *Tracker) probe(set *stripeSet, s *stripe, me uintptr, v uint32) {
 		}
 	}
 	if v%clockEvery == 0 {
+		if t.quiet.Load() {
+			t.quiet.Store(false)
+		}
 		t.advance()
 	}
 }

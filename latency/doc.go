@@ -47,11 +47,13 @@
 // a table whose latency jumps shows the new latency within one window. The
 // window slides lazily, when a query or Record notices that the clock has
 // moved on (Record looks at the clock on about one sample in 128 per
-// bucket, as a clock read costs more than the add). A sample added before
-// anyone noticed the end of a third counts with that third, and so leaves
-// the window early; a Threshold queries its tracker at every refresh, which
-// keeps that slack within the refresh interval. Take the clock from
-// WithClock, or from a testing/synctest bubble.
+// bucket, as a clock read costs more than the add, and on every sample of a
+// third until a bucket has 128, so that a quiet table's samples are placed
+// exactly). A sample added before anyone noticed the end of a third counts
+// with that third, and so leaves the window early; a Threshold queries its
+// tracker at every refresh, which keeps that slack within the refresh
+// interval. Take the clock from WithClock, or from a testing/synctest
+// bubble.
 //
 // # Reading
 //

@@ -12,8 +12,10 @@ import (
 //
 // Record is lock-free and allocation-free once warmed up: one atomic add
 // into the calling goroutine's stripe, and a clock read on about one sample
-// in 128. The window slides lazily: whichever Record or query first notices
-// that a sub-window has ended packs its counts away. Nothing runs in the
+// in 128, and on every sample of a sub-window until a bucket has 128 of
+// them, so that a quiet table's samples count from when they came. The
+// window slides lazily: whichever Record or query first notices that a
+// sub-window has ended packs its counts away. Nothing runs in the
 // background, so an idle Tracker costs nothing and needs no Close.
 //
 // Memory: a Tracker that never recorded takes 240 bytes. For each octave its
@@ -26,9 +28,10 @@ import (
 //
 // A Tracker is safe for concurrent use. Create it with NewTracker.
 type Tracker struct {
-	// Read by every Record, written once per sub-window at most.
+	// Read by every Record, written a few times per sub-window at most.
 	set        atomic.Pointer[stripeSet] // nil until the first sample
 	nextRotate atomic.Int64              // elapsed time at which the current sub-window ends
+	quiet      atomic.Bool               // no counter reached clockEvery in this sub-window: see Record
 	early      atomic.Uint32             // samples recorded, up to earlyCap: see Threshold
 
 	clock  func() time.Time // nil: time.Since(origin), one monotonic read
@@ -52,6 +55,9 @@ type Tracker struct {
 // to 200 ns on a virtual machine, several times the rest of Record; one in
 // 128 keeps it near a nanosecond a sample. Queries look at the clock every
 // time, so samples are late to notice a new sub-window only between queries.
+// A tracker whose buckets get fewer than clockEvery samples in a sub-window
+// would never look, so until one of them has, every Record does: at most
+// clockEvery clock reads per bucket and stripe in a sub-window.
 const clockEvery = 128
 
 // NewTracker returns an empty tracker; with no options it looks back
@@ -66,6 +72,7 @@ func NewTracker(opts ...Option) *Tracker {
 		t.origin = time.Now()
 	}
 	t.nextRotate.Store(int64(t.sub))
+	t.quiet.Store(true)
 	for i := range t.gens {
 		t.gens[i].epoch = noEpoch
 	}
@@ -83,6 +90,12 @@ func (t *Tracker) Window() time.Duration { return t.sub * parts }
 // Record is one function but for rare cases: on its path a call costs about
 // as much as the atomic operation.
 func (t *Tracker) Record(d time.Duration) {
+	if t.quiet.Load() {
+		// Few samples: no probe would notice a new sub-window before a
+		// query, which would pack these samples with the sub-window
+		// that ended, however long ago. A clock read each is cheap here.
+		t.advance()
+	}
 	b := bucketOf(d)
 	set := t.set.Load()
 	if set == nil {

@@ -41,6 +41,7 @@ func (t *Tracker) slideLocked(el time.Duration) {
 	t.epoch = e
 	t.nextRotate.Store((e + 1) * int64(t.sub))
 	t.contention.Store(0)
+	t.quiet.Store(true)
 }
 
 // view is the window as the holder of the tracker's lock sees it.

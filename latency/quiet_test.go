@@ -1,0 +1,44 @@
+package latency_test
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/readpath/readpath/latency"
+)
+
+// Samples recorded two thirds or more after anyone last looked at the
+// clock, too few for Record's probe to look, count from the moment they
+// are recorded: packed with the third last noticed, they left the window
+// at the first query.
+func TestSamplesAfterAnUnnoticedGapCountAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker() // thirds of 20 s
+		tr.Record(10 * time.Millisecond)
+		time.Sleep(2 * time.Minute)
+		for range 10 {
+			tr.Record(40 * time.Millisecond)
+		}
+		assert.Equal(t, int64(10), tr.Snapshot().Count)
+		withinBucket(t, 40*time.Millisecond, tr.Quantile(0), "the sample of two minutes ago is gone")
+	})
+}
+
+// A quiet table read once a window, as by a metrics scraper, shows the
+// samples of at least the last two thirds of a window.
+func TestAQuietTrackerReadOnceAWindowShowsItsRecentSamples(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker() // thirds of 20 s
+		for range 3 {
+			for range 50 { // a sample a second: 20 a third, too few to probe
+				tr.Record(10 * time.Millisecond)
+				time.Sleep(time.Second)
+			}
+			time.Sleep(10 * time.Second)
+			assert.GreaterOrEqual(t, tr.Snapshot().Count, int64(30), "the samples of the last 40 s")
+		}
+	})
+}
