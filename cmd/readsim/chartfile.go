@@ -9,19 +9,19 @@ import (
 	"path/filepath"
 )
 
-// chartFile is where the chart goes. It is created before the run, as a
-// temporary file beside its path, so that a path readsim cannot write to
-// fails at once rather than after the simulation; the chart replaces the
-// path only once it is whole.
+// chartFile is where the chart goes. Its path is checked before the run,
+// by creating a temporary file beside it and removing it at once, so that
+// a path readsim cannot write to fails at once rather than after the
+// simulation; none is kept open through the run, as a Ctrl-C skips
+// deferred calls and would leave it behind. The chart is written to a new
+// temporary file and replaces the path only once it is whole.
 type chartFile struct {
 	path string
 	mode fs.FileMode // the path's, if it exists
-	tmp  *os.File
-	done bool // committed or discarded
 }
 
-// createChartFile checks that path can be written and opens the temporary
-// file; it returns nil for an empty path.
+// createChartFile checks that path can be written; it returns nil for an
+// empty path.
 func createChartFile(path string) (*chartFile, error) {
 	if path == "" {
 		return nil, nil
@@ -30,12 +30,24 @@ func createChartFile(path string) (*chartFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	tmp, err := createTemp(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(tmp.Close(), os.Remove(tmp.Name())); err != nil {
+		return nil, fmt.Errorf("-plot %s: %w", path, err)
+	}
+	return &chartFile{path: path, mode: mode}, nil
+}
+
+// createTemp creates a temporary file beside path.
+func createTemp(path string) (*os.File, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
 		return nil, fmt.Errorf("-plot %s: cannot create a file in %s: %w", path, dir, pathCause(err))
 	}
-	return &chartFile{path: path, mode: mode, tmp: tmp}, nil
+	return tmp, nil
 }
 
 // checkWritable fails if path exists and is a directory or cannot be
@@ -70,29 +82,23 @@ func pathCause(err error) error {
 
 // commit writes the chart with write and moves it to its path.
 func (c *chartFile) commit(write func(io.Writer) error) error {
-	c.done = true
-	err := write(c.tmp)
-	if cerr := c.tmp.Close(); err == nil {
+	tmp, err := createTemp(c.path)
+	if err != nil {
+		return err
+	}
+	err = write(tmp)
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(c.tmp.Name(), c.mode) // not CreateTemp's 0600
+		err = os.Chmod(tmp.Name(), c.mode) // not CreateTemp's 0600
 	}
 	if err == nil {
-		err = os.Rename(c.tmp.Name(), c.path)
+		err = os.Rename(tmp.Name(), c.path)
 	}
 	if err != nil {
-		os.Remove(c.tmp.Name())
+		os.Remove(tmp.Name())
 		return fmt.Errorf("-plot %s: %w", c.path, err)
 	}
 	return nil
-}
-
-// discard removes the temporary file of a chart that will not be drawn.
-func (c *chartFile) discard() {
-	if c != nil && !c.done {
-		c.done = true
-		c.tmp.Close()
-		os.Remove(c.tmp.Name())
-	}
 }

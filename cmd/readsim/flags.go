@@ -33,7 +33,7 @@ type options struct {
 	cpuProfile  string
 	trace       string
 	meter       meter      // measures the machine around each run
-	chart       *chartFile // where -plot draws, created before the run
+	chart       *chartFile // where -plot draws, checked before the run
 }
 
 // errUsage marks a bad command line: exit status 2.

@@ -34,7 +34,6 @@ func runWith(m meter, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "readsim: %v\n", err)
 		return 2
 	}
-	defer o.chart.discard()
 	stopProfiles, err := startProfiles(o)
 	if errors.Is(err, errUsage) {
 		fmt.Fprintf(stderr, "readsim: %v\n", unwrapUsage(err))
