@@ -41,16 +41,17 @@ type row struct {
 	DeadReplicaRequests *int64 `json:"dead_replica_requests"`
 }
 
-// toRow summarises an outcome. Its extra load is the speculative requests
-// it sent per replica read that baseline, the same scenario under NEVER,
-// sent for as many reads.
+// toRow summarises an outcome. Its extra load is the speculative reads it
+// sent (hedges, and reconcile reads to replicas a mismatched read had not
+// contacted) per replica read that baseline, the same scenario under
+// NEVER, sent for as many reads.
 func toRow(o, baseline outcome, ideal *idealFigures) row {
 	m := o.metrics
 	r := row{
 		Scenario: o.s.name, Policy: o.policy, Reads: m.Reads, Latencies: o.lat.count(),
 		P50: round2(o.lat.quantileMS(50)), P99: round2(o.lat.quantileMS(99)),
 		P999: round2(o.lat.quantileMS(99.9)), Max: round2(o.lat.maxMS()),
-		ExtraLoad: round4(float64(m.SpeculativeRetries) / (requestsPerRead(baseline) * float64(max(1, m.Reads)))),
+		ExtraLoad: round4(float64(m.SpeculativeRetries+m.ReconcileSpeculations) / (requestsPerRead(baseline) * float64(max(1, m.Reads)))),
 		Hedges:    m.SpeculativeRetries, HedgeWins: m.HedgeWins,
 		Suppressed: m.SuppressedBudget + m.SuppressedOverload,
 		Mismatches: m.DigestMismatches, Repairs: m.RepairsSent, Errors: o.errors,

@@ -103,11 +103,13 @@ func since(now, before coordinator.TableMetrics) coordinator.TableMetrics {
 		DataRequests:       now.DataRequests - before.DataRequests,
 		DigestRequests:     now.DigestRequests - before.DigestRequests,
 		SpeculativeRetries: now.SpeculativeRetries - before.SpeculativeRetries,
-		HedgeWins:          now.HedgeWins - before.HedgeWins,
-		SuppressedBudget:   now.SuppressedBudget - before.SuppressedBudget,
-		SuppressedOverload: now.SuppressedOverload - before.SuppressedOverload,
-		DigestMismatches:   now.DigestMismatches - before.DigestMismatches,
-		RepairsSent:        now.RepairsSent - before.RepairsSent,
+		// Speculative replica reads too, after a digest mismatch: extra load.
+		ReconcileSpeculations: now.ReconcileSpeculations - before.ReconcileSpeculations,
+		HedgeWins:             now.HedgeWins - before.HedgeWins,
+		SuppressedBudget:      now.SuppressedBudget - before.SuppressedBudget,
+		SuppressedOverload:    now.SuppressedOverload - before.SuppressedOverload,
+		DigestMismatches:      now.DigestMismatches - before.DigestMismatches,
+		RepairsSent:           now.RepairsSent - before.RepairsSent,
 	}
 }
 
