@@ -57,3 +57,25 @@ func TestHedgeGoesToAnotherRack(t *testing.T) {
 		assert.Equal(t, r2a, res.Trace.Hedge.To, "r1b, next in order, shares the slow replica's rack")
 	})
 }
+
+// The rack spread reaches past the replicas the snitch ranks (the
+// contacts and two more): at TWO among five equal replicas, four of them
+// first in the locator's order and on one rack, the second contact is the
+// fifth, the only one on another rack.
+func TestEqualCandidatesPastTheRankedAreContactedAcrossRacks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 2, Nodes: 8}},
+			Replication: consistency.Simple(5), Seed: 1,
+			Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+		})
+		require.NoError(t, err)
+		require.NoError(t, cl.Pin(tbl, key, "dc1-r1-n1", "dc1-r1-n3", "dc1-r1-n5", "dc1-r1-n7", "dc1-r2-n2"))
+		require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+		e := newEnvOn(t, cl, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		res, _, err := e.read(consistency.Two)
+		require.NoError(t, err)
+		require.Len(t, res.Trace.Requests, 2)
+		assert.Equal(t, []string{"r1", "r2"}, []string{res.Trace.Requests[0].Rack, res.Trace.Requests[1].Rack})
+	})
+}

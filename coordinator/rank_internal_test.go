@@ -3,6 +3,7 @@ package coordinator
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -63,12 +64,12 @@ func TestBucketizeSkipsOnlyKeysThatCannotBeSelected(t *testing.T) {
 		want, wantKeys := append([]candidate(nil), cs...), append([]float64(nil), keys...)
 		bucketizeAll(wantKeys, badness)
 		selectByKeys(want, wantKeys, k)
-		spreadRacks(want[:k], wantKeys[:k])
+		spreadRacks(want, wantKeys, k)
 
 		got, gotKeys := append([]candidate(nil), cs...), append([]float64(nil), keys...)
 		bucketize(gotKeys, badness, math.Log1p(badness), k)
 		selectByKeys(got, gotKeys, k)
-		spreadRacks(got[:k], gotKeys[:k])
+		spreadRacks(got, gotKeys, k)
 
 		for i := range want {
 			if got[i].ep.ID != want[i].ep.ID {
@@ -96,4 +97,27 @@ func TestKthLeast(t *testing.T) {
 			t.Fatalf("kthLeast(%v, %d) = %v: %d keys below it, %d equal", keys, k, kth, below, equal)
 		}
 	})
+}
+
+// The rack spread looks through every candidate past the k selected, which
+// keep the locator's order rather than the keys': the one of equal key on
+// another rack may follow one of a greater key.
+func TestSpreadRacksLooksPastAGreaterKey(t *testing.T) {
+	racks := []string{"r1", "r1", "r1", "r1", "r2", "r2"}
+	keys := []float64{0, 0, 0, 0, 3, 0}
+	cs := make([]candidate, len(racks))
+	for i, rack := range racks {
+		cs[i] = candidate{ep: replica.Endpoint{ID: fmt.Sprint(i), Rack: rack}}
+	}
+	spreadRacks(cs, keys, 4)
+	var ids []string
+	for _, c := range cs {
+		ids = append(ids, c.ep.ID)
+	}
+	if want := []string{"0", "5", "1", "2", "3", "4"}; !slices.Equal(ids, want) {
+		t.Fatalf("order %v, want %v", ids, want)
+	}
+	if want := []float64{0, 0, 0, 0, 0, 3}; !slices.Equal(keys, want) {
+		t.Fatalf("keys %v, want %v: each key moves with its candidate", keys, want)
+	}
 }

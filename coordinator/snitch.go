@@ -156,14 +156,14 @@ func (sc *score) latency(now time.Time, reset time.Duration) (lat float64, probe
 }
 
 // rank puts the best k candidates of one proximity group first, in order;
-// the rest keep the locator's order. A replica's key is its latency times
-// one plus its outstanding requests; one never measured and idle comes
-// first, to be measured; one that missed since its last answer comes
-// after every one that did not. Keys are compared in buckets Badness wide,
-// keeping the static order within a bucket, so that replicas of similar
-// standing do not swap places on noise. Ranking only the replicas a read
-// may contact keeps a read at ONE among nine replicas nearly as cheap as
-// among three.
+// the rest keep the locator's order, behind any the rack spread took out
+// of the k. A replica's key is its latency times one plus its outstanding
+// requests; one never measured and idle comes first, to be measured; one
+// that missed since its last answer comes after every one that did not.
+// Keys are compared in buckets Badness wide, keeping the static order
+// within a bucket, so that replicas of similar standing do not swap places
+// on noise. Ranking only the replicas a read may contact keeps a read at
+// ONE among nine replicas nearly as cheap as among three.
 func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 	if s.cfg.Disabled || len(cs) < 2 || k <= 0 {
 		return
@@ -221,24 +221,34 @@ func (s *snitch) rankWith(cs []candidate, now time.Time, k int, keys []float64, 
 	}
 	bucketize(keys, s.cfg.Badness, s.logBadness, k)
 	selectByKeys(cs, keys, k)
-	spreadRacks(cs[:k], keys[:k])
+	spreadRacks(cs, keys, k)
 }
 
-// spreadRacks reorders each run of candidates with equal keys so that,
-// going down the order, a candidate on a rack not yet used comes before
-// one on a rack already used: replicas of equal standing are then
-// contacted across racks, and a rack's trouble does not take several of a
-// read's contacts at once. Within that, the order is kept.
-func spreadRacks(cs []candidate, keys []float64) {
-	for i := 1; i < len(cs); i++ {
+// spreadRacks reorders the first k candidates so that, going down the
+// order, a candidate on a rack not yet used comes before one of equal key
+// on a rack already used: replicas of equal standing are then contacted
+// across racks, and a rack's trouble does not take several of a read's
+// contacts at once. Within that, the order is kept. The one of equal key
+// may lie past the k selected (which kept the locator's order among equal
+// keys): at TWO among five equal replicas, four on one rack, it is the
+// only one on another.
+func spreadRacks(cs []candidate, keys []float64, k int) {
+	for i := 1; i < k; i++ {
 		if !rackUsed(cs[:i], cs[i].ep) {
 			continue
 		}
-		for j := i + 1; j < len(cs) && keys[j] == keys[i]; j++ {
+		for j := i + 1; j < len(cs); j++ {
+			if keys[j] != keys[i] {
+				if j < k {
+					break // the k selected are in key order: the run has ended
+				}
+				continue // the rest are not, and none has a lesser key
+			}
 			if !rackUsed(cs[:i], cs[j].ep) {
-				c := cs[j]
+				c, key := cs[j], keys[j]
 				copy(cs[i+1:j+1], cs[i:j])
-				cs[i] = c
+				copy(keys[i+1:j+1], keys[i:j])
+				cs[i], keys[i] = c, key
 				break
 			}
 		}
