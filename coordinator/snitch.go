@@ -54,6 +54,9 @@ type score struct {
 	updated  atomic.Int64  // snitchClock.Nanos of the last answer; 0 before the first
 	inflight atomic.Int64  // requests sent and not yet answered
 	misses   atomic.Int64  // requests ended without an answer since the last one
+	// failedAt stands in for updated before the first answer: the
+	// snitchClock.Nanos of the first miss, or of the last probe since.
+	failedAt atomic.Int64
 	// abandoned counts requests (reads and repair writes) whose reads
 	// have returned while the replica has not (see BacklogError).
 	abandoned atomic.Int64
@@ -107,6 +110,9 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool
 		sc.misses.Store(0)
 	case !cancelled || (sc.updated.Load() != 0 && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
 		sc.missAll.Add(1)
+		if sc.updated.Load() == 0 { // its misses need an age to expire
+			sc.failedAt.CompareAndSwap(0, snitchClock.Nanos(now))
+		}
 		if sc.misses.Add(1) > maxMisses {
 			sc.misses.Store(maxMisses)
 		}
@@ -142,11 +148,18 @@ func (sc *score) sample(d time.Duration, now time.Time) {
 // old score and misses until the probe answers; the probe's answer then
 // replaces the score rather than joining its average. A replica that timed
 // out or failed is thus probed by one read per interval, not by every read
-// in flight, and one that healed ranks by how it answers now.
+// in flight, and one that healed ranks by how it answers now. One that has
+// only ever failed has no score, and its misses expire the same way: else
+// it was never asked again at ONE or QUORUM, however long ago it healed.
 func (sc *score) latency(now time.Time, reset time.Duration) (lat float64, probe bool) {
 	seen := sc.updated.Load()
 	if seen == 0 {
-		return 0, false
+		failed := sc.failedAt.Load()
+		if failed == 0 {
+			return 0, false
+		}
+		at := snitchClock.Nanos(now)
+		return 0, at-failed > int64(reset) && sc.failedAt.CompareAndSwap(failed, at)
 	}
 	if at := snitchClock.Nanos(now); at-seen > int64(reset) && sc.updated.CompareAndSwap(seen, at) {
 		sc.reset.Store(true)
