@@ -141,31 +141,40 @@ func (sc *score) sample(d time.Duration, now time.Time) {
 	sc.updated.Store(snitchClock.Nanos(now))
 }
 
-// latency returns the replica's latency score, or 0 when it has none. A
-// score older than the reset interval is forgotten: one read claims the
-// probe (by resetting the score's age) and sees 0 and no misses (probe is
-// true), so it tries the replica first, while concurrent reads keep the
-// old score and misses until the probe answers; the probe's answer then
-// replaces the score rather than joining its average. A replica that timed
-// out or failed is thus probed by one read per interval, not by every read
-// in flight, and one that healed ranks by how it answers now. One that has
-// only ever failed has no score, and its misses expire the same way: else
-// it was never asked again at ONE or QUORUM, however long ago it healed.
-func (sc *score) latency(now time.Time, reset time.Duration) (lat float64, probe bool) {
-	seen := sc.updated.Load()
+// latency returns the replica's latency score, or 0 when it has none.
+func (sc *score) latency() float64 { return math.Float64frombits(sc.bits.Load()) }
+
+// expire reports whether the read claimed the probe of the replica, whose
+// score is older than the reset interval. A probe claimed (by resetting
+// the score's age) makes the read see 0 and no misses, so it tries the
+// replica first, while concurrent reads keep the old score and misses
+// until the probe answers; the probe's answer then replaces the score
+// rather than joining its average. A replica that timed out or failed is
+// thus probed by one read per interval, not by every read in flight, and
+// one that healed ranks by how it answers now. One that has only ever
+// failed has no score, and its misses expire the same way: else it was
+// never asked again at ONE or QUORUM, however long ago it healed. Without
+// claim an expired score stays expired, for a later read to probe, and its
+// next answer replaces it.
+func (sc *score) expire(now time.Time, reset time.Duration, claim bool) (probe bool) {
+	seen, age := sc.updated.Load(), &sc.updated
 	if seen == 0 {
-		failed := sc.failedAt.Load()
-		if failed == 0 {
-			return 0, false
+		seen, age = sc.failedAt.Load(), &sc.failedAt
+		if seen == 0 {
+			return false
 		}
-		at := snitchClock.Nanos(now)
-		return 0, at-failed > int64(reset) && sc.failedAt.CompareAndSwap(failed, at)
 	}
-	if at := snitchClock.Nanos(now); at-seen > int64(reset) && sc.updated.CompareAndSwap(seen, at) {
+	at := snitchClock.Nanos(now)
+	if at-seen <= int64(reset) {
+		return false
+	}
+	if claim && !age.CompareAndSwap(seen, at) {
+		return false // another read claimed it
+	}
+	if age == &sc.updated && !sc.reset.Load() { // a first sample replaces no score
 		sc.reset.Store(true)
-		return 0, true
 	}
-	return math.Float64frombits(sc.bits.Load()), false
+	return claim
 }
 
 // rank puts the best k candidates of one proximity group first, in order;
@@ -202,13 +211,29 @@ func (s *snitch) rankWith(cs []candidate, now time.Time, k int, keys []float64, 
 	k = min(k, len(cs))
 	best := math.Inf(1)
 	for i, c := range cs {
-		var probe bool
-		keys[i], probe = c.score.latency(now, s.cfg.ResetInterval)
-		if !probe { // the probe forgets them, for its read alone
-			misses[i] = c.score.misses.Load()
-		}
+		keys[i], misses[i] = c.score.latency(), c.score.misses.Load()
 		if keys[i] > 0 {
 			best = min(best, keys[i])
+		}
+	}
+	// One probe a read, of a replica that missed or scores behind the
+	// best: the read tries it first, and one claimed besides would not be
+	// tried (its probe put off by an interval, every interval, when the
+	// two expire together), nor does a replica of the best standing need
+	// trying again.
+	bar, probing := best*(1+s.cfg.Badness), false
+	for i, c := range cs {
+		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
+		if c.score.expire(now, s.cfg.ResetInterval, behind && !probing) {
+			keys[i], misses[i], probing = 0, 0, true // forgotten, for its read alone
+		}
+	}
+	if probing {
+		best = math.Inf(1)
+		for _, key := range keys {
+			if key > 0 {
+				best = min(best, key)
+			}
 		}
 	}
 	if math.IsInf(best, 1) {

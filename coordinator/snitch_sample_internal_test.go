@@ -13,8 +13,7 @@ import (
 func TestACancelledRequestOnlyRaisesTheScore(t *testing.T) {
 	now := time.Now()
 	estimate := func(sc *score) time.Duration {
-		lat, _ := sc.latency(now, time.Hour)
-		return time.Duration(lat)
+		return time.Duration(sc.latency())
 	}
 	sc := new(score)
 	sc.sent()
