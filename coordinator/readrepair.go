@@ -129,11 +129,14 @@ func (r *read) additionalWrites() bool {
 	return true
 }
 
-// uncontacted returns the live candidates no request of the read went to.
+// uncontacted returns the live candidates no request of the read went to,
+// and a digest-first read's stragglers, asked for nothing but a digest
+// that did not count (see asked): DigestFirst asks every replica for a
+// digest, and would otherwise never have a target.
 func (r *read) uncontacted() []candidate {
 	var cs []candidate
 	for i := range r.plan.order {
-		if c := &r.plan.order[i]; !r.contacted(c.ep.ID) && r.alive(c) {
+		if c := &r.plan.order[i]; !r.asked(i) && r.alive(c) {
 			cs = append(cs, *c)
 		}
 	}

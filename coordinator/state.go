@@ -228,9 +228,6 @@ func (r *read) addReason(id string, err error) {
 	r.reasons[id] = err
 }
 
-// contacted reports whether any request of the read went to id.
-func (r *read) contacted(id string) bool { return r.requestsTo(id) > 0 }
-
 // requestsTo counts the read's requests to id.
 func (r *read) requestsTo(id string) int {
 	n := 0
