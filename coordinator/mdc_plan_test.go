@@ -2,6 +2,8 @@ package coordinator_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -34,7 +36,7 @@ func sweepRFs() []cassRF {
 func newSweepCluster(t *testing.T, rf cassRF) *replicatest.Cluster {
 	t.Helper()
 	var dcs []replicatest.Datacenter
-	for dc := range rf {
+	for _, dc := range slices.Sorted(maps.Keys(rf)) { // the ring's layout follows their order
 		dcs = append(dcs, replicatest.Datacenter{Name: dc, Racks: 3, Nodes: 5})
 	}
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
