@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -158,13 +159,28 @@ func shownRatio(own, theirs float64) float64 { return math.Round(own/theirs*100)
 
 // format renders a median: a time in ns, µs or ms, or a size in KiB.
 func format(v float64, unit string) string {
-	switch {
-	case unit != "ns/op":
+	if unit != "ns/op" {
 		return fmt.Sprintf("%.1f KiB", v/1024)
-	case v < 1e3:
-		return fmt.Sprintf("%.1f ns", v)
-	case v < 1e6:
-		return fmt.Sprintf("%.2f µs", v/1e3)
 	}
-	return fmt.Sprintf("%.2f ms", v/1e6)
+	return formatTime(v)
+}
+
+// timeUnits are the units a time is shown in, with their precision.
+var timeUnits = []struct {
+	ns   float64
+	prec int
+	name string
+}{{1, 1, "ns"}, {1e3, 2, "µs"}, {1e6, 2, "ms"}}
+
+// formatTime shows a time in ns in the smallest unit in which it stays
+// under 1000 once rounded: 999.96 ns is 1.00 µs, not 1000.0 ns.
+func formatTime(v float64) string {
+	var s string
+	for _, u := range timeUnits {
+		s = strconv.FormatFloat(v/u.ns, 'f', u.prec, 64) + " " + u.name
+		if f, _ := strconv.ParseFloat(s[:strings.IndexByte(s, ' ')], 64); f < 1e3 {
+			break
+		}
+	}
+	return s
 }
