@@ -100,7 +100,8 @@ func rebuildRow(row string, rs Results) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("%s: no allocs/op (run with -benchmem or b.ReportAllocs)", name)
 		}
-		allocs = fmt.Sprintf("%.0f", a)
+		// A median of whole counts may end in .5: "%.0f" showed 0.5 as 0.
+		allocs = strconv.FormatFloat(a, 'f', -1, 64)
 	}
 	refCol, ratio := "", ""
 	if ref != "" {
