@@ -46,7 +46,7 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 	s.scores.Range(func(_, v any) bool {
 		sc := v.(*score)
 		rs = append(rs, ReplicaMetrics{
-			Endpoint: sc.ep, Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
+			Endpoint: *sc.ep.Load(), Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
 			Outstanding: sc.inflight.Load(), Abandoned: sc.abandoned.Load(), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true

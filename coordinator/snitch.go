@@ -47,7 +47,9 @@ func newSnitch(cfg SnitchConfig) snitch {
 
 // score is what the snitch knows of one replica.
 type score struct {
-	ep       replica.Endpoint
+	// ep is where the replica was when a read last planned it: an ID
+	// replaced by a node in another rack or datacenter moves with it.
+	ep       atomic.Pointer[replica.Endpoint]
 	sentAll  atomic.Int64  // requests ever sent, for Metrics
 	missAll  atomic.Int64  // misses ever, for Metrics
 	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
@@ -70,13 +72,20 @@ type score struct {
 // among themselves (see rank).
 const maxMisses = 8
 
-// entry returns the replica's score, creating it on first sight.
+// entry returns the replica's score, creating it on first sight, and
+// records where the replica is if that changed.
 func (s *snitch) entry(ep *replica.Endpoint) *score {
-	if v, ok := s.scores.Load(ep.ID); ok {
-		return v.(*score)
+	v, ok := s.scores.Load(ep.ID)
+	if !ok {
+		fresh := &score{}
+		fresh.ep.Store(new(*ep))
+		v, _ = s.scores.LoadOrStore(ep.ID, fresh)
 	}
-	v, _ := s.scores.LoadOrStore(ep.ID, &score{ep: *ep})
-	return v.(*score)
+	sc := v.(*score)
+	if *sc.ep.Load() != *ep {
+		sc.ep.Store(new(*ep))
+	}
+	return sc
 }
 
 // sent counts a request as outstanding on the replica.
