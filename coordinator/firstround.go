@@ -43,5 +43,10 @@ func (r *read) decideAlways() bool {
 		return false
 	}
 	r.rd.maySpeculate = false
-	return !r.suppressed(&r.trace.Hedge, r.allowed(r.nextLive(r.plan.contacts) < len(r.plan.order)))
+	cause := r.allowed(r.nextLive(r.plan.contacts) < len(r.plan.order))
+	// Held back before anything is sent, it must not also stop the
+	// replacement of a request about to be refused unsent, which adds no
+	// load and which every other policy sends.
+	r.rd.mayReplace = cause == SuppressedBudget || cause == SuppressedOverload
+	return !r.suppressed(&r.trace.Hedge, cause)
 }

@@ -25,6 +25,7 @@ type round struct {
 	dc                                       []dcCount // EACH_QUORUM: per datacenter, as plan.dcs
 
 	maySpeculate bool          // it may still speculate
+	mayReplace   bool          // it may still replace a request refused unsent (see decideAlways)
 	armed        bool          // the timer is set for its speculation, not the deadline
 	first        int           // the index of its first request
 	wait         time.Duration // how long its speculation waits for answers

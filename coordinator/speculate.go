@@ -13,10 +13,10 @@ import (
 // does not speculate again: at most one speculative action per round, each
 // drawn from the budgets.
 func (r *read) speculate() bool {
-	if !r.rd.maySpeculate {
+	if !r.rd.maySpeculate && !(r.rd.mayReplace && r.rd.refused > 0 && !r.rd.reachable()) {
 		return false
 	}
-	r.rd.maySpeculate = false
+	r.rd.maySpeculate, r.rd.mayReplace = false, false
 	switch r.rd.phase {
 	case PhaseInitial:
 		return r.hedge()
