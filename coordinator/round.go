@@ -236,9 +236,10 @@ func (r *read) armDeadline() { r.setTimer(r.ctx.deadline, false) }
 // pause, cores busy elsewhere), not the replica's, and a speculative
 // request would only wait behind the same: it goes once the requests out
 // have had their wait at the replicas. A round with no wait speculates at
-// once, as asked.
+// once, as asked; one that speculated already, when failures left it no
+// other way, has nothing to put off.
 func (r *read) postponeSpeculation() bool {
-	if r.rd.wait <= 0 {
+	if r.rd.wait <= 0 || !r.rd.maySpeculate {
 		return false
 	}
 	for i := r.rd.first; i < len(r.calls); i++ {
