@@ -120,9 +120,11 @@ func (r *read) additionalWrites() bool {
 	if r.suppressed(h, r.allowed(ok && len(targets) > 0)) {
 		return false
 	}
+	refused := r.rd.refused
 	for _, c := range targets {
 		r.sendMutation(c, update, true)
 	}
+	r.refundUnsent(refused, len(targets))
 	h.Fired, h.At, h.To = true, r.since(), targets[0].ep.ID
 	r.t.m.additionalWrites.Add(int64(len(targets)))
 	r.observeHedge(targets[0], KindRepair, h.At)

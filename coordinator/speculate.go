@@ -57,7 +57,9 @@ func (r *read) suppressed(h *HedgeTrace, cause SuppressCause) bool {
 
 // sendHedge sends the first round's speculative request to cand.
 func (r *read) sendHedge(cand candidate, kind RequestKind) {
+	refused := r.rd.refused
 	r.hedgeIdx = r.send(cand, kind, true, now())
+	r.refundUnsent(refused, 1)
 	h := &r.trace.Hedge
 	h.Fired, h.At, h.To = true, r.trace.Requests[r.hedgeIdx].Sent, cand.ep.ID
 	r.t.m.speculative.Add(1)
@@ -118,11 +120,27 @@ func (r *read) allowed(candidate bool) SuppressCause {
 	case r.c.overloaded():
 		m.suppressedOverload.Add(1)
 		return SuppressedOverload
-	case !r.c.withdraw(r.t, now()):
+	}
+	at := now()
+	if !r.c.withdraw(r.t, at) {
 		m.suppressedBudget.Add(1)
 		return SuppressedBudget
 	}
+	r.rd.drawn = at
 	return NotSuppressed
+}
+
+// refundUnsent returns what the round's speculation drew on the budgets
+// when all n of its requests were refused unsent (see BacklogError), the
+// round having counted refusedBefore refusals before it sent them: it
+// added no load, and a wedged replica that every hedge goes to would
+// otherwise spend a budget a retry.Executor may share.
+func (r *read) refundUnsent(refusedBefore, n int) {
+	if r.rd.drawn.IsZero() || r.rd.refused-refusedBefore < n {
+		return
+	}
+	r.c.refund(r.t, r.rd.drawn)
+	r.rd.drawn = time.Time{}
 }
 
 // overloaded is the overload switch: more reads in flight than MaxInFlight.
@@ -206,7 +224,9 @@ func (r *read) reconcileHedge() bool {
 	if r.suppressed(h, r.allowed(ok)) {
 		return false
 	}
+	refused := r.rd.refused
 	idx := r.send(cand, KindData, true, now())
+	r.refundUnsent(refused, 1)
 	h.Fired, h.At, h.To = true, r.trace.Requests[idx].Sent, cand.ep.ID
 	r.t.m.reconcileSpeculations.Add(1)
 	r.observeHedge(cand, KindData, h.At)

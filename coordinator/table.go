@@ -84,6 +84,17 @@ func (c *Coordinator) withdraw(t *table, at time.Time) bool {
 	return true
 }
 
+// refund returns a withdrawal made at at to the table's budget and the
+// shared one.
+func (c *Coordinator) refund(t *table, at time.Time) {
+	if t.budget != nil {
+		t.budget.Refund(at)
+	}
+	if c.cfg.Budget != nil {
+		c.cfg.Budget.Refund(at)
+	}
+}
+
 func (c *Coordinator) trackerOptions() []latency.Option {
 	if c.cfg.LatencyWindow == 0 {
 		return nil
