@@ -26,13 +26,17 @@ func (r *read) sendContacts(extra bool) {
 	if !extra {
 		return // no target to look for: the search asks the Liveness view
 	}
-	if cand, ok := r.speculationTarget(); ok {
-		kind := KindDigest
-		if r.plan.contacts == 1 {
-			kind = KindData
-		}
-		r.sendHedge(cand, kind)
+	cand, ok := r.speculationTarget()
+	if !ok { // the Liveness view convicted it since decideAlways
+		r.refund()
+		r.suppressed(&r.trace.Hedge, r.allowed(false))
+		return
 	}
+	kind := KindDigest
+	if r.plan.contacts == 1 {
+		kind = KindData
+	}
+	r.sendHedge(cand, kind)
 }
 
 // decideAlways settles, before anything is sent, whether ALWAYS's extra

@@ -136,11 +136,18 @@ func (r *read) allowed(candidate bool) SuppressCause {
 // added no load, and a wedged replica that every hedge goes to would
 // otherwise spend a budget a retry.Executor may share.
 func (r *read) refundUnsent(refusedBefore, n int) {
-	if r.rd.drawn.IsZero() || r.rd.refused-refusedBefore < n {
-		return
+	if r.rd.refused-refusedBefore >= n {
+		r.refund()
 	}
-	r.c.refund(r.t, r.rd.drawn)
-	r.rd.drawn = time.Time{}
+}
+
+// refund returns what the round's speculation drew on the budgets, if it
+// drew anything.
+func (r *read) refund() {
+	if !r.rd.drawn.IsZero() {
+		r.c.refund(r.t, r.rd.drawn)
+		r.rd.drawn = time.Time{}
+	}
 }
 
 // overloaded is the overload switch: more reads in flight than MaxInFlight.
