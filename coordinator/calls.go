@@ -139,6 +139,7 @@ func (k *call) report() {
 func (k *call) safeRead() (err error) {
 	defer k.c.recoverReplica(k.cand, &err)
 	resp, err := k.cand.r.Read(k.ctx, k.cmd)
+	err = usable(err, "replica", k.cand.ep.ID)
 	k.tombstones = resp.Tombstones
 	switch {
 	case err != nil:
@@ -152,7 +153,7 @@ func (k *call) safeRead() (err error) {
 
 func (c *Coordinator) safeApply(ctx context.Context, cand candidate, m replica.Mutation) (err error) {
 	defer c.recoverReplica(cand, &err)
-	return cand.r.Apply(ctx, m)
+	return usable(cand.r.Apply(ctx, m), "replica", cand.ep.ID)
 }
 
 // recoverReplica turns a replica's panic into its failure.

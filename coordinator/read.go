@@ -81,7 +81,7 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 // read of a table the Locator places gives the table its state.
 func (r *read) makePlan() error {
 	reps, repl, err := r.c.cfg.Locator.Locate(r.req.Table, r.req.Key)
-	if err != nil {
+	if err = usable(err, "Locator", ""); err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
 	epBuf, candBuf := r.epBuf[:0], r.candBuf[:0]
