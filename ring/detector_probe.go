@@ -30,12 +30,14 @@ func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
 	}
 }
 
-// safeProbe calls p.Probe, turning a panic into a failed probe.
+// safeProbe calls p.Probe, turning a panic into a failed probe, and so a
+// nil pointer returned as an error, whose Unwrap or Is errors.Is would
+// call on nil.
 func safeProbe(ctx context.Context, p replica.Prober) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("ring: probe panicked: %v", v)
 		}
 	}()
-	return p.Probe(ctx)
+	return usable(p.Probe(ctx), "Probe")
 }

@@ -98,7 +98,7 @@ func (l *Locator) replicaFor(n Node, prev *locatorState) (replica.Replica, error
 	rep, err := l.connect(n)
 	switch {
 	case err != nil:
-		return nil, &ConnectError{Node: n.ID, Err: err}
+		return nil, &ConnectError{Node: n.ID, Err: usable(err, "Connect")}
 	case rep == nil:
 		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a nil replica"}
 	case rep.Endpoint() != n.Endpoint():
