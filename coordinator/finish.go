@@ -36,12 +36,25 @@ func (r *read) endFirstRound(err error) {
 	}
 }
 
-func isTimeout(err error) bool {
-	if err == nil { // before the variable, which escapes: every repair made one
-		return false
+func isTimeout(err error) bool { return own[*consistency.ReadTimeoutError](err) }
+
+// own reports whether err's chain of single Unwraps holds a T: whether the
+// read itself ended so, not one of the replicas' errors a
+// *consistency.ReadFailureError lists, into which errors.As goes (a
+// replica that is a coordinator may time out). retry.Classify does not go
+// into them either.
+func own[T error](err error) bool {
+	for err != nil {
+		if _, ok := err.(T); ok {
+			return true
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		err = u.Unwrap()
 	}
-	var timeout *consistency.ReadTimeoutError
-	return errors.As(err, &timeout)
+	return false
 }
 
 // finish books the whole read's outcome.
@@ -59,16 +72,12 @@ func (r *read) finish(err error) {
 
 // countError counts a failed read by the kind of its error.
 func (m *counters) countError(err error) {
-	var (
-		unavailable *consistency.UnavailableError
-		failure     *consistency.ReadFailureError
-	)
 	switch {
-	case errors.As(err, &unavailable):
+	case own[*consistency.UnavailableError](err):
 		m.unavailable.Add(1)
 	case isTimeout(err):
 		m.timeouts.Add(1)
-	case errors.As(err, &failure):
+	case own[*consistency.ReadFailureError](err):
 		m.failures.Add(1)
 	case errors.Is(err, context.Canceled):
 		m.cancelled.Add(1)
