@@ -2,9 +2,9 @@ package coordinator
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // usable returns err, the error of the embedder's code who (a replica, id,
@@ -18,7 +18,7 @@ func usable(err error, who, id string) error {
 	if err == nil {
 		return nil
 	}
-	bad := nilLink(err)
+	bad := typednil.Find(err)
 	if bad == nil {
 		return err
 	}
@@ -29,23 +29,4 @@ func usable(err error, who, id string) error {
 		return fmt.Errorf("coordinator: %s returned a nil %T as its error: %w", who, bad, retry.ErrTypedNil)
 	}
 	return fmt.Errorf("coordinator: %s returned an error wrapping a nil %T: %w", who, bad, retry.ErrTypedNil)
-}
-
-// nilLink returns the first nil pointer on err's tree, or nil, calling no
-// method of one.
-func nilLink(err error) error {
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
-		return err
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return nilLink(u.Unwrap())
-	case interface{ Unwrap() []error }:
-		for _, inner := range u.Unwrap() {
-			if bad := nilLink(inner); bad != nil {
-				return bad
-			}
-		}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // failure is a classified error, with the typed error its callback needs.
@@ -108,11 +109,12 @@ func is(err, target error) bool {
 	return ok && x.Is(target)
 }
 
-// usable returns err, or for a nil pointer, which no one could use without
-// a panic, an error wrapping ErrTypedNil.
+// usable returns err, or for a nil pointer or an error wrapping one, which
+// no one could use without a panic (errors.Is would call its methods), an
+// error wrapping ErrTypedNil.
 func usable(err error) error {
-	if isNilPointer(err) {
-		return fmt.Errorf("%w: a nil %T", ErrTypedNil, err)
+	if bad := typednil.Find(err); bad != nil {
+		return fmt.Errorf("%w: a nil %T", ErrTypedNil, bad)
 	}
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	c "github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // An attempt that returns a nil pointer as its error, such as a nil
@@ -21,7 +22,7 @@ func TestTypedNilErrorIsAnErrorResponse(t *testing.T) {
 	var rt *c.ReadTimeoutError
 	var wf *c.WriteFailureError
 	var ab *retry.RequestAbortedError
-	for _, bad := range []error{rt, wf, ab} {
+	for _, bad := range []error{rt, wf, ab, fmt.Errorf("wrapped: %w", rt)} {
 		for _, spec := range []bool{false, true} {
 			synctest.Test(t, func(t *testing.T) {
 				cfg := retry.Config{}
@@ -39,7 +40,7 @@ func TestTypedNilErrorIsAnErrorResponse(t *testing.T) {
 				require.ErrorIs(t, err, retry.ErrTypedNil, "%T", bad)
 				assert.ErrorIs(t, err, retry.ErrRethrown, "DefaultPolicy rethrows an unknown error")
 				assert.NotErrorIs(t, err, context.Canceled)
-				assert.Contains(t, err.Error(), fmt.Sprintf("a nil %T", bad))
+				assert.Contains(t, err.Error(), fmt.Sprintf("a nil %T", typednil.Find(bad)))
 				assert.Equal(t, retry.CauseErrorResponse, res.Attempts.At(0).Cause)
 			})
 		}

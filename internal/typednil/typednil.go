@@ -1,0 +1,30 @@
+// Package typednil finds nil pointers returned as errors: a nil *T in an
+// error interface is not a nil error, and errors.Is, errors.As and Error
+// call its methods, which dereference nil and crash. Code that calls an
+// embedder's functions checks their errors with it before using them.
+package typednil
+
+import "reflect"
+
+// Find returns the first nil pointer on err's tree (err itself, or one it
+// wraps through Unwrap() error or Unwrap() []error), or nil. It calls no
+// method of a nil pointer.
+func Find(err error) error {
+	if err == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return err
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return Find(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			if bad := Find(inner); bad != nil {
+				return bad
+			}
+		}
+	}
+	return nil
+}

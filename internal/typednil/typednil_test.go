@@ -1,0 +1,38 @@
+package typednil_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/readpath/readpath/internal/typednil"
+)
+
+type ptrErr struct{ inner error }
+
+func (e *ptrErr) Error() string { return "ptr: " + e.inner.Error() }
+func (e *ptrErr) Unwrap() error { return e.inner }
+
+func TestFindsANilPointerAnywhereOnTheTree(t *testing.T) {
+	var bad *ptrErr
+	for name, tc := range map[string]struct {
+		err  error
+		want bool
+	}{
+		"nil":              {nil, false},
+		"plain":            {errors.New("x"), false},
+		"a nil pointer":    {bad, true},
+		"wrapped":          {fmt.Errorf("a: %w", bad), true},
+		"joined":           {errors.Join(errors.New("x"), fmt.Errorf("b: %w", bad)), true},
+		"a good pointer":   {&ptrErr{errors.New("x")}, false},
+		"wrapping nothing": {fmt.Errorf("no wrap"), false},
+	} {
+		got := typednil.Find(tc.err)
+		if (got != nil) != tc.want {
+			t.Errorf("%s: Find = %v, want a nil pointer: %v", name, got, tc.want)
+		}
+		if got != nil && got != error(bad) {
+			t.Errorf("%s: Find returned %#v, not the nil pointer", name, got)
+		}
+	}
+}
