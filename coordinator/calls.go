@@ -111,9 +111,11 @@ func (k *call) read() {
 
 // cancelled reports whether the read cancelled the request: a replica's
 // own error wrapping context.Canceled (a client's torn-down stream, say),
-// while the read still waits, is its failure.
+// while the read still waits, is its failure; and so is one at the read's
+// deadline, when a context the replica derived from its request's says
+// Canceled (its Cause says DeadlineExceeded): the request timed out.
 func (k *call) cancelled() bool {
-	return k.err != nil && k.ctx.Err() != nil && errors.Is(k.err, context.Canceled)
+	return k.err != nil && k.ctx.Err() == context.Canceled && errors.Is(k.err, context.Canceled)
 }
 
 // apply runs a repair write of k.part.
