@@ -60,47 +60,9 @@ func TestReadManyPagingUnderEveryMode(t *testing.T) {
 				n++
 				req := coordinator.ManyRequest{Table: tbl, Level: tc.level, Query: g.query(t), Columns: g.columns(t),
 					Limit: rapid.IntRange(0, 8).Draw(t, "limit"), Concurrency: rapid.IntRange(1, 3).Draw(t, "conc"), NowInSec: now}
-				sized := rapid.Bool().Draw(t, "page size")
-				var want, got []string
-				for i := range rapid.IntRange(1, 4).Draw(t, "keys") {
-					k := fmt.Sprint("modemany", n, "/", i)
-					req.Keys = append(req.Keys, k)
-					vs := modeVersions(t, g, k, quorum)
-					for j, r := range cl.Replicas() {
-						require.NoError(t, r.Seed(tbl, vs[j]))
-					}
-					rows, _ := wholeRead(t, vs, coordinator.Request{Query: req.Query, Columns: req.Columns})
-					if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
-						rows = rows[:pp]
-					}
-					want = append(want, keyed(k, rows)...)
-				}
-				if sized && req.Limit > 0 && len(want) > req.Limit {
-					want = want[:req.Limit]
-				}
-				for page, more := 0, true; more; page++ {
-					require.Less(t, page, 60, "paging does not end")
-					size := req.Limit
-					if sized {
-						req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
-						size = req.PageSize
-						if req.Limit > 0 {
-							size = min(size, req.Limit)
-						}
-					}
-					res, err := c.ReadMany(context.Background(), req)
-					require.NoError(t, err)
-					rows := 0
-					for _, r := range res {
-						require.NoError(t, r.Err)
-						v := inQueryOrder(r.Result, req.Query)
-						rows += len(v)
-						got = append(got, keyed(r.Key, v)...)
-					}
-					require.True(t, size == 0 || rows <= size, "page %d: %d rows in a page of %d", page, rows, size)
-					req, more = req.Next(res)
-				}
-				require.Equal(t, want, got)
+				pageManyAgainstWhole(t, c, cl, req, fmt.Sprint("modemany", n), 4, func(k string) []replica.Partition {
+					return modeVersions(t, g, k, quorum)
+				})
 			})
 		})
 	}
@@ -171,37 +133,8 @@ func TestReadManyPagingOfManyKeysFewAtATime(t *testing.T) {
 		req := coordinator.ManyRequest{Table: tbl, Level: consistency.All, Query: g.query(t), Columns: g.columns(t),
 			Limit: rapid.IntRange(0, 12).Draw(t, "limit"), Concurrency: rapid.IntRange(1, 6).Draw(t, "conc"), NowInSec: now}
 		req.Query.Limit = rapid.IntRange(0, 6).Draw(t, "pp")
-		sized := rapid.Bool().Draw(t, "page size")
-		var want, got []string
-		for i := range rapid.IntRange(1, 12).Draw(t, "keys") {
-			k := fmt.Sprint("fewmany", n, "/", i)
-			req.Keys = append(req.Keys, k)
-			vs := g.versions(t, k, 3)
-			for j, r := range cl.Replicas() {
-				require.NoError(t, r.Seed(tbl, vs[j]))
-			}
-			rows, _ := wholeRead(t, vs, coordinator.Request{Query: req.Query, Columns: req.Columns})
-			if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
-				rows = rows[:pp]
-			}
-			want = append(want, keyed(k, rows)...)
-		}
-		if sized && req.Limit > 0 && len(want) > req.Limit {
-			want = want[:req.Limit]
-		}
-		for page, more := 0, true; more; page++ {
-			require.Less(t, page, 80, "paging does not end")
-			if sized {
-				req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
-			}
-			res, err := c.ReadMany(context.Background(), req)
-			require.NoError(t, err)
-			for _, r := range res {
-				require.NoError(t, r.Err)
-				got = append(got, keyed(r.Key, inQueryOrder(r.Result, req.Query))...)
-			}
-			req, more = req.Next(res)
-		}
-		require.Equal(t, want, got)
+		pageManyAgainstWhole(t, c, cl, req, fmt.Sprint("fewmany", n), 12, func(k string) []replica.Partition {
+			return g.versions(t, k, 3)
+		})
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // pagesOf reads every page of req, following Next, and returns each page's
@@ -173,48 +174,61 @@ func TestReadManyPagingHonoursBothLimits(t *testing.T) {
 		n++
 		req := coordinator.ManyRequest{Table: tbl, Level: consistency.All, Query: g.query(t), Columns: g.columns(t),
 			Limit: rapid.IntRange(0, 8).Draw(t, "limit"), NowInSec: now}
-		sized := rapid.Bool().Draw(t, "page size")
-		var want, got []string
-		for i := range rapid.IntRange(1, 4).Draw(t, "keys") {
-			k := fmt.Sprint("many", n, "/", i)
-			req.Keys = append(req.Keys, k)
-			vs := g.versions(t, k, 3)
-			for j, r := range cl.Replicas() {
-				require.NoError(t, r.Seed(tbl, vs[j]))
-			}
-			rows, _ := wholeRead(t, vs, coordinator.Request{Query: req.Query, Columns: req.Columns})
-			if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
-				rows = rows[:pp]
-			}
-			want = append(want, keyed(k, rows)...)
-		}
-		if sized && req.Limit > 0 && len(want) > req.Limit {
-			want = want[:req.Limit]
-		}
-		for page, more := 0, true; more; page++ {
-			require.Less(t, page, 40, "paging does not end")
-			size := req.Limit
-			if sized {
-				req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
-				size = req.PageSize
-				if req.Limit > 0 {
-					size = min(size, req.Limit)
-				}
-			}
-			res, err := c.ReadMany(context.Background(), req)
-			require.NoError(t, err)
-			rows := 0
-			for _, r := range res {
-				require.NoError(t, r.Err)
-				v := inQueryOrder(r.Result, req.Query)
-				rows += len(v)
-				got = append(got, keyed(r.Key, v)...)
-			}
-			require.True(t, size == 0 || rows <= size, "page %d: %d rows in a page of %d", page, rows, size)
-			req, more = req.Next(res)
-		}
-		require.Equal(t, want, got)
+		pageManyAgainstWhole(t, c, cl, req, fmt.Sprint("many", n), 4, func(k string) []replica.Partition {
+			return g.versions(t, k, 3)
+		})
 	})
+}
+
+// pageManyAgainstWhole seeds one to maxKeys keys, named from prefix, with the
+// replicas' versions of each, then pages through req over them with Next
+// (a page size drawn for every page, or none) and checks that the pages
+// hold each key's rows as reading it alone under its per-partition limit
+// does, in key order, up to the limit under a page size, and that no page
+// holds more rows than its size.
+func pageManyAgainstWhole(t *rapid.T, c *coordinator.Coordinator, cl *replicatest.Cluster, req coordinator.ManyRequest,
+	prefix string, maxKeys int, versions func(key string) []replica.Partition) {
+	sized := rapid.Bool().Draw(t, "page size")
+	var want, got []string
+	for i := range rapid.IntRange(1, maxKeys).Draw(t, "keys") {
+		k := fmt.Sprint(prefix, "/", i)
+		req.Keys = append(req.Keys, k)
+		vs := versions(k)
+		for j, r := range cl.Replicas() {
+			require.NoError(t, r.Seed(tbl, vs[j]))
+		}
+		rows, _ := wholeRead(t, vs, coordinator.Request{Query: req.Query, Columns: req.Columns})
+		if pp := req.Query.Limit; pp > 0 && len(rows) > pp {
+			rows = rows[:pp]
+		}
+		want = append(want, keyed(k, rows)...)
+	}
+	if sized && req.Limit > 0 && len(want) > req.Limit {
+		want = want[:req.Limit]
+	}
+	for page, more := 0, true; more; page++ {
+		require.Less(t, page, 100, "paging does not end")
+		size := req.Limit
+		if sized {
+			req.PageSize = rapid.IntRange(1, 5).Draw(t, "size")
+			size = req.PageSize
+			if req.Limit > 0 {
+				size = min(size, req.Limit)
+			}
+		}
+		res, err := c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		rows := 0
+		for _, r := range res {
+			require.NoError(t, r.Err)
+			v := inQueryOrder(r.Result, req.Query)
+			rows += len(v)
+			got = append(got, keyed(r.Key, v)...)
+		}
+		require.True(t, size == 0 || rows <= size, "page %d: %d rows in a page of %d", page, rows, size)
+		req, more = req.Next(res)
+	}
+	require.Equal(t, want, got)
 }
 
 // keyed writes each row of key k as k/clustering=row, for comparing rows
