@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica"
 )
 
 // heldRead is a read's outcome as returned, and a copy of it made then.
@@ -65,20 +63,7 @@ func (h heldRead) check(t *testing.T) {
 // read's error (whose reasons are a map the read built).
 func TestAReturnedResultNeverChanges(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var calls atomic.Int64
-		var mu sync.Mutex
-		rng := rand.New(rand.NewPCG(3, 4))
-		var reps []replica.Replica
-		for d, dc := range []string{"dc1", "dc2"} {
-			for n := range 3 {
-				reps = append(reps, &fickleReplica{ep: replica.Endpoint{ID: fmt.Sprintf("%s-n%d", dc, n),
-					Datacenter: dc, Rack: fmt.Sprint("r", n)}, i: d*3 + n, mu: &mu, rng: rng, calls: &calls})
-			}
-		}
-		repl := consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})
-		loc := coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {
-			return reps, repl, nil
-		})
+		loc, _ := fickleCluster(3, 4)
 		c, err := coordinator.New(coordinator.Config{Locator: loc, LocalDatacenter: "dc1",
 			ReadTimeout: 10 * time.Millisecond, Tables: isolationTables(t), HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
 		require.NoError(t, err)

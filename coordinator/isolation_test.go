@@ -90,6 +90,24 @@ func (r *fickleReplica) Apply(ctx context.Context, m replica.Mutation) error {
 	return r.fate(ctx)
 }
 
+// fickleCluster is two datacenters of three fickleReplicas, RF 3 in each,
+// drawing from one generator seeded with seed1 and seed2, and the count
+// of their calls.
+func fickleCluster(seed1, seed2 uint64) (coordinator.LocatorFunc, *atomic.Int64) {
+	calls := new(atomic.Int64)
+	var mu sync.Mutex
+	rng := rand.New(rand.NewPCG(seed1, seed2))
+	var reps []replica.Replica
+	for d, dc := range []string{"dc1", "dc2"} {
+		for n := range 3 {
+			reps = append(reps, &fickleReplica{ep: replica.Endpoint{ID: fmt.Sprintf("%s-n%d", dc, n),
+				Datacenter: dc, Rack: fmt.Sprint("r", n)}, i: d*3 + n, mu: &mu, rng: rng, calls: calls})
+		}
+	}
+	repl := consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})
+	return func(string, string) ([]replica.Replica, consistency.Replication, error) { return reps, repl, nil }, calls
+}
+
 // Concurrent reads of distinct keys, at every level, under both strategies
 // and every kind of speculation, reconciling, protecting short reads and
 // repairing, against replicas that panic, fail, hang and answer late, and
@@ -97,20 +115,7 @@ func (r *fickleReplica) Apply(ctx context.Context, m replica.Mutation) error {
 // read (reads recycle their answer channels), and nothing leaks.
 func TestReadsNeverSeeAnotherReadsAnswers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var calls atomic.Int64
-		var mu sync.Mutex
-		rng := rand.New(rand.NewPCG(7, 8))
-		var reps []replica.Replica
-		for d, dc := range []string{"dc1", "dc2"} {
-			for n := range 3 {
-				reps = append(reps, &fickleReplica{ep: replica.Endpoint{ID: fmt.Sprintf("%s-n%d", dc, n),
-					Datacenter: dc, Rack: fmt.Sprint("r", n)}, i: d*3 + n, mu: &mu, rng: rng, calls: &calls})
-			}
-		}
-		repl := consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})
-		loc := coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {
-			return reps, repl, nil
-		})
+		loc, calls := fickleCluster(7, 8)
 		tables := isolationTables(t)
 		c, err := coordinator.New(coordinator.Config{Locator: loc, LocalDatacenter: "dc1",
 			ReadTimeout: 10 * time.Millisecond, Tables: tables, HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})

@@ -1,12 +1,9 @@
 package coordinator_test
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
 	"github.com/readpath/readpath/consistency"
@@ -85,31 +82,7 @@ func TestPageSizeUnderEveryMode(t *testing.T) {
 				n++
 				req := coordinator.Request{Table: tbl, Key: fmt.Sprint("modesized", n), Level: tc.level,
 					Query: g.query(t), Columns: g.columns(t), NowInSec: now}
-				vs := modeVersions(t, g, req.Key, quorum)
-				for i, r := range cl.Replicas() {
-					require.NoError(t, r.Seed(tbl, vs[i]))
-				}
-				want, _ := wholeRead(t, vs, req)
-				if l := req.Query.Limit; l > 0 && len(want) > l {
-					want = want[:l]
-				}
-				var got []replica.ViewRow
-				for page := 0; ; page++ {
-					require.Less(t, page, 40, "paging does not end")
-					req.PageSize = rapid.IntRange(1-min(page, 1), 4).Draw(t, "page size")
-					res, err := c.Read(context.Background(), req)
-					require.NoError(t, err)
-					rows := inQueryOrder(res, req.Query)
-					if req.PageSize > 0 {
-						require.LessOrEqual(t, len(rows), req.PageSize, "page %d", page)
-					}
-					got = append(got, rows...)
-					if res.PagingState == nil {
-						break
-					}
-					req.PagingState = res.PagingState
-				}
-				require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "got %v\nwant %v", replica.View{Rows: got}, replica.View{Rows: want})
+				pageAgainstWhole(t, c, cl, req, modeVersions(t, g, req.Key, quorum), true)
 			})
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // pageSizes reads req in pages of the given sizes, the last repeated, and
@@ -95,30 +96,44 @@ func TestPageSizeReturnsTheLimitedView(t *testing.T) {
 		n++
 		req := coordinator.Request{Table: tbl, Key: fmt.Sprint("sized", n), Level: consistency.All,
 			Query: g.query(t), Columns: g.columns(t), NowInSec: now}
-		vs := g.versions(t, req.Key, 3)
-		for i, r := range cl.Replicas() {
-			require.NoError(t, r.Seed(tbl, vs[i]))
-		}
-		want, _ := wholeRead(t, vs, req)
-		if l := req.Query.Limit; l > 0 && len(want) > l {
-			want = want[:l]
-		}
-		var got []replica.ViewRow
-		for page := 0; ; page++ {
-			require.Less(t, page, 40, "paging does not end")
-			req.PageSize = rapid.IntRange(1, 4).Draw(t, "page size")
-			res, err := c.Read(context.Background(), req)
-			require.NoError(t, err)
-			rows := inQueryOrder(res, req.Query)
-			require.LessOrEqual(t, len(rows), req.PageSize, "page %d", page)
-			got = append(got, rows...)
-			if res.PagingState == nil {
-				break
-			}
-			req.PagingState = res.PagingState
-		}
-		require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "got %v\nwant %v", replica.View{Rows: got}, replica.View{Rows: want})
+		pageAgainstWhole(t, c, cl, req, g.versions(t, req.Key, 3), false)
 	})
+}
+
+// pageAgainstWhole seeds the replicas with vs, then pages through req,
+// each page of a size from 1 to 4 (after the first, 0 too, none, if
+// dropped), and checks that the pages hold what reading req whole does,
+// up to its limit, and that no page holds more rows than its size.
+func pageAgainstWhole(t *rapid.T, c *coordinator.Coordinator, cl *replicatest.Cluster, req coordinator.Request,
+	vs []replica.Partition, dropped bool) {
+	for i, r := range cl.Replicas() {
+		require.NoError(t, r.Seed(tbl, vs[i]))
+	}
+	want, _ := wholeRead(t, vs, req)
+	if l := req.Query.Limit; l > 0 && len(want) > l {
+		want = want[:l]
+	}
+	var got []replica.ViewRow
+	for page := 0; ; page++ {
+		require.Less(t, page, 40, "paging does not end")
+		least := 1
+		if dropped && page > 0 {
+			least = 0
+		}
+		req.PageSize = rapid.IntRange(least, 4).Draw(t, "page size")
+		res, err := c.Read(context.Background(), req)
+		require.NoError(t, err)
+		rows := inQueryOrder(res, req.Query)
+		if req.PageSize > 0 {
+			require.LessOrEqual(t, len(rows), req.PageSize, "page %d", page)
+		}
+		got = append(got, rows...)
+		if res.PagingState == nil {
+			break
+		}
+		req.PagingState = res.PagingState
+	}
+	require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "got %v\nwant %v", replica.View{Rows: got}, replica.View{Rows: want})
 }
 
 // A paging state claiming more rows remaining than the query's limit is
