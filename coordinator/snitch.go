@@ -105,10 +105,11 @@ func (sc *score) sent() {
 // recorded when it says more than the score does (or the replica has no
 // score: its 0, which ranks first, only rises), so that a replica always
 // hedged around still looks slow, while a request cancelled at once (a
-// ReadMany page that filled) does not make a scored replica look fast. A refusal for tombstones is neither: every
-// replica holds the same data, as Cassandra's snitch ignores a failure
-// response. cancelled says whether the read cancelled the request; an
-// error wrapping context.Canceled otherwise is the replica's failure.
+// ReadMany page that filled) does not make a scored replica look fast. A
+// refusal for tombstones is neither: every replica holds the same data,
+// as Cassandra's snitch ignores a failure response. cancelled says
+// whether the read cancelled the request; an error wrapping
+// context.Canceled otherwise is the replica's failure.
 func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool) {
 	sc.inflight.Add(-1)
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
