@@ -100,14 +100,22 @@ func allocsOfAReadAtAll(t *testing.T, rf int) float64 {
 	require.NoError(t, err)
 	defer c.Close()
 
-	req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All}
+	allocs, res := readAllocs(t, c, coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+	require.Len(t, res.Trace.Requests, rf)
+	return allocs
+}
+
+// readAllocs is what req allocates, read by c once the table's state and
+// the first workers exist, and the result of the last read.
+func readAllocs(t *testing.T, c *coordinator.Coordinator, req coordinator.Request) (float64, coordinator.Result) {
+	t.Helper()
 	var res coordinator.Result
 	read := func() {
+		var err error
 		if res, err = c.Read(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
 	}
 	read()
-	require.Len(t, res.Trace.Requests, rf)
-	return testing.AllocsPerRun(500, read)
+	return testing.AllocsPerRun(500, read), res
 }

@@ -1,7 +1,6 @@
 package coordinator_test
 
 import (
-	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // A wedged local replica at its backlog cap is still a contact of every
@@ -29,7 +27,7 @@ func TestARefusedRequestIsReplacedWhateverTheBudget(t *testing.T) {
 			MaxAbandonedPerReplica: 1,
 			HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
 		})
-		e.behave(t, d1n1, replicatest.Behavior{Latency: replicatest.Constant(time.Hour), Fault: replicatest.IgnoresContext()})
+		e.hangs(t, d1n1)
 		_, _, err := e.read(consistency.Quorum)
 		var timeout *consistency.ReadTimeoutError
 		require.ErrorAs(t, err, &timeout, "no budget to hedge around the wedged replica: the first read times out")
@@ -37,14 +35,7 @@ func TestARefusedRequestIsReplacedWhateverTheBudget(t *testing.T) {
 		before := e.totalReads()
 		res, _, err := e.read(consistency.Quorum)
 		require.NoError(t, err, "the refused request is replaced\n%s", res.Trace)
-		refused := 0
-		for _, rq := range res.Trace.Requests {
-			var b *coordinator.BacklogError
-			if errors.As(rq.Err, &b) {
-				refused++
-			}
-		}
-		assert.Equal(t, 1, refused, "the wedged replica's request was refused\n%s", res.Trace)
+		assert.Equal(t, 1, refusedIn(res.Trace), "the wedged replica's request was refused\n%s", res.Trace)
 		assert.True(t, res.Trace.Hedge.Fired, "and replaced")
 		settle()
 		assert.Equal(t, int64(4), e.totalReads()-before, "as many requests sent as a healthy QUORUM read sends")

@@ -1,6 +1,7 @@
 package coordinator_test
 
 import (
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -18,6 +19,19 @@ import (
 // must outlive them (see drain).
 func (e *env) hangs(t *testing.T, id string) {
 	e.behave(t, id, replicatest.Behavior{Latency: replicatest.Constant(time.Hour), Fault: replicatest.IgnoresContext()})
+}
+
+// refusedIn counts the requests of tr refused unsent for their replica's
+// backlog.
+func refusedIn(tr coordinator.Trace) int {
+	n := 0
+	for _, rq := range tr.Requests {
+		var b *coordinator.BacklogError
+		if errors.As(rq.Err, &b) {
+			n++
+		}
+	}
+	return n
 }
 
 // drain lets a hung replica's requests return: a bubble whose test ends

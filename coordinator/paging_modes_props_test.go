@@ -10,6 +10,7 @@ import (
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // pagingModes are the levels, speculation, repair modes and strategies
@@ -45,24 +46,14 @@ func modeVersions(t *rapid.T, g pageGen, k string, quorum bool) []replica.Partit
 // (TestReadManyPagingHonoursBothLimits reads at ALL, unhedged), a page
 // reading its keys one to three at a time.
 func TestReadManyPagingUnderEveryMode(t *testing.T) {
-	for _, tc := range pagingModes {
-		t.Run(tc.name, func(t *testing.T) {
-			opts := policy(t, tc.retry)
-			opts.ReadRepair, opts.Strategy = tc.mode, tc.strategy
-			cl, c := propertyCoordinator(t, opts)
-			quorum := tc.level == consistency.Quorum
-			g := newPageGen(quorum)
-			n := 0
-			rapid.Check(t, func(t *rapid.T) {
-				n++
-				req := coordinator.ManyRequest{Table: tbl, Level: tc.level, Query: g.query(t), Columns: g.columns(t),
-					Limit: rapid.IntRange(0, 8).Draw(t, "limit"), Concurrency: rapid.IntRange(1, 3).Draw(t, "conc"), NowInSec: now}
-				pageManyAgainstWhole(t, c, cl, req, fmt.Sprint("modemany", n), 4, func(k string) []replica.Partition {
-					return modeVersions(t, g, k, quorum)
-				})
-			})
+	eachPagingMode(t, func(t *rapid.T, level consistency.Level, c *coordinator.Coordinator, cl *replicatest.Cluster,
+		versions func(t *rapid.T, key string) []replica.Partition, g *pageGen, n int) {
+		req := coordinator.ManyRequest{Table: tbl, Level: level, Query: g.query(t), Columns: g.columns(t),
+			Limit: rapid.IntRange(0, 8).Draw(t, "limit"), Concurrency: rapid.IntRange(1, 3).Draw(t, "conc"), NowInSec: now}
+		pageManyAgainstWhole(t, c, cl, req, fmt.Sprint("modemany", n), 4, func(k string) []replica.Partition {
+			return versions(t, k)
 		})
-	}
+	})
 }
 
 // Pages of random sizes, dropped after the first page, return exactly the
@@ -70,6 +61,19 @@ func TestReadManyPagingUnderEveryMode(t *testing.T) {
 // strategy and repair mode (TestPageSizeReturnsTheLimitedView reads at
 // ALL, unhedged, and never drops the size).
 func TestPageSizeUnderEveryMode(t *testing.T) {
+	eachPagingMode(t, func(t *rapid.T, level consistency.Level, c *coordinator.Coordinator, cl *replicatest.Cluster,
+		versions func(t *rapid.T, key string) []replica.Partition, g *pageGen, n int) {
+		req := coordinator.Request{Table: tbl, Key: fmt.Sprint("modesized", n), Level: level,
+			Query: g.query(t), Columns: g.columns(t), NowInSec: now}
+		pageAgainstWhole(t, c, cl, req, versions(t, req.Key), true)
+	})
+}
+
+// eachPagingMode runs check, as a property, under every paging mode: with
+// a coordinator of the mode, its cluster, the replicas' versions of a key,
+// a generator, and the count of the checks so far (for fresh keys).
+func eachPagingMode(t *testing.T, check func(t *rapid.T, level consistency.Level, c *coordinator.Coordinator,
+	cl *replicatest.Cluster, versions func(t *rapid.T, key string) []replica.Partition, g *pageGen, n int)) {
 	for _, tc := range pagingModes {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := policy(t, tc.retry)
@@ -77,12 +81,11 @@ func TestPageSizeUnderEveryMode(t *testing.T) {
 			cl, c := propertyCoordinator(t, opts)
 			quorum := tc.level == consistency.Quorum
 			g := newPageGen(quorum)
+			versions := func(t *rapid.T, key string) []replica.Partition { return modeVersions(t, g, key, quorum) }
 			n := 0
 			rapid.Check(t, func(t *rapid.T) {
 				n++
-				req := coordinator.Request{Table: tbl, Key: fmt.Sprint("modesized", n), Level: tc.level,
-					Query: g.query(t), Columns: g.columns(t), NowInSec: now}
-				pageAgainstWhole(t, c, cl, req, modeVersions(t, g, req.Key, quorum), true)
+				check(t, tc.level, c, cl, versions, &g, n)
 			})
 		})
 	}
