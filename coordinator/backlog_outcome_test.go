@@ -42,18 +42,16 @@ func TestRefusedRequestIsFailedInTheTrace(t *testing.T) {
 			MaxAbandonedPerReplica: 1, DefaultTable: policy(t, "ALWAYS"), Snitch: coordinator.SnitchConfig{Disabled: true}})
 		require.NoError(t, err)
 		defer c.Close()
-		req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All}
 		e.hangs(t, C)
-		_, err = c.Read(context.Background(), req)
-		var timeout *consistency.ReadTimeoutError
-		require.ErrorAs(t, err, &timeout)
-		settle()
 		e.behave(t, A, constant(0))
 		e.behave(t, B, constant(0))
 
-		live.armed.Store(true) // A and B answer while ALWAYS's extra request to C waits
-		req.Level = consistency.Quorum
-		res, err := c.Read(context.Background(), req)
+		// live holds the read 1 ms at each question about C: planning it,
+		// deciding on ALWAYS's extra request, and choosing C for it, from
+		// 9.5 ms on, while A and B answer and C reaches its cap at 10.
+		capMidRead(t, c, ms(7.5))
+		live.armed.Store(true)
+		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 		require.NoError(t, err)
 		require.Len(t, res.Trace.Requests, 3)
 		rt := res.Trace.Requests[2]

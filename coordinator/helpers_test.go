@@ -30,6 +30,8 @@ const (
 	A = "dc1-r1-n1"
 	B = "dc1-r2-n2"
 	C = "dc1-r3-n3"
+	D = "dc1-r4-n4" // fiveNodes' fourth and fifth
+	E = "dc1-r5-n5"
 )
 
 func ms(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }
@@ -56,6 +58,21 @@ func newEnv(t *testing.T, cfg coordinator.Config) *env {
 	require.NoError(t, cl.Pin(tbl, key, A, B, C))
 	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
 	return newEnvOn(t, cl, cfg)
+}
+
+// fiveNodes is newEnv's cluster with five nodes on five racks, RF 5, key
+// pinned to A to E in that order.
+func fiveNodes(t *testing.T) *replicatest.Cluster {
+	t.Helper()
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 5, Nodes: 5}},
+		Replication: consistency.Simple(5), Seed: 1,
+		Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.Pin(tbl, key, A, B, C, D, E))
+	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	return cl
 }
 
 func newEnvOn(t *testing.T, cl *replicatest.Cluster, cfg coordinator.Config) *env {

@@ -138,7 +138,7 @@ func (r *read) additionalWrites() bool {
 func (r *read) uncontacted() []candidate {
 	var cs []candidate
 	for i := range r.plan.order {
-		if c := &r.plan.order[i]; !r.asked(i) && r.alive(c) {
+		if c := &r.plan.order[i]; !r.asked(i) && r.sendable(c) {
 			cs = append(cs, *c)
 		}
 	}

@@ -81,19 +81,26 @@ func (r *read) hedgeTarget() (candidate, bool) {
 	return r.plan.order[i], true
 }
 
-// nextLive returns the index of the first candidate from i on that the
-// liveness view still holds up, or len(plan.order): a replica convicted
-// since the read was planned is not speculated to.
+// nextLive returns the index of the first candidate from i on that a
+// speculative request may go to (see sendable), or len(plan.order).
 func (r *read) nextLive(i int) int {
 	for ; i < len(r.plan.order); i++ {
-		if r.alive(&r.plan.order[i]) {
+		if r.sendable(&r.plan.order[i]) {
 			break
 		}
 	}
 	return i
 }
 
-func (r *read) alive(c *candidate) bool {
+// sendable reports whether a speculative request may go to c: a replica
+// the liveness view convicted since the read was planned is not
+// speculated to, nor one at its backlog cap, which would refuse the
+// round's one speculative action unsent where another replica could
+// have taken it.
+func (r *read) sendable(c *candidate) bool {
+	if limit := r.c.cfg.MaxAbandonedPerReplica; limit >= 0 && c.score.abandoned.Load() >= int64(limit) {
+		return false
+	}
 	l := r.c.cfg.Liveness
 	return l == nil || l.IsAlive(c.ep)
 }
@@ -168,7 +175,7 @@ func (r *read) speculationTarget() (candidate, bool) {
 	var first *candidate
 	for i := range r.plan.order {
 		c := &r.plan.order[i]
-		if r.asked(i) || !r.alive(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
+		if r.asked(i) || !r.sendable(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
 			continue
 		}
 		if !r.rackOutstanding(c.ep) {
