@@ -52,7 +52,9 @@ func (c *Coordinator) newCall() *call {
 
 // dropByRead lets go of k for its read. A call its worker still holds
 // is abandoned: the replica has not returned from it, and until it does
-// the call counts against the replica's backlog (see BacklogError).
+// the call counts against the replica's backlog (see BacklogError). The
+// worker may end it between the two atomics, taking the count to -1 for
+// an instant; readers clamp it rather than every read paying a third.
 func (k *call) dropByRead() {
 	sc := k.cand.score // once dropped, k is the worker's to recycle
 	if k.holders.Add(-1) == 0 {
