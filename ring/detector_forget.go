@@ -24,7 +24,9 @@ func (d *Detector) Forget(id string) {
 		return
 	}
 	delete(d.all, id)
-	d.nodes.Load().remove(id)
+	if tb := d.nodes.Load(); tb.remove(id) {
+		d.nodes.Store(tb.shrunk())
+	}
 	d.addMu.Unlock()
 
 	t.mu.Lock()

@@ -11,9 +11,11 @@ import (
 // node is added in O(1), and forgotten in O(1) by a marker left in its
 // slot; the slots are copied into a new table, which readers then load,
 // only when the used ones would pass half of them, so n nodes added cost
-// O(n) in all. Copying the whole of a Go map at every node added, as a
-// map that readers read without a lock needs, made n first failures cost
-// O(n²).
+// O(n) in all, or when Forget leaves fewer than an eighth of them holding
+// a node, so that a table does not keep its peak size, and the markers
+// lookups probe past, once the nodes that failed are forgotten. Copying
+// the whole of a Go map at every node added, as a map that readers read
+// without a lock needs, made n first failures cost O(n²).
 //
 // A reader that loaded the table before a change sees the nodes before
 // it or after it, as it saw an older copy of a map before.
@@ -101,4 +103,15 @@ func (tb *nodeTable) remove(id string) bool {
 	tb.slots[i].Store(tb.gone)
 	tb.live--
 	return true
+}
+
+// shrunk returns a smaller table of tb's nodes when fewer than an eighth
+// of its slots hold one, else tb. Growth at half used and shrinking at an
+// eighth live are far enough apart that a node added and forgotten in
+// turn does not copy the table each time.
+func (tb *nodeTable) shrunk() *nodeTable {
+	if len(tb.slots) <= 16 || 8*tb.live >= len(tb.slots) {
+		return tb
+	}
+	return tb.regrow(tb.live)
 }
