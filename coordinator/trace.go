@@ -18,7 +18,9 @@ type Trace struct {
 	// Speculate is false when the table's policy is NEVER.
 	Threshold time.Duration
 	Speculate bool
-	// Requests lists every request sent, in the order sent.
+	// Requests lists every request sent, in the order sent, and every
+	// one refused unsent for its replica's backlog (a *BacklogError,
+	// Failed at once), where it would have been sent.
 	Requests []RequestTrace
 	// Hedge is the first round's speculative request; ReconcileHedge the
 	// data request sent, after a digest mismatch, to a replica the read
