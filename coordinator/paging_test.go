@@ -85,3 +85,23 @@ func TestPagingStateIsChecked(t *testing.T) {
 		}
 	})
 }
+
+// An empty paging state is no state, as a driver's zero-length state is
+// and as JSON's "" decodes: it reads the first page, from Read and from
+// ReadMany, and is not refused as a corrupt one.
+func TestAnEmptyPagingStateReadsTheFirstPage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 3, "a", "b")
+		q := replica.Query{Limit: 2}
+		first, state := page(t, e.c, "a", q, nil, consistency.Quorum)
+		empty, emptyState := page(t, e.c, "a", q, []byte{}, consistency.Quorum)
+		assert.Equal(t, first, empty)
+		assert.Equal(t, state, emptyState)
+
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.Quorum, Limit: 2, NowInSec: now}
+		want := pagesOf(t, e.c, req)
+		req.PagingState = []byte{}
+		assert.Equal(t, want, pagesOf(t, e.c, req))
+	})
+}

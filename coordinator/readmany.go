@@ -34,7 +34,8 @@ type ManyRequest struct {
 	// fetch size). The page size may change from page to page.
 	PageSize int
 	// PagingState, set by Next, continues Keys[0] right after the last row
-	// the page before returned of it; nil reads every key from its start.
+	// the page before returned of it; nil or empty reads every key from its
+	// start.
 	PagingState []byte
 	// Concurrency bounds the reads running at once. Default 32.
 	Concurrency int

@@ -49,7 +49,7 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 // limit leaves Keys[0]: those its state carries, or the whole limit (0 for
 // none).
 func (req ManyRequest) resumed() (int, error) {
-	if req.PagingState == nil {
+	if len(req.PagingState) == 0 {
 		return req.Query.Limit, nil
 	}
 	first := req.request(req.Keys[0])

@@ -26,7 +26,8 @@ type Request struct {
 	Query replica.Query
 	// PagingState, from the Result of the previous page of the same
 	// request (same table, key, columns and query), continues right after
-	// the last row that page returned; nil reads the first page.
+	// the last row that page returned; nil or empty (a driver's "no
+	// state", or JSON's "") reads the first page.
 	PagingState []byte
 	// PageSize, if not 0, is the most live rows one page returns, and
 	// Query.Limit the most over all the pages (CQL's LIMIT under a
@@ -70,7 +71,7 @@ func (req *Request) validate() error {
 // paging state's last row, with the rows the state has remaining (0 for no
 // bound but the query's limit).
 func (req *Request) query() (q replica.Query, remaining int, err error) {
-	if req.PagingState == nil {
+	if len(req.PagingState) == 0 {
 		return req.Query, 0, nil
 	}
 	var s replica.PagingState
