@@ -65,10 +65,11 @@ type TableMetrics struct {
 	// than the table's warning threshold; TombstoneFailures reads a
 	// replica refused for meeting more than its failure threshold.
 	TombstoneWarnings, TombstoneFailures int64
-	// A speculative action was due but not taken: no live replica left to
-	// ask (Cassandra's "insufficient replicas"; not at ALL, which asks
-	// every replica by definition), a budget was spent, or too many reads
-	// were in flight.
+	// A speculative action was due but not taken: no live replica below
+	// its backlog cap left to ask (Cassandra's "insufficient replicas"; not
+	// at ALL, which asks every replica by definition, though its trace
+	// says NoCandidate), a budget was spent, or too many reads were in
+	// flight.
 	NoCandidate, SuppressedBudget, SuppressedOverload int64
 	// PostponedSpeculations counts speculative actions put off when due
 	// because a request of their round had not yet started on one of the

@@ -149,7 +149,10 @@ const (
 	NotSuppressed      SuppressCause = iota
 	SuppressedBudget                 // the hedge budget was spent
 	SuppressedOverload               // too many reads in flight
-	NoCandidate                      // every live replica was already contacted
+	// NoCandidate: every live replica below its backlog cap was already
+	// contacted. Traced at ALL too, where TableMetrics.NoCandidate does
+	// not count it.
+	NoCandidate
 )
 
 func (s SuppressCause) String() string {
