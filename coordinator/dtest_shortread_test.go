@@ -424,16 +424,22 @@ func manyRows(t *testing.T, res []coordinator.KeyResult) []string {
 }
 
 // runManyDtest checks s's IN read of keys at ALL and QUORUM (every pair of
-// replicas), without paging: readpath pages one partition at a time.
+// replicas), unpaged and in pages of 1 and 10 (ManyRequest.PageSize, and
+// limit the most over all the pages).
 func runManyDtest(t *testing.T, s dtestScenario, o coordinator.TableOptions, keys []string, q replica.Query, limit int, want ...string) {
 	t.Helper()
 	for _, v := range dtestVariants() {
-		if v.pageSize != 0 {
-			continue
-		}
 		synctest.Test(t, func(t *testing.T) {
 			e := dtestEnv(t, s, v, o)
-			got := readManyRows(t, e, v.level, keys, q, limit)
+			var got []string
+			if v.pageSize == 0 {
+				got = readManyRows(t, e, v.level, keys, q, limit)
+			} else {
+				for _, pg := range pagesOf(t, e.c, coordinator.ManyRequest{Table: tbl, Keys: keys, Level: v.level,
+					Query: q, Limit: limit, PageSize: v.pageSize, NowInSec: now}) {
+					got = append(got, pg...)
+				}
+			}
 			if len(want) == 0 {
 				assert.Empty(t, got, "%v", v)
 				return
@@ -637,8 +643,8 @@ func TestDtestPagingAcrossReplicaPairs(t *testing.T) {
 
 // paging_test.py TestPagingData.test_per_partition_limit_paging
 // (CASSANDRA-11535), its IN and single-partition queries at ALL: rows 0..4
-// in partitions 1, 2, 3. (Its page sizes have no counterpart: a ReadMany is
-// not paged.)
+// in partitions 1, 2, 3, unpaged (TestDtestPerPartitionLimitPaging pages
+// it).
 func TestDtestPerPartitionLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
