@@ -32,7 +32,7 @@
 // failures leave no other way. The reconcile round's action is a data
 // request to the closest replica not contacted at all (by the same rack
 // preference); the repair round's is the merge of the unacknowledged
-// repairs, written to every live replica not contacted
+// repairs, written to every live replica whose data the read did not merge
 // (TableOptions.AdditionalWritePolicy). Every action draws on the table's
 // budget and Config.Budget, but one standing in for a request refused for
 // its replica's backlog (see BacklogError), and is counted and traced. An action due while a request of its round has not yet been

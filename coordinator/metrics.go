@@ -55,8 +55,8 @@ type TableMetrics struct {
 	// ReconcileSpeculations counts data requests sent, after a digest
 	// mismatch, to a replica the read had not contacted because the
 	// reconcile reads were late; AdditionalWrites counts repair writes
-	// sent to replicas the read had not contacted because a BLOCKING
-	// repair's acknowledgements were late.
+	// sent to replicas whose data the read had not merged because a
+	// BLOCKING repair's acknowledgements were late.
 	ReconcileSpeculations, AdditionalWrites int64
 	// ShortReadRequests counts the requests of short-read protection: a
 	// replica asked for the rows after those its limited answer held.

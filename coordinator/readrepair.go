@@ -111,10 +111,11 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 
 // additionalWrites is the repair round's speculative action (Cassandra's
 // BlockingPartitionRepair.maybeSendAdditionalWrites): the merge of the
-// repairs not yet acknowledged goes, once, to every live replica the read
-// did not contact, and their acknowledgements count towards the level.
+// repairs not yet acknowledged goes, once, to every live replica whose
+// data the read did not merge, and their acknowledgements count towards
+// the level.
 func (r *read) additionalWrites() bool {
-	targets := r.uncontacted()
+	targets := r.withoutVersion()
 	update, ok := r.unackedRepairs()
 	h := &r.trace.AdditionalWrite
 	if r.suppressed(h, r.allowed(ok && len(targets) > 0)) {
@@ -131,18 +132,31 @@ func (r *read) additionalWrites() bool {
 	return true
 }
 
-// uncontacted returns the live candidates no request of the read went to,
-// and a digest-first read's stragglers, asked for nothing but a digest
-// that did not count (see asked): DigestFirst asks every replica for a
-// digest, and would otherwise never have a target.
-func (r *read) uncontacted() []candidate {
+// withoutVersion returns the live candidates that hold no version of the
+// merge: those no request of the read went to, and those asked whose data
+// never came (a straggler of the first round, a reconcile read still
+// pending), as Cassandra's repair plan is built from the replicas whose
+// data was merged (DataResolver's sources), so its liveUncontacted are
+// all the others. A replica that gave a version holds the merge, or is
+// being written its diff.
+func (r *read) withoutVersion() []candidate {
 	var cs []candidate
 	for i := range r.plan.order {
-		if c := &r.plan.order[i]; !r.asked(i) && r.sendable(c) {
+		if c := &r.plan.order[i]; !r.gaveData(c.ep.ID) && r.sendable(c) {
 			cs = append(cs, *c)
 		}
 	}
 	return cs
+}
+
+// gaveData reports whether id answered a data request of the read.
+func (r *read) gaveData(id string) bool {
+	for _, a := range r.answers {
+		if !a.cmd.DigestOnly && a.cand.ep.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // unackedRepairs merges the repairs not acknowledged yet into one update

@@ -25,7 +25,7 @@ type Trace struct {
 	// Hedge is the first round's speculative request; ReconcileHedge the
 	// data request sent, after a digest mismatch, to a replica the read
 	// had not contacted; AdditionalWrite the repair writes sent to the
-	// replicas the read had not contacted (To names the first of them).
+	// replicas whose data the read had not merged (To names the first).
 	Hedge           HedgeTrace
 	ReconcileHedge  HedgeTrace
 	AdditionalWrite HedgeTrace
