@@ -19,7 +19,8 @@ func (e *PolicyPanicError) Error() string {
 	return fmt.Sprintf("retry: the retry policy panicked: %v", e.Value)
 }
 
-// Unwrap returns Value if it is an error, such as a runtime.Error.
+// Unwrap returns Value if it is an error, such as a runtime.Error, or an
+// error wrapping ErrTypedNil if Value is or wraps a nil pointer.
 func (e *PolicyPanicError) Unwrap() error { return asError(e.Value) }
 
 // AttemptPanicError is what Execute panics with, on the goroutine that
@@ -37,12 +38,15 @@ func (e *AttemptPanicError) Error() string {
 	return fmt.Sprintf("retry: attempt panicked: %v\n\nattempt goroutine stack:\n%s", e.Value, e.Stack)
 }
 
-// Unwrap returns Value if it is an error, such as a runtime.Error.
+// Unwrap returns Value if it is an error, such as a runtime.Error, or an
+// error wrapping ErrTypedNil if Value is or wraps a nil pointer.
 func (e *AttemptPanicError) Unwrap() error { return asError(e.Value) }
 
+// asError returns v as an error errors.Is and errors.As can walk: a nil
+// pointer there (panic((*T)(nil))) would have its methods called on nil.
 func asError(v any) error {
 	err, _ := v.(error)
-	return err
+	return usable(err)
 }
 
 // recoverPolicy turns a panic of the policy, if any, into *perr. Deferred,
