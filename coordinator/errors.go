@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -24,9 +26,14 @@ func (e *PanicError) Error() string {
 }
 
 // Unwrap returns Value if it is an error (a runtime.Error, or an error a
-// replica panicked with), so that errors.Is and errors.As see it.
+// replica panicked with), so that errors.Is and errors.As see it; or, if
+// Value is or wraps a nil pointer (panic((*T)(nil))), whose methods would
+// dereference nil, an error wrapping retry.ErrTypedNil that names the type.
 func (e *PanicError) Unwrap() error {
 	err, _ := e.Value.(error)
+	if bad := typednil.Find(err); bad != nil {
+		return fmt.Errorf("coordinator: replica %s panicked with a nil %T: %w", e.Endpoint.ID, bad, retry.ErrTypedNil)
+	}
 	return err
 }
 
