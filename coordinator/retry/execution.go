@@ -156,12 +156,27 @@ func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error)
 	}
 	x.retries++
 	next.cause, next.token, next.downgraded = c, token, next.level != x.stmt.Level
-	x.noteLevel(next, from, c)
+	x.announce(next, from, v, err, wait)
+	return step{kind: stepRetry, next: next, wait: wait, err: err, level: from.level}
+}
+
+// announce tells OnDowngrade and OnRetry of retry next. If either panics,
+// the panic goes on to Execute's caller and next never runs, so its budget
+// token goes back first: kept, each such panic would shrink a shared
+// budget for good.
+func (x *execution) announce(next, from attemptSpec, v Verdict, err error, wait time.Duration) {
+	told := false
+	defer func() {
+		if !told {
+			x.e.unstarted(next)
+		}
+	}()
+	x.noteLevel(next, from, next.cause)
 	if obs := x.e.cfg.OnRetry; obs != nil {
-		obs(RetryEvent{Statement: x.stmt, Retry: x.retries, Err: err, Cause: c, Verdict: v,
+		obs(RetryEvent{Statement: x.stmt, Retry: x.retries, Err: err, Cause: next.cause, Verdict: v,
 			Level: next.level, Target: next.target, Delay: wait})
 	}
-	return step{kind: stepRetry, next: next, wait: wait, err: err, level: from.level}
+	told = true
 }
 
 // allow returns the wait before retry next and when its budget token was
