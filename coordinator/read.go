@@ -19,7 +19,8 @@ import (
 // timeout or ctx's deadline passes first, *consistency.ReadFailureError when
 // replica failures made the level unreachable (a BLOCKING repair's failed
 // write is among its reasons as a *RepairWriteError), an error wrapping
-// context.Canceled when ctx is cancelled, ErrInvalidRequest for a bad
+// context.Canceled when ctx is cancelled (and ctx's cause, if it has one
+// of its own), ErrInvalidRequest for a bad
 // request, ErrBadPlacement or the locator's error when replicas cannot be
 // found, and ErrClosed after Close. With an error, the Result holds the
 // read's Trace (see Result).
@@ -118,10 +119,10 @@ func (r *read) decideSpeculation() {
 // interrupted turns the end of ctx into the read's error: the caller's
 // cancellation, or a timeout carrying what the running round had.
 func (r *read) interrupted() error {
-	if err := r.parent.Err(); errors.Is(err, context.Canceled) {
-		return fmt.Errorf("coordinator: read cancelled: %w", err)
+	cause := r.callerEnded() // the caller's deadline, seen before it reaches r.ctx
+	if errors.Is(r.parent.Err(), context.Canceled) {
+		return fmt.Errorf("coordinator: read cancelled: %w", cause)
 	}
-	cause := r.parent.Err() // the caller's deadline, seen before it reaches r.ctx
 	if cause == nil {
 		cause = r.ctx.Err()
 	}

@@ -166,7 +166,7 @@ func (req ManyRequest) pageRows() int {
 
 // notStarted gives r the error of a read not started because ctx ended.
 func notStarted(ctx context.Context, r *KeyResult) bool {
-	if err := ctx.Err(); err != nil {
+	if err := ended(ctx); err != nil {
 		r.Err = fmt.Errorf("coordinator: read of %q not started: %w", r.Key, err)
 		return true
 	}
