@@ -117,7 +117,7 @@ func (x *execution) interrupted(a attemptSpec, err error, st step) step {
 // caller's context ended, or the idempotence gate closed; or why there is
 // none: the policy panicked.
 func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err error) (Verdict, error) {
-	if cerr := ctx.Err(); cerr != nil {
+	if cerr := ended(ctx); cerr != nil {
 		return rethrow(), cerr
 	}
 	if f.gated() && x.stmt.Idempotent != Idempotent {

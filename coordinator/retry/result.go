@@ -79,7 +79,9 @@ type ExecutionError struct {
 	// Reason is why execution stopped: ErrRethrown, ErrNotIdempotent,
 	// ErrPlanExhausted, ErrTooManyRetries, ErrBudgetExhausted,
 	// ErrBackoffPastDeadline, ErrInvalidVerdict, a *PolicyPanicError, or the
-	// caller's context.Canceled or context.DeadlineExceeded.
+	// caller's context.Canceled or context.DeadlineExceeded (an error
+	// wrapping it and context.Cause, when the context has a cause of its
+	// own).
 	Reason error
 	// Err is the last failed attempt's error; nil if the context ended the
 	// statement before any attempt failed.

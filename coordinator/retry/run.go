@@ -17,7 +17,7 @@ type runner[T, R any] struct {
 func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
 	var last step
 	for a := r.x.first(); ; {
-		if err := ctx.Err(); err != nil {
+		if err := ended(ctx); err != nil {
 			r.x.cancelled(a, err)
 			return r.end(last.stopped(err))
 		}
@@ -79,7 +79,7 @@ func (r *runner[T, R]) end(st step) (Result[R], error) {
 // sleep waits for d, or until ctx ends and returns its error.
 func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
-		return ctx.Err()
+		return ended(ctx)
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -87,6 +87,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return ended(ctx)
 	}
 }

@@ -28,7 +28,7 @@ type schedule struct {
 // succeeded. The first success wins; the statement fails when every attempt
 // has, or at once when ctx ends. Losers are cancelled, and waited for.
 func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Result[R], error) {
-	if err := ctx.Err(); err != nil {
+	if err := ended(ctx); err != nil {
 		return r.end(step{}.stopped(err))
 	}
 	actx, cancel := context.WithCancel(ctx)
@@ -117,7 +117,7 @@ func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *sche
 				inflight++
 			}
 		case <-ctx.Done():
-			return outcome[R]{}, last.stopped(ctx.Err()), false
+			return outcome[R]{}, last.stopped(ended(ctx)), false
 		}
 	}
 	return outcome[R]{}, last, false
@@ -148,10 +148,10 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 		return step{}, true
 	case !o.ran:
 		r.x.cancelled(o.a, o.err)
-		return last.stopped(ctx.Err()), true
+		return last.stopped(ended(ctx)), true
 	}
 	st := r.x.failed(ctx, o.a, o.err)
-	if err := ctx.Err(); err != nil && st.kind == stepRetry {
+	if err := ended(ctx); err != nil && st.kind == stepRetry {
 		// ctx ended while the retry was being decided: end as the
 		// sequential path does, with the context's error as the reason.
 		r.x.cancelled(st.next, err)
