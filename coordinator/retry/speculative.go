@@ -31,14 +31,14 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 	if err := ended(ctx); err != nil {
 		return r.end(step{}.stopped(err))
 	}
-	actx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
 	// A chain (the first attempt or a speculative one, then its retries)
 	// runs one attempt at a time, and each chain starts on a target of its
 	// own: with a slot per chain, sends never block, even once nobody
 	// receives.
 	out := make(chan outcome[R], r.x.chains())
+	actx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait(); r.refundUnstarted(out) }()
 	launch := func(a attemptSpec, wait time.Duration) {
 		wg.Go(func() { out <- r.run(actx, a, wait) })
 	}
@@ -86,6 +86,23 @@ func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step,
 			}
 		default:
 			return st, late, won
+		}
+	}
+}
+
+// refundUnstarted gives back the budget tokens of the attempts left in out
+// that never started: none once drain has run, but a panic (an attempt's,
+// re-raised, or an observer's) ends the statement before it, and retries
+// waiting out their backoff would keep tokens they never spent.
+func (r *runner[T, R]) refundUnstarted(out <-chan outcome[R]) {
+	for {
+		select {
+		case o := <-out:
+			if !o.ran {
+				r.x.e.unstarted(o.a)
+			}
+		default:
+			return
 		}
 	}
 }
