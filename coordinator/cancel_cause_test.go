@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -53,21 +54,25 @@ func TestATimedOutReadKeepsTheCallersCause(t *testing.T) {
 }
 
 // ReadMany's keys keep the cause too: those read when the caller cancelled
-// and those not started yet.
+// and those not started yet, paged or not.
 func TestReadManyKeepsTheCallersCause(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
-		keys := []string{"a", "b", "c"}
-		seedRows(t, e, 1, keys...)
-		c := lateKeysCoordinator(t, e, func(string) bool { return true })
-		ctx, cancel := context.WithCancelCause(context.Background())
-		time.AfterFunc(ms(7), func() { cancel(errShutdown) })
-		res, err := c.ReadMany(ctx, coordinator.ManyRequest{Table: tbl, Keys: keys,
-			Level: consistency.One, Concurrency: 1, NowInSec: now})
-		require.NoError(t, err)
-		for _, r := range res {
-			assert.ErrorIs(t, r.Err, context.Canceled, r.Key)
-			assert.ErrorIs(t, r.Err, errShutdown, r.Key)
-		}
-	})
+	for _, pageSize := range []int{0, 2} {
+		t.Run(fmt.Sprint("PageSize=", pageSize), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+				keys := []string{"a", "b", "c"}
+				seedRows(t, e, 1, keys...)
+				c := lateKeysCoordinator(t, e, func(string) bool { return true })
+				ctx, cancel := context.WithCancelCause(context.Background())
+				time.AfterFunc(ms(7), func() { cancel(errShutdown) })
+				res, err := c.ReadMany(ctx, coordinator.ManyRequest{Table: tbl, Keys: keys,
+					Level: consistency.One, Concurrency: 1, PageSize: pageSize, NowInSec: now})
+				require.NoError(t, err)
+				for _, r := range res {
+					assert.ErrorIs(t, r.Err, context.Canceled, r.Key)
+					assert.ErrorIs(t, r.Err, errShutdown, r.Key)
+				}
+			})
+		})
+	}
 }
