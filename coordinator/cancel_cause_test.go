@@ -76,3 +76,21 @@ func TestReadManyKeepsTheCallersCause(t *testing.T) {
 		})
 	}
 }
+
+// A cause that is a nil pointer (cancel((*T)(nil))) is left out of the
+// read's error: errors.Is, in the coordinator's own counting or the
+// caller's, would call its methods on nil.
+func TestANilPointerCauseIsLeftOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		e.behave(t, A, constant(ms(100)))
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(ms(7), func() { cancel((*rpcError)(nil)) })
+		var err error
+		require.NotPanics(t, func() {
+			_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		})
+		assert.NotPanics(t, func() { errors.Is(err, errors.ErrUnsupported) })
+		assert.ErrorIs(t, err, context.Canceled)
+	})
+}
