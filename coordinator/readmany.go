@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/ctxcause"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -166,7 +167,7 @@ func (req ManyRequest) pageRows() int {
 
 // notStarted gives r the error of a read not started because ctx ended.
 func notStarted(ctx context.Context, r *KeyResult) bool {
-	if err := ended(ctx); err != nil {
+	if err := ctxcause.Err(ctx); err != nil {
 		r.Err = fmt.Errorf("coordinator: read of %q not started: %w", r.Key, err)
 		return true
 	}

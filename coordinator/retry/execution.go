@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/ctxcause"
 )
 
 // execution is the state of one statement's run that does not depend on
@@ -117,7 +118,7 @@ func (x *execution) interrupted(a attemptSpec, err error, st step) step {
 // caller's context ended, or the idempotence gate closed; or why there is
 // none: the policy panicked.
 func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err error) (Verdict, error) {
-	if cerr := ended(ctx); cerr != nil {
+	if cerr := ctxcause.Err(ctx); cerr != nil {
 		return rethrow(), cerr
 	}
 	if f.gated() && x.stmt.Idempotent != Idempotent {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime/debug"
 	"time"
+
+	"github.com/readpath/readpath/internal/ctxcause"
 )
 
 // runner executes one statement with a given target and result type.
@@ -17,7 +19,7 @@ type runner[T, R any] struct {
 func (r *runner[T, R]) sequential(ctx context.Context) (Result[R], error) {
 	var last step
 	for a := r.x.first(); ; {
-		if err := ended(ctx); err != nil {
+		if err := ctxcause.Err(ctx); err != nil {
 			r.x.cancelled(a, err)
 			return r.end(last.stopped(err))
 		}
@@ -79,7 +81,7 @@ func (r *runner[T, R]) end(st step) (Result[R], error) {
 // sleep waits for d, or until ctx ends and returns its error.
 func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
-		return ended(ctx)
+		return ctxcause.Err(ctx)
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -87,6 +89,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return ended(ctx)
+		return ctxcause.Err(ctx)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/readpath/readpath/internal/ctxcause"
 )
 
 // outcome is what an attempt started by speculative came to.
@@ -28,7 +30,7 @@ type schedule struct {
 // succeeded. The first success wins; the statement fails when every attempt
 // has, or at once when ctx ends. Losers are cancelled, and waited for.
 func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Result[R], error) {
-	if err := ended(ctx); err != nil {
+	if err := ctxcause.Err(ctx); err != nil {
 		return r.end(step{}.stopped(err))
 	}
 	// A chain (the first attempt or a speculative one, then its retries)
@@ -134,7 +136,7 @@ func (r *runner[T, R]) loop(ctx context.Context, out <-chan outcome[R], sc *sche
 				inflight++
 			}
 		case <-ctx.Done():
-			return outcome[R]{}, last.stopped(ended(ctx)), false
+			return outcome[R]{}, last.stopped(ctxcause.Err(ctx)), false
 		}
 	}
 	return outcome[R]{}, last, false
@@ -165,10 +167,10 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 		return step{}, true
 	case !o.ran:
 		r.x.cancelled(o.a, o.err)
-		return last.stopped(ended(ctx)), true
+		return last.stopped(ctxcause.Err(ctx)), true
 	}
 	st := r.x.failed(ctx, o.a, o.err)
-	if err := ended(ctx); err != nil && st.kind == stepRetry {
+	if err := ctxcause.Err(ctx); err != nil && st.kind == stepRetry {
 		// ctx ended while the retry was being decided: end as the
 		// sequential path does, with the context's error as the reason.
 		r.x.cancelled(st.next, err)
