@@ -68,10 +68,11 @@ func specRepairEnv(t *testing.T, stop map[string]stops) *env {
 // speculated_rr_read (ReconcileSpeculations), speculated_rr_write
 // (AdditionalWrites) and the table's SpeculativeRetries. In
 // test_quorum_requirement, B's reconcile read and C's repair write hang:
-// the additional write goes to B, whose data the read never merged.
-// (test_quorum_requirement_on_speculated_read is left out: its reconcile
-// round asks B, whose first-round digest never came, for data, where
-// readpath asks only the replicas that answered.)
+// the additional write goes to B, whose data the read never merged. In
+// test_quorum_requirement_on_speculated_read, B's digest hangs, so the
+// read hedges to C, whose digest mismatches and whose data read hangs:
+// the reconcile round asks B for data too, as its digest is still due, and
+// B's answer makes up the level.
 func TestDtestSpeculativeReadRepair(t *testing.T) {
 	for _, c := range []struct {
 		name                        string
@@ -81,6 +82,7 @@ func TestDtestSpeculativeReadRepair(t *testing.T) {
 		{"test_speculative_data_request", map[string]stops{B: {data: true}}, 0, 1, 0},
 		{"test_speculative_write", map[string]stops{B: {writes: true}}, 0, 0, 1},
 		{"test_quorum_requirement", map[string]stops{B: {data: true}, C: {writes: true}}, 0, 1, 1},
+		{"test_quorum_requirement_on_speculated_read", map[string]stops{B: {digest: true, writes: true}, C: {data: true}}, 1, 0, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

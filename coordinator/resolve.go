@@ -53,7 +53,8 @@ type version struct {
 }
 
 // reconcile runs after a digest mismatch: a round of full data reads
-// from every replica that answered with a digest, until blockFor versions
+// from every replica that answered with a digest or is still due to
+// answer (see askStragglers), until blockFor versions
 // are in hand (per datacenter at EACH_QUORUM), then the merge by timestamp
 // and the read repair. If the versions are not in by the table's threshold,
 // counted from the mismatch, one data request goes to the closest replica
@@ -61,8 +62,8 @@ type version struct {
 func (r *read) reconcile() (replica.Partition, error) {
 	r.trace.DigestMismatch = true
 	r.t.m.mismatches.Add(1)
-	first, have := len(r.answers), r.versions()
-	r.newRound(PhaseReconcile, first+1, true, r.reconcileMaySpeculate())
+	first, have, asked := len(r.answers), r.versions(), len(r.calls)
+	r.newRound(PhaseReconcile, first+1+r.pendingOf(asked), true, r.reconcileMaySpeculate())
 	for i := range have {
 		r.rd.credit(&have[i].cand, true)
 	}
@@ -71,6 +72,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 			r.send(a.cand, KindData, false, now())
 		}
 	}
+	r.askStragglers(asked, have)
 	// have is spent: versions overwrites it.
 	r.armSpeculation(now(), r.threshold)
 	if err := r.gather(); err != nil {
@@ -95,6 +97,41 @@ func (r *read) reconcile() (replica.Partition, error) {
 	// no more: past it, some replicas' answers did not go.
 	merged, _ = merged.Limit(r.q, r.nowInSec)
 	return merged, r.readRepair(merged, vs)
+}
+
+// pendingOf counts the read's first n requests still pending.
+func (r *read) pendingOf(n int) int {
+	p := 0
+	for _, rt := range r.trace.Requests[:n] {
+		if rt.Outcome == Pending {
+			p++
+		}
+	}
+	return p
+}
+
+// askStragglers asks for data every replica with one of the read's first
+// n requests still pending and no version in have, not asked yet in this
+// round: as Cassandra's startRepair asks every contact, a replica whose
+// digest is late may answer in time to make up the level where the one
+// that mismatched stalls (read_repair_test.py's
+// test_quorum_requirement_on_speculated_read).
+func (r *read) askStragglers(n int, have []version) {
+	for i, k := range r.calls[:n] {
+		if r.trace.Requests[i].Outcome == Pending && !containsVersion(have, k.cand.ep.ID) && !r.askedInRound(k.cand.ep.ID) {
+			r.send(k.cand, KindData, false, now())
+		}
+	}
+}
+
+// askedInRound reports whether the running round sent a request to id.
+func (r *read) askedInRound(id string) bool {
+	for _, k := range r.calls[r.rd.first:] {
+		if k.cand.ep.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // versions returns the data answers in hand, one per replica, in the
