@@ -15,10 +15,10 @@ import (
 
 var modelClusterings = []string{"a", "b", "c", "d", "e", "f"}
 
-// modelWrite draws one write at a small timestamp, so that writes tie,
-// written at a time up to six seconds before now.
-func modelWrite(t *rapid.T, k string, now int64) replica.Partition {
-	ts := int64(rapid.IntRange(1, 8).Draw(t, "ts"))
+// modelWrite draws one write at a timestamp up to maxTS, so that writes
+// tie, written at a time up to six seconds before now.
+func modelWrite(t *rapid.T, k string, now, maxTS int64) replica.Partition {
+	ts := rapid.Int64Range(1, maxTS).Draw(t, "ts")
 	at := now - int64(rapid.IntRange(0, 6).Draw(t, "written secs ago"))
 	ck := rapid.SampledFrom(modelClusterings).Draw(t, "clustering")
 	col := rapid.SampledFrom([]string{"x", "y"}).Draw(t, "column")
@@ -32,7 +32,11 @@ func modelWrite(t *rapid.T, k string, now int64) replica.Partition {
 	case 4:
 		return replica.NewPartition(k, replica.NewRow(ck, replica.Tombstone(col, ts, at)))
 	case 5:
-		return replica.NewPartition(k, replica.NewRow(ck).WithLiveness(replica.Inserted(ts)))
+		l := replica.Inserted(ts)
+		if ttl := rapid.SampledFrom([]int{0, 1, 2, 6}).Draw(t, "insert ttl"); ttl > 0 {
+			l = replica.InsertedWithTTL(ts, int32(ttl), at+int64(ttl))
+		}
+		return replica.NewPartition(k, replica.NewRow(ck).WithLiveness(l))
 	case 6:
 		return replica.NewPartition(k, replica.NewRow(ck).WithDeletion(replica.DeletedAt(ts, at)))
 	case 7, 8:

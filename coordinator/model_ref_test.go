@@ -56,6 +56,19 @@ func (a refCell) beats(b refCell) bool {
 	return bytes.Compare(a.value, b.value) > 0
 }
 
+// refLivenessBeats is Cassandra's LivenessInfo.supersedes for the
+// liveness a write sets: the higher timestamp, then an expiring liveness
+// over one that is not, then the later expiry.
+func refLivenessBeats(a, b replica.Liveness) bool {
+	switch {
+	case a.Timestamp != b.Timestamp:
+		return a.Timestamp > b.Timestamp
+	case (a.TTL > 0) != (b.TTL > 0):
+		return a.TTL > 0
+	}
+	return a.ExpiresAt > b.ExpiresAt
+}
+
 // refAfterStart and refBeforeEnd place ck against a bound by position:
 // an inclusive start or exclusive end of k lies just before k, an
 // exclusive start or inclusive end just after it.
@@ -95,28 +108,42 @@ type refRowState struct {
 }
 
 // refVisible is what a client sees of the versions merged, at now, in
-// ascending clustering order. A deletion shadows what is not newer.
-func refVisible(versions []replica.Partition, now int64) []refRow {
+// ascending clustering order. A deletion shadows what is not newer; every
+// replica drops a tombstone deleted before gcBefore before answering.
+func refVisible(versions []replica.Partition, now, gcBefore int64) []refRow {
 	var pdel int64
 	var rts []replica.RangeTombstone
 	rows := map[string]*refRowState{}
+	kept := func(d replica.Deletion) int64 {
+		if d.LocalDeletionTime < gcBefore {
+			return 0
+		}
+		return d.MarkedForDeleteAt
+	}
 	for _, p := range versions {
-		pdel = max(pdel, p.Deletion.MarkedForDeleteAt)
-		rts = append(rts, p.RangeTombstones...)
+		pdel = max(pdel, kept(p.Deletion))
+		for _, rt := range p.RangeTombstones {
+			if kept(rt.Deletion) > 0 {
+				rts = append(rts, rt)
+			}
+		}
 		for _, r := range p.Rows {
 			s := rows[r.Clustering]
 			if s == nil {
 				s = &refRowState{cells: map[string]refCell{}}
 				rows[r.Clustering] = s
 			}
-			s.del = max(s.del, r.Deletion.MarkedForDeleteAt)
-			if r.Liveness.Timestamp > s.liveness.Timestamp {
-				s.liveness = r.Liveness
+			s.del = max(s.del, kept(r.Deletion))
+			if l := r.Liveness; !(l.TTL > 0 && l.ExpiresAt < gcBefore) && refLivenessBeats(l, s.liveness) {
+				s.liveness = l
 			}
 			for _, c := range r.Cells {
-				id := c.Column + "[" + c.Path + "]"
-				if old, ok := s.cells[id]; !ok || refCellAt(c, now).beats(old) {
-					s.cells[id] = refCellAt(c, now)
+				id, rc := c.Column+"["+c.Path+"]", refCellAt(c, now)
+				if rc.rank == 2 && rc.ldt < gcBefore {
+					continue
+				}
+				if old, ok := s.cells[id]; !ok || rc.beats(old) {
+					s.cells[id] = rc
 				}
 			}
 		}
