@@ -12,7 +12,7 @@ import (
 func (m *modelRun) many(req coordinator.Request, limit int) {
 	snap := m.snapshot()
 	res, err := m.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: []string{key},
-		Level: req.Level, Query: req.Query, Limit: limit, NowInSec: req.NowInSec})
+		Level: req.Level, Query: req.Query, Columns: req.Columns, Limit: limit, NowInSec: req.NowInSec})
 	if err != nil || len(res) != 1 {
 		m.t.Fatalf("ReadMany: %v, %d results", err, len(res))
 	}

@@ -45,6 +45,8 @@ type modelRun struct {
 	level consistency.Level
 	mode  repair.Mode
 	grace int64 // gc_grace_seconds, as the model applies it
+	// columns are the reads' selection (nil: every column).
+	columns []string
 }
 
 func runModelRead(t *rapid.T) {
@@ -53,7 +55,8 @@ func runModelRead(t *rapid.T) {
 		m.c.Close()
 		time.Sleep(time.Second) // let background repairs and cancelled requests end
 	}()
-	req := coordinator.Request{Table: tbl, Key: key, Level: m.level, Query: modelQuery(t), NowInSec: modelNow}
+	m.columns = rapid.SampledFrom([][]string{nil, {"x"}, {"y"}, {"x", "y"}}).Draw(t, "columns")
+	req := coordinator.Request{Table: tbl, Key: key, Level: m.level, Query: modelQuery(t), Columns: m.columns, NowInSec: modelNow}
 	pageSize := rapid.IntRange(1, 3).Draw(t, "page size")
 	inLimit := rapid.IntRange(0, 4).Draw(t, "IN limit")
 	if !m.read(req) {
@@ -149,7 +152,7 @@ func used(tr coordinator.Trace) []string {
 func (m *modelRun) expect(snap map[string]replica.Partition, ids []string, q replica.Query, skip *string) []refRow {
 	var vs []replica.Partition
 	for _, id := range ids {
-		vs = append(vs, snap[id])
+		vs = append(vs, refProject(snap[id], m.columns))
 	}
 	return refQuery(refVisible(vs, modelNow, modelNow-m.grace), q, skip)
 }

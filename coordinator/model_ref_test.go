@@ -56,6 +56,19 @@ func (a refCell) beats(b refCell) bool {
 	return bytes.Compare(a.value, b.value) > 0
 }
 
+// refProject keeps only the cells of columns (all when nil): a row
+// exists for a selection by its liveness or a selected live cell.
+func refProject(p replica.Partition, columns []string) replica.Partition {
+	if columns == nil {
+		return p
+	}
+	p = p.Clone()
+	for i, r := range p.Rows {
+		p.Rows[i].Cells = slices.DeleteFunc(r.Cells, func(c replica.Cell) bool { return !slices.Contains(columns, c.Column) })
+	}
+	return p
+}
+
 // refLivenessBeats is Cassandra's LivenessInfo.supersedes for the
 // liveness a write sets: the higher timestamp, then an expiring liveness
 // over one that is not, then the later expiry.
