@@ -23,6 +23,9 @@ type cqlDB struct {
 	// skew makes each write miss one replica in turn (every fourth none),
 	// so only reads that reconcile at least two replicas see every write.
 	skew bool
+	// defaultTTL is the table's default_time_to_live, s: the TTL of a
+	// write that gives none.
+	defaultTTL int32
 }
 
 func newCQL(t *testing.T, tab *cqlTable, o coordinator.TableOptions) *cqlDB {
@@ -62,8 +65,9 @@ func (db *cqlDB) notePK(pk any) {
 }
 
 type wopt struct {
-	ttl int32
-	ts  int64 // USING TIMESTAMP, µs; 0 takes the next
+	ttl     int32
+	zeroTTL bool  // USING TTL 0: no TTL, whatever the default (CASSANDRA-11207)
+	ts      int64 // USING TIMESTAMP, µs; 0 takes the next
 }
 
 func (db *cqlDB) cells(vals map[string]any, ts int64, o wopt) (stat, reg []replica.Cell) {
@@ -88,6 +92,10 @@ func (db *cqlDB) cells(vals map[string]any, ts int64, o wopt) (stat, reg []repli
 	}
 	return stat, reg
 }
+
+// skinny reports a table with no clustering columns, whose one row per
+// partition has the empty clustering.
+func (db *cqlDB) skinny() bool { return len(db.tab.cks) == 0 }
 
 func (db *cqlDB) stamp(o wopt) int64 {
 	if o.ts != 0 {
@@ -116,6 +124,9 @@ func (db *cqlDB) write(vals map[string]any, insert bool, opts ...wopt) {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
+	if o.ttl == 0 && !o.zeroTTL {
+		o.ttl = db.defaultTTL
+	}
 	ts := db.stamp(o)
 	pk := vals[db.tab.pk.name]
 	db.notePK(pk)
@@ -124,7 +135,7 @@ func (db *cqlDB) write(vals map[string]any, insert bool, opts ...wopt) {
 	if len(stat) > 0 {
 		p = p.WithStatic(stat...)
 	}
-	if _, ok := vals[db.tab.cks[0].name]; ok {
+	if db.skinny() || hasKey(vals, db.tab.cks[0].name) {
 		var ck []any
 		for _, c := range db.tab.cks {
 			ck = append(ck, vals[c.name])
@@ -180,6 +191,11 @@ func (db *cqlDB) deleteCols(cols []string, pk any, ck ...any) {
 		vals[c] = nil
 	}
 	db.update(vals)
+}
+
+func hasKey(vals map[string]any, k string) bool {
+	_, ok := vals[k]
+	return ok
 }
 
 func allEQ(rs []cqlRel) bool {
