@@ -99,6 +99,9 @@ func TestDtestTTLRespectedOnDelayedReplication(t *testing.T) {
 			assert.Equal(t, []string{B}, kr.Result.Trace.Repaired, kr.Key)
 		}
 		assert.Equal(t, e.stored(t, A, "2"), e.stored(t, B, "2"), "ttl(col1) on node1 and node2")
+		gone := e.stored(t, B, "1").Rows[0].Cells[0]
+		assert.True(t, gone.Tombstone, "%v", gone)
+		assert.Equal(t, [2]int64{at(0), now}, [2]int64{gone.Timestamp, gone.LocalDeletionTime}, "expiry - TTL")
 		keys, _ = e.rowsAt(t, consistency.One, 7, B)
 		assert.Equal(t, []string{"2"}, keys, "node2 alone, repaired")
 
