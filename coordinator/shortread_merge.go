@@ -18,9 +18,12 @@ import (
 // O(n + k). Two touching range tombstones with one deletion are one in
 // Merge's canonical list, so the pieces at the edges of the span are
 // joined as Merge joins them.
-func mergeInto(into, c replica.Partition) (replica.Partition, error) {
+//
+// rooms keeps room before into's rows and range tombstones, which a
+// reversed query's continuations land in front of.
+func mergeInto(into, c replica.Partition, rooms *partRooms) (replica.Partition, error) {
 	if c.Key != into.Key || c.Deletion.Supersedes(into.Deletion) {
-		return mergeWhole(into, c)
+		return mergeWhole(into, c, rooms)
 	}
 	r0, r1, t0, t1 := len(into.Rows), len(into.Rows), len(into.RangeTombstones), len(into.RangeTombstones)
 	if lo, hi, ok := span(c); ok {
@@ -33,8 +36,8 @@ func mergeInto(into, c replica.Partition) (replica.Partition, error) {
 		return replica.Partition{}, err
 	}
 	into.Static = w.Static
-	into.Rows = slices.Replace(into.Rows, r0, r1, w.Rows...)
-	rts := slices.Replace(into.RangeTombstones, t0, t1, w.RangeTombstones...)
+	into.Rows = rooms.rows.replace(into.Rows, r0, r1, w.Rows...)
+	rts := rooms.rts.replace(into.RangeTombstones, t0, t1, w.RangeTombstones...)
 	rts = joinAt(rts, t0+len(w.RangeTombstones))
 	into.RangeTombstones = joinAt(rts, t0)
 	return into, nil
@@ -42,7 +45,15 @@ func mergeInto(into, c replica.Partition) (replica.Partition, error) {
 
 // mergeWhole is repair.Merge of two, the shape of mergeInto, so that either
 // can merge an answer (see shortReads).
-func mergeWhole(a, b replica.Partition) (replica.Partition, error) { return repair.Merge(a, b) }
+func mergeWhole(a, b replica.Partition, _ *partRooms) (replica.Partition, error) {
+	return repair.Merge(a, b)
+}
+
+// partRooms are the rooms mergeInto keeps before a partition's lists.
+type partRooms struct {
+	rows frontRoom[replica.Row]
+	rts  frontRoom[replica.RangeTombstone]
+}
 
 // span returns the positions from where c's first row or range tombstone
 // starts to where its last ends; false if it holds neither.

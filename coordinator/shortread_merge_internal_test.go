@@ -30,7 +30,7 @@ func TestMergeIntoIsMerge(t *testing.T) {
 			t.Fatal(err)
 		}
 		cBefore := c.Clone()
-		got, err := mergeInto(into.Clone(), c)
+		got, err := mergeInto(into.Clone(), c, new(partRooms))
 		if err != nil {
 			t.Fatal(err)
 		}

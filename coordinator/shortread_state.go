@@ -23,6 +23,7 @@ type shortReads struct {
 	more   []bool            // per version: its last answer reached the limit
 	owned  []bool            // per version: its partition is ours to change
 	mark   tally             // the merge's live rows up to a row no fetch changes
+	rooms  []partRooms       // per version, then the merge's: mergeInto's
 }
 
 // tally is the count of the merge's live rows in q's order up to the row
@@ -41,7 +42,7 @@ func (r *read) newShortReads(vs []version) (*shortReads, error) {
 		return nil, err
 	}
 	s := &shortReads{q: r.q, now: r.nowInSec, merged: merged,
-		more: make([]bool, len(vs)), owned: make([]bool, len(vs))}
+		more: make([]bool, len(vs)), owned: make([]bool, len(vs)), rooms: make([]partRooms, len(vs)+1)}
 	for i := range vs {
 		_, s.more[i] = vs[i].part.Limit(r.q, r.nowInSec)
 	}
@@ -138,7 +139,7 @@ func (s *shortReads) add(vs []version, i int, c replica.Partition) error {
 	if !s.owned[i] {
 		merge = mergeWhole // the first time: the answer is not ours to change
 	}
-	v, err := merge(vs[i].part, c)
+	v, err := merge(vs[i].part, c, &s.rooms[i])
 	if err != nil {
 		return fmt.Errorf("coordinator: merging a replica's continuation: %w", err)
 	}
@@ -146,7 +147,7 @@ func (s *shortReads) add(vs []version, i int, c replica.Partition) error {
 	if !s.keepsMark(c) {
 		s.mark = tally{}
 	}
-	if s.merged, err = mergeInto(s.merged, c); err != nil {
+	if s.merged, err = mergeInto(s.merged, c, &s.rooms[len(vs)]); err != nil {
 		return fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}
 	return nil
