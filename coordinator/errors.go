@@ -68,11 +68,12 @@ func reasonOf(k RequestKind, a *call) error {
 }
 
 // ErrOutsideQuery is wrapped by the failure of a replica whose data answer
-// holds a row its query's slices do not select: a replica (or a transport
-// that lost the slices) that did so would hand the client rows it never
-// asked for, repair them onto the other replicas, and, answering a
-// short-read request with the rows it answered before, be asked again
-// until the read timed out. The columns of an answer are trusted to be
+// holds a row or a range tombstone its query's slices do not select: a
+// replica (or a transport that lost the slices) that did so would hand the
+// client rows it never asked for, repair them, or deletions of rows the
+// read never saw, onto the other replicas, and, answering a short-read
+// request with the rows it answered before, be asked again until the read
+// timed out. The columns of an answer are trusted to be
 // those asked for (replicatest.TestReplica checks an adapter for both).
 var ErrOutsideQuery = errors.New("coordinator: replica answered a row outside the query")
 
@@ -87,11 +88,40 @@ func checkData(cmd *replica.Command, p *replica.Partition) error {
 	return checkRows(cmd, p)
 }
 
-// checkRows rejects a valid data answer with a row cmd's query does not
-// select.
+// checkRows rejects a valid data answer with a row or a range tombstone
+// cmd's query does not select.
 func checkRows(cmd *replica.Command, p *replica.Partition) error {
 	if c, outside := cmd.Query.FirstRowOutside(p.Rows); outside {
 		return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
 	}
+	if rt, outside := firstRangeOutside(cmd.Query.Slices, p.RangeTombstones); outside {
+		return fmt.Errorf("%w: range tombstone %v DEBUG %v %v", ErrOutsideQuery, rt, cmd.Query.Slices, p.RangeTombstones)
+	}
 	return nil
+}
+
+// firstRangeOutside returns the first of rts, ordered and not overlapping
+// as in a valid partition, that slices (a valid Query's) do not hold
+// whole, and true. A replica clips its range tombstones to the slices
+// (Partition.Restrict), but one may run on over slices that touch, as a
+// continuation's do where it splits one. It walks both lists once.
+func firstRangeOutside(slices []replica.Slice, rts []replica.RangeTombstone) (replica.RangeTombstone, bool) {
+	if slices == nil {
+		return replica.RangeTombstone{}, false
+	}
+	i := 0
+	for _, rt := range rts {
+		for i < len(slices) && slices[i].End.Compare(rt.Start) <= 0 {
+			i++ // that slice ends before rt starts, and before every rt after it
+		}
+		if i == len(slices) || slices[i].Start.Compare(rt.Start) > 0 {
+			return rt, true
+		}
+		for ; slices[i].End.Compare(rt.End) < 0; i++ { // on over touching slices to rt's end
+			if i+1 == len(slices) || slices[i].End.Compare(slices[i+1].Start) < 0 {
+				return rt, true
+			}
+		}
+	}
+	return replica.RangeTombstone{}, false
 }
