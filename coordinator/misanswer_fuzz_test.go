@@ -1,0 +1,203 @@
+package coordinator_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/latency"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// FuzzMisansweringReplicas reads, in pages, from A, B and C, which disagree
+// (so reads reconcile, repair and protect against short reads), while
+// those the setup picks answer, and take repair writes, as a program of
+// fuzzed actions says: malformed or foreign partitions, wrong digests,
+// lying tombstone counts, errors, panics, hangs. setup picks the level,
+// strategy, repair mode, speculative retry, bad replicas, query, and Read
+// or ReadMany. Every read ends, in a bubble, with nothing left running,
+// either failing with a typed error whose reasons name only bad replicas,
+// or with a valid result of the query; no repair write is malformed or
+// outside the query.
+func FuzzMisansweringReplicas(f *testing.F) {
+	for act := range byte(12) {
+		for _, setup := range []uint32{0, 1 | 1<<7 | 8<<10, 2 | 4 | 2<<7 | 9<<10, 1 | 3<<5 | 4<<7 | 26<<10} {
+			f.Add(setup, []byte{act, act * 17})
+		}
+	}
+	for op := range byte(16) {
+		f.Add(1|2<<7|uint32(op)<<10, []byte{1, op, 0, 0, 2, op * 16})
+		f.Add(2|1<<26|uint32(op)<<27|uint32(op)<<10, []byte{1, op, 9, op, 2, op * 16})
+	}
+	f.Fuzz(func(t *testing.T, setup uint32, prog []byte) {
+		synctest.Test(t, func(t *testing.T) { readMisanswered(t, setup, prog) })
+	})
+}
+
+func readMisanswered(t *testing.T, setup uint32, prog []byte) {
+	cl := divergedCluster(t)
+	check := &writeCheck{keys: map[string]bool{key: true, otherKey: true}}
+	bad, steps := map[string]bool{}, map[string]*atomic.Int64{}
+	for i, id := range []string{A, B, C} {
+		bad[id], steps[id] = setup>>7&(1<<i) != 0 || setup>>7&7 == 0 && i == 0, new(atomic.Int64)
+	}
+	locate := coordinator.LocatorFunc(func(table, k string) ([]replica.Replica, consistency.Replication, error) {
+		reps, repl, err := cl.Locate(table, k)
+		out := make([]replica.Replica, len(reps))
+		for i, r := range reps {
+			id := r.Endpoint().ID
+			m := misanswer{Replica: r, at: steps[id], check: check}
+			if bad[id] {
+				m.prog = prog
+			}
+			out[i] = m
+		}
+		return out, repl, err
+	})
+	c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: cl, DefaultTable: misansweredOptions(t, setup)})
+	require.NoError(t, err)
+	defer func() {
+		c.Close()
+		time.Sleep(time.Second) // a replica ignoring its context ends its own goroutine; nothing else may be left
+	}()
+	q, columns, pageSize := fuzzQuery(uint16(setup >> 10))
+	check.q = replica.Query{Slices: q.Slices}
+	level := []consistency.Level{consistency.One, consistency.Quorum, consistency.All, consistency.Two}[setup%4]
+	if setup&(1<<26) != 0 {
+		readManyMisanswered(t, c, bad, coordinator.ManyRequest{Table: tbl, Keys: []string{key, otherKey}, Level: level,
+			Query: q, Columns: columns, PageSize: pageSize, Limit: int(setup>>27) % 4, NowInSec: now})
+	} else {
+		readPagesMisanswered(t, c, bad, coordinator.Request{Table: tbl, Key: key, Level: level, Query: q,
+			Columns: columns, PageSize: pageSize, NowInSec: now})
+	}
+	c.Close()
+	require.Empty(t, check.problems)
+}
+
+// otherKey is a partition no replica holds, read with key by ReadMany.
+const otherKey = "k2"
+
+// readPagesMisanswered reads req page by page, checking each page.
+func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[string]bool, req coordinator.Request) {
+	for page := 0; ; page++ {
+		require.Less(t, page, 2*len(fuzzKeys), "paging does not end")
+		res, err := c.Read(context.Background(), req)
+		if err != nil {
+			requireNamesBad(t, err, bad)
+			return
+		}
+		requireValidPage(t, req.Key, req.Query, req.PageSize, res)
+		if req.PagingState = res.PagingState; req.PagingState == nil {
+			return
+		}
+	}
+}
+
+// readManyMisanswered reads req page by page, checking each key's result.
+func readManyMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[string]bool, req coordinator.ManyRequest) {
+	for page := 0; ; page++ {
+		require.Less(t, page, 4*len(fuzzKeys), "paging does not end")
+		results, err := c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		rows := 0
+		for _, kr := range results {
+			if kr.Err != nil {
+				requireNamesBad(t, kr.Err, bad)
+				continue
+			}
+			requireValidPage(t, kr.Key, req.Query, req.PageSize, kr.Result)
+			rows += kr.Result.Partition.LiveRows(req.Query, kr.Result.NowInSec)
+		}
+		require.True(t, req.PageSize == 0 || rows <= req.PageSize, "%d rows in a page of %d", rows, req.PageSize)
+		require.True(t, req.Limit == 0 || rows <= req.Limit, "%d rows under limit %d", rows, req.Limit)
+		var more bool
+		if req, more = req.Next(results); !more {
+			return
+		}
+	}
+}
+
+// misansweredOptions draws the table's options from setup's bits 2 to 6.
+func misansweredOptions(t *testing.T, setup uint32) coordinator.TableOptions {
+	spec, err := latency.ParseSpeculativeRetry([]string{"99p", "NEVER", "ALWAYS", "5ms"}[setup>>5%4])
+	require.NoError(t, err)
+	o := coordinator.TableOptions{SpeculativeRetry: spec,
+		ReadRepair: []repair.Mode{repair.Blocking, repair.Blocking, repair.None, repair.Async}[setup>>3%4]}
+	if setup&4 != 0 {
+		o.Strategy = coordinator.DigestFirst
+	}
+	return o
+}
+
+// requireNamesBad checks a failed read's error: typed, and blaming no
+// replica that answered well.
+func requireNamesBad(t *testing.T, err error, bad map[string]bool) {
+	var failure *consistency.ReadFailureError
+	var timeout *consistency.ReadTimeoutError
+	switch {
+	case errors.As(err, &failure):
+		for id, reason := range failure.Reasons {
+			require.True(t, bad[id], "%s failed the read, yet answered well: %v", id, reason)
+		}
+	case errors.As(err, &timeout):
+	default:
+		t.Fatalf("untyped read error %T: %v", err, err)
+	}
+}
+
+// requireValidPage checks what a page of a read of k with q returned:
+// valid, of k, within q and the page size, showing nothing dead at its time.
+func requireValidPage(t *testing.T, k string, q replica.Query, pageSize int, res coordinator.Result) {
+	p := res.Partition
+	require.NoError(t, p.Validate())
+	require.Equal(t, k, p.Key)
+	ck, outside := q.FirstRowOutside(p.Rows)
+	require.False(t, outside, "row %q outside the query", ck)
+	rt, outside := rangeOutside(q, p.RangeTombstones)
+	require.False(t, outside, "range tombstone %v outside the query", rt)
+	rows := p.LiveRows(q, res.NowInSec)
+	require.True(t, pageSize == 0 || rows <= pageSize, "%d rows in a page of %d", rows, pageSize)
+	require.True(t, q.Limit == 0 || rows <= q.Limit, "%d rows under limit %d", rows, q.Limit)
+	v := res.Visible()
+	for _, r := range append(v.Rows, replica.ViewRow{Cells: v.Static}) {
+		for _, cell := range r.Cells {
+			require.True(t, cell.IsLive(res.NowInSec), "row %q shows %v, dead at %d", r.Clustering, cell, res.NowInSec)
+		}
+	}
+}
+
+// divergedCluster is three replicas of key, A, B and C in the locator's
+// order, answering in 1 ms, whose versions differ: B deleted rows A holds
+// and C wrote later, one cell of it expired at now.
+func divergedCluster(t *testing.T) *replicatest.Cluster {
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
+		Replication: consistency.Simple(3), Seed: 1,
+		Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.Pin(tbl, key, A, B, C))
+	a, b := replica.NewPartition(key), replica.NewPartition(key)
+	for i, ck := range fuzzKeys {
+		a.Rows = append(a.Rows, replica.NewRow(ck, replica.Live("a", "v", 10), replica.Live("b", "w", 10)))
+		if i%2 == 1 {
+			b.Rows = append(b.Rows, replica.NewRow(ck).WithDeletion(replica.DeletedAt(20, now-10)))
+		}
+	}
+	b = b.WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("d"), replica.EndAt("e"), replica.DeletedAt(25, now-10)))
+	c := replica.NewPartition(key, replica.NewRow("c", replica.Expiring("a", "gone", 40, 10, now)),
+		replica.NewRow("f", replica.Live("b", "late", 50))).WithStatic(replica.Live("s", "static", 30))
+	for id, p := range map[string]replica.Partition{A: a, B: b, C: c} {
+		require.NoError(t, cl.SeedOn(tbl, p, id))
+	}
+	return cl
+}
