@@ -75,7 +75,7 @@ func reasonOf(k RequestKind, a *call) error {
 // request with the rows it answered before, be asked again until the read
 // timed out. The columns of an answer are trusted to be
 // those asked for (replicatest.TestReplica checks an adapter for both).
-var ErrOutsideQuery = errors.New("coordinator: replica answered a row outside the query")
+var ErrOutsideQuery = errors.New("coordinator: replica answered a row or range tombstone outside the query")
 
 // checkData rejects a data answer the read cannot use.
 func checkData(cmd *replica.Command, p *replica.Partition) error {
@@ -95,7 +95,7 @@ func checkRows(cmd *replica.Command, p *replica.Partition) error {
 		return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
 	}
 	if rt, outside := firstRangeOutside(cmd.Query.Slices, p.RangeTombstones); outside {
-		return fmt.Errorf("%w: range tombstone %v DEBUG %v %v", ErrOutsideQuery, rt, cmd.Query.Slices, p.RangeTombstones)
+		return fmt.Errorf("%w: range tombstone %v", ErrOutsideQuery, rt)
 	}
 	return nil
 }
