@@ -17,6 +17,10 @@ type execution struct {
 	planLen int
 	next    int // the next unused target of the plan
 	retries int
+	// counted is the retries a policy is told of: those after a request
+	// not sent (ErrNotSent) consume none of its allowance, as the Java
+	// driver moves past a node it could not send to without counting.
+	counted int
 	history History
 
 	speculated int // speculative attempts started
@@ -126,28 +130,27 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 	}
 	s := x.stmt
 	s.Level = a.level
-	return f.ask(x.policy, s, err, x.retries)
+	return f.ask(x.policy, s, err, x.counted)
 }
 
 // follow carries out verdict v on attempt a's failure.
 func (x *execution) follow(a attemptSpec, f failure, v Verdict, err error) step {
-	c := f.cause
 	switch v.Decision {
 	case Rethrow:
 		return stop(ErrRethrown, a, err)
 	case Ignore:
 		return x.ignore(a, f, err)
 	case RetrySame:
-		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, c, v, err)
+		return x.retry(attemptSpec{target: a.target, level: v.Level, retry: true}, a, f, v, err)
 	case RetryNext:
-		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, c, v, err)
+		return x.retry(attemptSpec{target: x.next, level: v.Level, retry: true}, a, f, v, err)
 	}
 	return stop(ErrInvalidVerdict, a, err)
 }
 
-// retry makes next, the retry of from after err, of cause c and verdict v,
-// if nothing forbids it. Metrics count it once it starts (see started).
-func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error) step {
+// retry makes next, the retry of from after err, a failure f, and verdict
+// v, if nothing forbids it. Metrics count it once it starts (see started).
+func (x *execution) retry(next, from attemptSpec, f failure, v Verdict, err error) step {
 	wait, token, reason := x.allow(next)
 	if reason != nil {
 		return stop(reason, from, err)
@@ -156,7 +159,10 @@ func (x *execution) retry(next, from attemptSpec, c Cause, v Verdict, err error)
 		x.next++
 	}
 	x.retries++
-	next.cause, next.token, next.downgraded = c, token, next.level != x.stmt.Level
+	if !f.unsent {
+		x.counted++
+	}
+	next.cause, next.token, next.downgraded = f.cause, token, next.level != x.stmt.Level
 	x.announce(next, from, v, err, wait)
 	return step{kind: stepRetry, next: next, wait: wait, err: err, level: from.level}
 }
