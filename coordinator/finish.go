@@ -30,7 +30,7 @@ func (r *read) endFirstRound(err error) {
 	}
 	switch {
 	case err == nil:
-		r.t.firstRound.Record(r.lastAt.Sub(r.start))
+		r.t.firstRound.RecordAt(r.lastAt.Sub(r.start), r.lastAt)
 	case isTimeout(err):
 		r.t.firstRound.Record(r.since())
 	}
@@ -59,12 +59,15 @@ func own[T error](err error) bool {
 
 // finish books the whole read's outcome.
 func (r *read) finish(err error) {
+	end := now()
 	r.trace.Start = r.start
-	r.trace.Duration = r.since()
+	r.trace.Duration = end.Sub(r.start)
 	r.bookTombstones()
 	if err == nil {
-		r.t.latency.Record(r.trace.Duration)
-		r.c.latency.Record(r.trace.Duration)
+		// Nothing queries these trackers on the read path: with the read's
+		// end they notice a new sub-window on every sample (see RecordAt).
+		r.t.latency.RecordAt(r.trace.Duration, end)
+		r.c.latency.RecordAt(r.trace.Duration, end)
 		return
 	}
 	r.t.m.countError(err)

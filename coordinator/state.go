@@ -198,7 +198,7 @@ func (r *read) accept(idx int) {
 	}
 	rt.Outcome = Answered
 	if rt.Kind == KindRepair {
-		r.t.repairWrites.Record(a.at.Sub(a.sent))
+		r.t.repairWrites.RecordAt(a.at.Sub(a.sent), a.at)
 		return
 	}
 	r.lastAt = a.at

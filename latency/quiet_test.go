@@ -42,3 +42,22 @@ func TestAQuietTrackerReadOnceAWindowShowsItsRecentSamples(t *testing.T) {
 		}
 	})
 }
+
+// A busy tracker idle for a while, then recorded to with RecordAt and no
+// query in between, counts every sample after the gap: Record would file
+// those before its next clock read with the sub-window before the gap,
+// which has left the window (948 of 1,000 counted, or none of 3,000 when
+// its buckets had just passed a multiple of 128).
+func TestRecordAtCountsTheSamplesAfterAGapOfABusyTracker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker() // thirds of 20 s
+		for i := range 100_000 {
+			tr.RecordAt(time.Duration(1+i%10)*time.Millisecond, time.Now())
+		}
+		time.Sleep(2 * time.Minute)
+		for i := range 1000 {
+			tr.RecordAt(time.Duration(1+i%10)*time.Millisecond, time.Now())
+		}
+		assert.Equal(t, int64(1000), tr.Snapshot().Count)
+	})
+}

@@ -96,6 +96,26 @@ func (t *Tracker) Record(d time.Duration) {
 		// that ended, however long ago. A clock read each is cheap here.
 		t.advance()
 	}
+	t.record(d)
+}
+
+// RecordAt is Record for a caller that has just read the clock, as one
+// timing a request has: now, a reading of the tracker's clock (time.Now
+// unless WithClock), lets it notice a new sub-window on every sample at no
+// cost. Record looks at the clock on one sample in 128 once the tracker is
+// busy, so after a gap with no query the samples of a busy tracker went
+// into the sub-window before the gap, and left the window with it, until a
+// probe or a query noticed the time: a metrics scrape after an idle spell
+// missed up to thousands.
+func (t *Tracker) RecordAt(d time.Duration, now time.Time) {
+	if el := now.Sub(t.origin); int64(el) >= t.nextRotate.Load() {
+		t.advanceTo(el)
+	}
+	t.record(d)
+}
+
+// record counts d in the current sub-window.
+func (t *Tracker) record(d time.Duration) {
 	b := bucketOf(d)
 	set := t.set.Load()
 	if set == nil {

@@ -15,8 +15,10 @@ const noEpoch = -1
 
 // advance starts a new sub-window if the clock has left the current one and
 // nobody holds the tracker; otherwise the holder, or a later caller, will.
-func (t *Tracker) advance() {
-	el := t.elapsed()
+func (t *Tracker) advance() { t.advanceTo(t.elapsed()) }
+
+// advanceTo is advance at el, the tracker's elapsed time.
+func (t *Tracker) advanceTo(el time.Duration) {
 	if int64(el) < t.nextRotate.Load() || !t.mu.TryLock() {
 		return
 	}
