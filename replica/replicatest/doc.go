@@ -71,4 +71,17 @@
 // the order they reach the replica. To count them, a replica that draws
 // keeps a few bytes for every key and kind it was ever asked, so a long
 // simulation over ever-new keys grows by that much a key.
+//
+// A coordinator (package coordinator) reading through these replicas sends
+// the same requests again only where no two of its goroutines act at one
+// virtual instant, since the scheduler orders those. Three cases do. Answers
+// that arrive together (replicas of one Constant latency, or paused by the
+// same Window) race: which completes the read and which is cancelled may
+// change from run to run. A read's cancelled requests return at the
+// instant it ends and update the coordinator's ranking of replicas then,
+// racing the plan of a read started at that instant: call synctest.Wait
+// between reads that must replay. And reads in flight together, ReadMany's
+// included, share the coordinator's state (its ranking of replicas by their
+// outstanding requests, its threshold, its hedge budget) and update it in
+// the order the scheduler runs them.
 package replicatest
