@@ -8,6 +8,10 @@ import "github.com/readpath/readpath/consistency"
 // NotIdempotent), the error, and retryCount: the number of retries already
 // made for the statement, 0 on the first failure.
 //
+// retryCount is the statement's retries so far, but for those after a
+// request not sent (ErrNotSent), which, as the Java driver's move past a
+// node it could not send to, consume none of a policy's allowance.
+//
 // A policy must be a pure function of its arguments and safe for concurrent
 // use; the executor calls it from every goroutine that executes statements.
 // The executor's idempotence gate runs first: OnWriteTimeout,
