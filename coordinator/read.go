@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/ctxcause"
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/replica"
 )
@@ -125,7 +126,11 @@ func (r *read) decideSpeculation() {
 // cancellation, or a timeout carrying what the running round had.
 func (r *read) interrupted() error {
 	cause := r.callerEnded() // the caller's deadline, seen before it reaches r.ctx
-	if errors.Is(r.parent.Err(), context.Canceled) {
+	perr := r.parent.Err()
+	if perr != nil && cause == nil {
+		cause = ctxcause.Err(r.parent) // it ended since callerEnded looked
+	}
+	if errors.Is(perr, context.Canceled) {
 		return fmt.Errorf("coordinator: read cancelled: %w", cause)
 	}
 	if cause == nil {
