@@ -9,9 +9,9 @@ package coordinator
 // speculates); with no one left the read fails by the level. The threshold counts from the data request, not from the start
 // of the read: the table's threshold is a percentile of whole first
 // rounds, digests included, so this hedges conservatively. Either way the
-// read ends by its deadline. After a digest mismatch, the replicas whose
-// digests had not come in when the first round completed are the ones the
-// reconcile round may speculate to: the others have answered already.
+// read ends by its deadline. After a digest mismatch, the reconcile round
+// asks for data at once the replicas whose digests had not come in when
+// the first round completed (see askStragglers), as it asks the others.
 func (r *read) digestFirst() error {
 	r.newRound(PhaseInitial, len(r.plan.order), false, false)
 	for _, cand := range r.plan.order {
@@ -44,8 +44,8 @@ func (r *read) fetchData() error {
 // fastest returns the candidates that answered the digest round, fastest
 // first: the order the data request and its hedge follow; then the
 // stragglers, whose digests had not come in: asked for nothing that
-// counted, they are what the read has left to speculate to after a digest
-// mismatch (see speculationTarget).
+// counted, a reconcile round asks them for data (see askStragglers), and a
+// repair round's additional writes may go to them (see withoutVersion).
 func (r *read) fastest() []candidate {
 	order := make([]candidate, 0, len(r.calls))
 	for _, a := range r.answers {
