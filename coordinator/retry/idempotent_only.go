@@ -3,7 +3,10 @@ package retry
 import "github.com/readpath/readpath/consistency"
 
 // IdempotentOnlyPolicy tries the next target once after a failure that
-// leaves the statement safe to repeat, and rethrows everything else. The
+// leaves the statement safe to repeat, and rethrows everything else. Once
+// means once after a failure that reached a target: a request not sent
+// (ErrNotSent) does not count (see Policy), so past targets that could not
+// be sent to it goes on to the next, as the Java driver skips them. The
 // zero value is ready to use and safe for concurrent use.
 type IdempotentOnlyPolicy struct{}
 

@@ -167,3 +167,18 @@ func checkJavaVerdict(t *testing.T, f failureScenario, ic idempotenceConfig, d r
 		assert.Equal(t, []string{"node1"}, targets(cl.log()))
 	}
 }
+
+// IdempotentOnlyPolicy's one retry is one after a failure that reached a
+// target: past two nodes it could not send to, it goes on to a third, and
+// retries that one's read timeout on a fourth.
+func TestIdempotentOnlyGoesPastNodesNotSentTo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{Policy: retry.IdempotentOnlyPolicy{}})
+		cl := newCluster()
+		plan := []target{{name: "node1", errs: []error{bootstrapping}}, {name: "node2", errs: []error{bootstrapping}},
+			{name: "node3", errs: []error{readTimeout(c.Quorum, 1, 2, false)}}, {name: "node4"}}
+		_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"node1", "node2", "node3", "node4"}, targets(cl.log()))
+	})
+}
