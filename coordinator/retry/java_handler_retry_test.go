@@ -17,9 +17,9 @@ import (
 // core/src/test/java/com/datastax/oss/driver/internal/core/cql/CqlRequestHandlerRetryTest.java:
 // what is retried, on which target, and what the caller gets.
 
-// bootstrapping stands for the protocol's IS_BOOTSTRAPPING error: the node
+// errBootstrapping stands for the protocol's IS_BOOTSTRAPPING error: the node
 // refused the request without executing it, which ErrNotSent says.
-var bootstrapping = fmt.Errorf("node1 is bootstrapping: %w", retry.ErrNotSent)
+var errBootstrapping = fmt.Errorf("node1 is bootstrapping: %w", retry.ErrNotSent)
 
 // idempotenceConfig is one of the Java harness's idempotence set-ups: the
 // statement's own flag and the executor's default.
@@ -51,13 +51,13 @@ func TestJavaHandlerTriesNextNodeIfBootstrapping(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				ex := newExecutor(t, retry.Config{DefaultIdempotent: ic.dflt})
 				cl := newCluster()
-				plan := []target{{name: "node1", errs: []error{bootstrapping}}, {name: "node2"}}
+				plan := []target{{name: "node1", errs: []error{errBootstrapping}}, {name: "node2"}}
 				res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, ic.idem), plan, cl.attempt)
 				require.NoError(t, err)
 				assert.Equal(t, "node2", res.Value)
 				require.Equal(t, 2, res.Attempts.Len())
 				assert.Equal(t, 0, res.Attempts.At(0).Target)
-				assert.ErrorIs(t, res.Attempts.At(0).Err, bootstrapping)
+				assert.ErrorIs(t, res.Attempts.At(0).Err, errBootstrapping)
 				assert.Equal(t, retry.AttemptRecord{Target: 1, Level: c.Quorum}, res.Attempts.At(1))
 				assert.Equal(t, uint64(1), ex.Metrics().Retries[retry.CauseRequestAborted])
 			})
@@ -65,18 +65,18 @@ func TestJavaHandlerTriesNextNodeIfBootstrapping(t *testing.T) {
 	}
 }
 
-// A retry past a node the request was never sent to (bootstrapping, or
+// A retry past a node the request was never sent to (errBootstrapping, or
 // any ErrNotSent) consumes none of the policy's allowance: a read timeout
 // on the next node (enough replicas, no data) comes at retry count 0, and
 // DefaultPolicy retries it on the same node, as Java does, which moves past
-// a bootstrapping node without counting. Counted, it came at 1 and was
+// a errBootstrapping node without counting. Counted, it came at 1 and was
 // rethrown.
 func TestANodeNotSentToCountsNoRetryForThePolicy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ex := newExecutor(t, retry.Config{})
 		cl := newCluster()
 		noData := readTimeout(c.Quorum, 2, 2, false)
-		plan := []target{{name: "node1", errs: []error{bootstrapping}}, {name: "node2", errs: []error{noData}}}
+		plan := []target{{name: "node1", errs: []error{errBootstrapping}}, {name: "node2", errs: []error{noData}}}
 		_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"node1", "node2", "node2"}, targets(cl.log()))
@@ -175,7 +175,7 @@ func TestIdempotentOnlyGoesPastNodesNotSentTo(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ex := newExecutor(t, retry.Config{Policy: retry.IdempotentOnlyPolicy{}})
 		cl := newCluster()
-		plan := []target{{name: "node1", errs: []error{bootstrapping}}, {name: "node2", errs: []error{bootstrapping}},
+		plan := []target{{name: "node1", errs: []error{errBootstrapping}}, {name: "node2", errs: []error{errBootstrapping}},
 			{name: "node3", errs: []error{readTimeout(c.Quorum, 1, 2, false)}}, {name: "node4"}}
 		_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
 		require.NoError(t, err)

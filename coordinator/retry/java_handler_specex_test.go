@@ -16,7 +16,7 @@ import (
 
 // Ports of apache/cassandra-java-driver
 // core/src/test/java/com/datastax/oss/driver/internal/core/cql/CqlRequestHandlerSpeculativeExecutionTest.java,
-// with a speculative execution due at 100ms and bootstrapping (RETRY_NEXT
+// with a speculative execution due at 100ms and errBootstrapping (RETRY_NEXT
 // under DefaultPolicy) as the failure.
 
 // should_fail_if_no_more_nodes_and_initial_execution_is_last and
@@ -36,17 +36,17 @@ func TestJavaSpecexFailsWhenNoMoreNodes(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				ex := speculating(t, retry.FixedDelay(100*ms))
 				cl := newCluster()
-				plan := []target{{name: "node1", delay: tt.node1, errs: []error{bootstrapping}},
-					{name: "node2", delay: tt.node2, errs: []error{bootstrapping}}}
+				plan := []target{{name: "node1", delay: tt.node1, errs: []error{errBootstrapping}},
+					{name: "node2", delay: tt.node2, errs: []error{errBootstrapping}}}
 				_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
 				require.ErrorIs(t, err, retry.ErrPlanExhausted)
-				require.ErrorIs(t, err, bootstrapping)
+				require.ErrorIs(t, err, errBootstrapping)
 				var ee *retry.ExecutionError
 				require.ErrorAs(t, err, &ee)
 				require.Equal(t, 2, ee.Attempts.Len())
 				assert.Equal(t, tt.lastTarget, ee.Attempts.At(1).Target)
 				for _, a := range ee.Attempts.All() {
-					assert.ErrorIs(t, a.Err, bootstrapping)
+					assert.ErrorIs(t, a.Err, errBootstrapping)
 				}
 				assert.Equal(t, []string{"node1", "node2"}, targets(cl.log()))
 			})
@@ -61,7 +61,7 @@ func TestJavaSpecexRetriesInSpeculativeExecutions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ex := speculating(t, retry.FixedDelay(100*ms))
 		cl := newCluster()
-		plan := []target{{name: "node1", delay: time.Hour}, {name: "node2", errs: []error{bootstrapping}},
+		plan := []target{{name: "node1", delay: time.Hour}, {name: "node2", errs: []error{errBootstrapping}},
 			{name: "node3"}}
 		res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
 		require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestJavaSpecexStopsRetryingOnceComplete(t *testing.T) {
 				return node, nil
 			case "node2":
 				time.Sleep(100 * ms)
-				return "", bootstrapping
+				return "", errBootstrapping
 			}
 			return node, nil
 		}
