@@ -136,3 +136,54 @@ func TestSinglePartitionSliceRangeTombstoneWithoutRows(t *testing.T) {
 		}
 	}
 }
+
+// testReadOnRangeTombstoneMarker: DELETE ... USING TIMESTAMP 10 WHERE k = 1
+// AND c1 = 1 read by a point read, by c1 = 1 AND c2 = 1, by c1 = 1 and by
+// the whole partition answers one range tombstone, the deletion clipped to
+// the read, and nothing else.
+func TestSinglePartitionSliceReadOnRangeTombstoneMarker(t *testing.T) {
+	d := replica.DeletedAt(10, spsNow-1)
+	stored := replica.NewPartition("1").WithRangeTombstones(
+		replica.NewRangeTombstone(replica.StartAt(spsKey(1)), replica.PrefixEnd(spsKey(1)), d))
+	for _, q := range []replica.Query{
+		{Slices: []replica.Slice{replica.PrefixSlice(spsKey(1, 1, 1))}},
+		{Slices: []replica.Slice{replica.PrefixSlice(spsKey(1, 1))}},
+		{Slices: []replica.Slice{replica.PrefixSlice(spsKey(1))}},
+		{},
+	} {
+		got := spsRespond(t, stored, q, nil)
+		assert.Empty(t, got.Rows)
+		assert.Empty(t, got.Static.Cells)
+		if assert.Len(t, got.RangeTombstones, 1, "%v", q) {
+			assert.Equal(t, d, got.RangeTombstones[0].Deletion)
+		}
+	}
+}
+
+// testPartitionDeletionRowDeletionTie and testPartitionDeletionRangeDeletionTie:
+// the partition deleted at 10, then row c = 1 (or the rows c1 = 1) deleted
+// at 10, then (1, 1) inserted at 11, held by one replica: the answer is the
+// partition deletion and the row alone, without the row or range deletion
+// the partition deletion ties.
+func TestSinglePartitionSlicePartitionDeletionTies(t *testing.T) {
+	pd := replica.DeletedAt(10, spsNow-1)
+	k := spsKey(1, 1)
+	inserted := replica.NewRow(k, replica.Live("v", "1", 11)).WithLiveness(replica.Inserted(11))
+	tests := []struct {
+		name   string
+		stored replica.Partition
+	}{
+		{"row deletion", replica.NewPartition("1", inserted.WithDeletion(pd)).WithDeletion(pd)},
+		{"range deletion", replica.NewPartition("1", inserted).WithDeletion(pd).WithRangeTombstones(
+			replica.NewRangeTombstone(replica.StartAt(spsKey(1)), replica.PrefixEnd(spsKey(1)), pd))},
+	}
+	for _, tt := range tests {
+		require.NoError(t, tt.stored.Validate(), tt.name)
+		got := spsRespond(t, tt.stored, replica.Query{Slices: []replica.Slice{replica.PrefixSlice(k)}}, nil)
+		assert.Equal(t, pd, got.Deletion, tt.name)
+		assert.Empty(t, got.RangeTombstones, "%s: %v", tt.name, got)
+		if assert.Len(t, got.Rows, 1, tt.name) {
+			assert.True(t, inserted.Equal(got.Rows[0]), "%s: %v", tt.name, got)
+		}
+	}
+}
