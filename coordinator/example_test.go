@@ -148,7 +148,6 @@ func ExampleManyRequest_Next() {
 	// Output:
 	// page 1 user:1 events: 3 cut: false
 	// page 1 user:2 events: 2 cut: true
-	// page 1 user:3 events: 0 cut: true
 	// page 2 user:2 events: 1 cut: false
 	// page 2 user:3 events: 3 cut: false
 }

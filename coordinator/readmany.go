@@ -43,6 +43,9 @@ type ManyRequest struct {
 	// NowInSec, if not 0, is the time of every read (see Request); 0
 	// takes the coordinator's clock when ReadMany starts, for every key.
 	NowInSec int64
+
+	// distinct is Keys when Next set them: distinct and checked already.
+	distinct []string
 }
 
 // KeyResult is the outcome of one key of a ReadMany: its result, or the
@@ -51,10 +54,11 @@ type KeyResult struct {
 	Key    string
 	Result Result
 	Err    error
-	// Cut is set when the page's size (ManyRequest.PageSize, or else
-	// Limit) was reached before this key's rows ran out: its Result holds
-	// the rows within the page (none for a key after it), and a paging
-	// state if rows remain, which ManyRequest.Next continues.
+	// Cut is set on the last result of a page whose size
+	// (ManyRequest.PageSize, or else Limit) was reached before the rows of
+	// its keys ran out: the key whose rows the page cut, with those within
+	// the page and a paging state, or the key right after a page that
+	// filled exactly, with nothing read. ManyRequest.Next continues from it.
 	Cut bool
 }
 
@@ -65,14 +69,15 @@ const defaultConcurrency = 32
 // ReadMany reads every key of req, at most req.Concurrency at once, each
 // as its own Read — with its own plan, hedging, read repair, trace and
 // error — and returns their results in the order of req.Keys (without
-// repeats). One key's failure does not cancel the others: each KeyResult
+// repeats), up to the key a page's size (PageSize, or else Limit) cut, if
+// any: the keys after it are not in the results. One key's failure does not cancel the others: each KeyResult
 // carries its own error. When ctx ends, reads running end as Read does,
 // and keys not yet started are not read: their error wraps ctx's. The
 // error ReadMany itself returns is for a request it cannot run: no table,
 // no key, an invalid level, concurrency or paging state
-// (ErrInvalidRequest), or ErrClosed. When the page's size (PageSize, or
-// else Limit) cut the results, Next returns the request that reads the
-// next page.
+// (ErrInvalidRequest), or ErrClosed. When the page's size cut the
+// results, Next returns the request that reads the next page; a page costs
+// the keys it reads, however many the list has left.
 func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResult, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
@@ -94,48 +99,48 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		// gone, where the other shows its twin.
 		req.NowInSec = now().Unix()
 	}
-	out := distinct(req.Keys)
+	keys := req.distinctKeys()
 	readCtx, stop := ctx, context.CancelFunc(func() {})
 	if req.pageRows() > 0 { // a page may fill before its keys are all read
 		readCtx, stop = context.WithCancel(ctx)
 		defer stop()
 	}
-	fill := newPageFill(req.pageRows(), len(out), stop)
+	fill := newPageFill(keys, req.pageRows(), stop)
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits. One key's failure
 	// does not cancel the others.
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(out)) {
+	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
 		wg.Go(func() {
 			for !fill.full() {
 				i := int(next.Add(1) - 1)
-				if i >= len(out) {
+				if i >= len(keys) {
 					return
 				}
-				if notStarted(ctx, &out[i]) {
-					continue
+				r := KeyResult{Key: keys[i]}
+				if !notStarted(ctx, &r) {
+					kr := req.request(r.Key)
+					if i == 0 {
+						kr.PagingState = req.PagingState
+					}
+					r.Result, r.Err = c.Read(readCtx, kr)
 				}
-				kr := req.request(out[i].Key)
-				if i == 0 {
-					kr.PagingState = req.PagingState
-				}
-				out[i].Result, out[i].Err = c.Read(readCtx, kr)
-				fill.read(i, out)
+				fill.read(i, r)
 			}
 		})
 	}
 	wg.Wait()
-	started := min(int(next.Load()), len(out))
-	// The keys read, in any order, may hold the page's rows while a key
-	// before them was never started, ctx having ended as it was taken: the
-	// page then never fills in order, and the keys no worker took lie
-	// before its cut. Like every key not started, they end with ctx's error.
-	for i := started; i < fill.cut; i++ {
-		notStarted(ctx, &out[i])
+	out := fill.results(ctx, min(int(next.Load()), len(keys)))
+	req.limitRows(out, budget)
+	// limitRows may cut a key before the page's last, and leave nothing of
+	// those after it: the results end at the first key cut.
+	for i := range out {
+		if out[i].Cut {
+			clear(out[i+1:])
+			return out[:i+1], nil
+		}
 	}
-	fill.leaveOut(out, started)
-	req.limitRows(out[:fill.cut], budget) // the keys left out return nothing already
 	return out, nil
 }
 
@@ -193,6 +198,9 @@ func (req ManyRequest) validate() error {
 	if err := first.validate(); err != nil {
 		return err
 	}
+	if req.keysDistinct() {
+		return nil // checked on the page before
+	}
 	for _, k := range req.Keys[1:] {
 		if k == "" {
 			kr := req.request(k)
@@ -202,31 +210,53 @@ func (req ManyRequest) validate() error {
 	return nil
 }
 
-// distinct returns a KeyResult for each of keys, without repeats, in their
-// first order. It finds repeats in an open-addressed table of indexes into
-// the results, 4 bytes a slot and two slots a key or more, where a set of
-// the keys in a map took 55 bytes a key and a list of them 16 more (a
-// page of 8,000 keys: 565 KB, now 64 KB), on every page of a paged query.
-func distinct(keys []string) []KeyResult {
-	out := make([]KeyResult, 0, len(keys))
+// distinctKeys returns Keys without repeats, in their first order: Keys
+// itself when they hold none, or when Next made them, from keys already
+// distinct, so that a page of a long IN list costs what it reads, not what
+// the list has left.
+func (req ManyRequest) distinctKeys() []string {
+	if req.keysDistinct() {
+		return req.Keys
+	}
+	return distinct(req.Keys)
+}
+
+// keysDistinct reports whether Keys are the keys Next left, unchanged.
+func (req ManyRequest) keysDistinct() bool {
+	return len(req.Keys) > 0 && len(req.distinct) == len(req.Keys) && &req.distinct[0] == &req.Keys[0]
+}
+
+// distinct returns keys without repeats, in their first order: keys itself
+// if none repeats. It finds repeats in an open-addressed table of indexes
+// into keys, 4 bytes a slot and two slots a key or more, where a set of the
+// keys in a map took 55 bytes a key and a list of them 16 more.
+func distinct(keys []string) []string {
 	bits := 1
 	for 1<<bits < 2*len(keys) {
 		bits++
 	}
-	slots := make([]int32, 1<<bits) // an index into out plus one; 0 is empty
+	slots := make([]int32, 1<<bits) // an index into keys plus one; 0 is empty
 	mask := len(slots) - 1
 	seed := maphash.MakeSeed()
+	var out []string // nil until a key repeats
 next:
-	for _, k := range keys {
+	for i, k := range keys {
 		s := int(maphash.String(seed, k) >> (64 - bits))
 		for ; slots[s] != 0; s = (s + 1) & mask {
-			if out[slots[s]-1].Key == k {
+			if keys[slots[s]-1] == k {
+				if out == nil {
+					out = append(make([]string, 0, len(keys)-1), keys[:i]...)
+				}
 				continue next
 			}
 		}
-		out = out[:len(out)+1]
-		out[len(out)-1].Key = k // the rest is zero: no copy of a whole KeyResult
-		slots[s] = int32(len(out))
+		slots[s] = int32(i + 1)
+		if out != nil {
+			out = append(out, k)
+		}
+	}
+	if out == nil {
+		return keys
 	}
 	return out
 }

@@ -17,15 +17,14 @@ import (
 	"github.com/readpath/readpath/internal/race"
 )
 
-// A page of an IN query over 8,000 keys, 100 of them read, allocates its
-// results, a KeyResult a key as ReadMany documents (568 bytes each), and
-// little more: at most 16 bytes a key besides (13: the duplicate check's
-// table of 8, and the 100 reads). It took 84 bytes a key besides: a map of
-// every key (55 bytes a key), a list of them (16) and the page's count of
-// rows of each (8), on every page.
-func TestAPageOfManyKeysAllocatesItsResultsAndLittleMore(t *testing.T) {
+// The pages Next reads of an IN query cost what they read, not what the
+// list has left: pages of 100 rows over 20,000 keys left allocate about
+// what pages over 600 do. Every page returned a KeyResult (568 bytes) for
+// every key left, and checked them all for repeats: 11.5 MB a page of 100
+// rows over 20,000 keys, 59 MB over 100,000.
+func TestPagesOfALongINListCostWhatTheyRead(t *testing.T) {
 	race.SkipPooledAllocs(t)
-	const n = 8000
+	const n = 20000
 	cl := instantCluster(t)
 	keys := make([]string, n)
 	for i := range keys {
@@ -33,25 +32,40 @@ func TestAPageOfManyKeysAllocatesItsResultsAndLittleMore(t *testing.T) {
 		require.NoError(t, cl.Seed(tbl, row(keys[i], "v", 10)))
 	}
 	e := newEnvOn(t, cl, coordinator.Config{LocalDatacenter: "dc1"})
-	req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, PageSize: 100, Concurrency: 1}
-	page := func() {
-		res, err := e.c.ReadMany(context.Background(), req)
-		if err != nil || len(res) != n || !res[100].Cut || res[99].Cut {
-			t.Fatalf("%d results, %v", len(res), err)
-		}
-	}
-	page() // the table's state, the workers
-
-	const pages = 4
 	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range pages {
-		page()
+	perPage := func(keys []string) (first, later uint64) {
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, PageSize: 100, Concurrency: 1}
+		page := func() {
+			res, err := e.c.ReadMany(context.Background(), req)
+			if err != nil || len(res) != 101 || !res[100].Cut || res[99].Cut {
+				t.Fatalf("%d results, %v", len(res), err)
+			}
+			var more bool
+			if req, more = req.Next(res); !more {
+				t.Fatal("no next page")
+			}
+		}
+		runtime.ReadMemStats(&before)
+		page() // the first page checks the keys for repeats
+		runtime.ReadMemStats(&after)
+		first = after.TotalAlloc - before.TotalAlloc
+		const pages = 4
+		runtime.ReadMemStats(&before)
+		for range pages {
+			page()
+		}
+		runtime.ReadMemStats(&after)
+		return first, (after.TotalAlloc - before.TotalAlloc) / pages
 	}
-	runtime.ReadMemStats(&after)
-	perKey := (after.TotalAlloc - before.TotalAlloc) / pages / n
+	perPage(keys[:600]) // the table's state, the workers
+	_, few := perPage(keys[:600])
+	first, many := perPage(keys)
 	results := uint64(unsafe.Sizeof(coordinator.KeyResult{}))
-	assert.LessOrEqual(t, perKey, results+16, "bytes a page allocates a key; its results take %d", results)
+	t.Logf("a page of 100 rows allocates %d bytes over 600 keys, %d over %d (the first %d); a KeyResult takes %d", few, many, n, first, results)
+	assert.LessOrEqual(t, many, few+few/10, "bytes a page allocates over %d keys left, against 600", n)
+	// The first page's check for repeats takes a table of 8 or 16 bytes a
+	// key (and Next's, once, another).
+	assert.LessOrEqual(t, first, many+2*16*n, "bytes the first page allocates over %d keys", n)
 }
 
 // ReadMany returns a result for each key once, in the order of its first

@@ -6,12 +6,14 @@ import (
 	"sync/atomic"
 )
 
-// pageFill watches a page of an IN query fill, in key order: once the keys
-// before some key, all read, hold the page's rows, the keys from it on can
-// only be cut, so no more are started and those in flight are cancelled,
-// instead of reading every key of every page (a query of many keys paged
-// by Next read each key once per page before it).
+// pageFill collects the results of the keys of a ReadMany and watches a
+// page of an IN query fill, in key order: once the keys before some key,
+// all read, hold the page's rows, the keys from it on can only be cut, so
+// no more are started and those in flight are cancelled, instead of reading
+// every key of every page (a query of many keys paged by Next read each key
+// once per page before it).
 type pageFill struct {
+	keys   []string
 	size   int                // the page's rows; 0: no page, nothing to watch
 	stop   context.CancelFunc // cancels the reads of the keys after the page
 	isFull atomic.Bool
@@ -22,9 +24,12 @@ type pageFill struct {
 	enough atomic.Bool
 
 	mu sync.Mutex
+	// out holds a result for every key without a page; with one, for the
+	// keys up to the last read: a page reads a few of the keys a long IN
+	// list has left, and allocates for those alone.
+	out []KeyResult
 	// rows holds, per key up to the last read, its live rows once read, or
-	// -1. It grows with the keys read, not with all the page's keys: a
-	// page reads a few of the keys a long IN list has left.
+	// -1.
 	rows  []int
 	front int // the first key not yet read
 	ahead int // the live rows of the keys before front
@@ -32,25 +37,34 @@ type pageFill struct {
 	cut   int // front when the page filled: the first key it leaves out
 }
 
-func newPageFill(size, keys int, stop context.CancelFunc) *pageFill {
-	return &pageFill{size: size, stop: stop, cut: keys}
+func newPageFill(keys []string, size int, stop context.CancelFunc) *pageFill {
+	f := &pageFill{keys: keys, size: size, stop: stop, cut: len(keys)}
+	if size == 0 { // every key is read
+		f.out = make([]KeyResult, len(keys))
+		for i, k := range keys {
+			f.out[i].Key = k // the rest is zero: no copy of a whole KeyResult
+		}
+	}
+	return f
 }
 
 // full reports whether the page needs no key that is not started yet.
 func (f *pageFill) full() bool { return f.enough.Load() }
 
-// read counts key i, whose read has ended with out[i], and stops the page's
-// other reads once the keys read in order hold its rows.
-func (f *pageFill) read(i int, out []KeyResult) {
-	if f.size == 0 {
-		return
-	}
+// read files r, the result of key i, and stops the page's other reads once
+// the keys read in order hold its rows.
+func (f *pageFill) read(i int, r KeyResult) {
 	rows := 0
-	if r := &out[i]; r.Err == nil {
+	if f.size > 0 && r.Err == nil {
 		rows = r.Result.Partition.LiveRows(r.Result.query, r.Result.NowInSec)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.grow(i + 1)
+	f.out[i] = r
+	if f.size == 0 {
+		return
+	}
 	for len(f.rows) <= i {
 		f.rows = append(f.rows, -1)
 	}
@@ -69,19 +83,33 @@ func (f *pageFill) read(i int, out []KeyResult) {
 	}
 }
 
-// leaveOut gives the keys the page left out the result of a key after the
-// page's limit: cut, with nothing read, so that Next reads them again.
-// Their reads, if started (those before started), were cancelled or are
-// dropped; the others' results hold their key alone, and are set field by
-// field, where writing each whole KeyResult cost a copy of 568 bytes (a
-// bulk write barrier while the collector marks) for every key a long IN
-// list has left.
-func (f *pageFill) leaveOut(out []KeyResult, started int) {
-	for i := f.cut; i < len(out); i++ {
-		r := &out[i]
-		if i < started {
-			*r = KeyResult{Key: r.Key}
-		}
-		r.Cut, r.Result.Partition.Key = true, r.Key
+// grow extends out to n keys, each result holding its key.
+func (f *pageFill) grow(n int) {
+	for len(f.out) < n {
+		f.out = append(f.out, KeyResult{Key: f.keys[len(f.out)]})
 	}
+}
+
+// results returns, once the reads have ended, a result for every key up to
+// the page's cut and the first key it leaves out, if any: cut, with nothing
+// read, so that Next reads it and those after it again. The keys before the
+// cut that no worker started (the first started) end with ctx's error: the
+// keys read, in any order, may hold the page's rows while a key before
+// them was never started, ctx having ended as it was taken, and the page
+// then never fills in order. The keys left out after the first are dropped,
+// with what their reads, cancelled, returned.
+func (f *pageFill) results(ctx context.Context, started int) []KeyResult {
+	end := min(f.cut+1, len(f.keys))
+	f.grow(end)
+	out := f.out[:end]
+	clear(f.out[end:])
+	for i := started; i < f.cut; i++ {
+		notStarted(ctx, &out[i])
+	}
+	if f.cut < len(f.keys) {
+		r := &out[f.cut]
+		*r = KeyResult{Key: r.Key, Cut: true}
+		r.Result.Partition.Key = r.Key
+	}
+	return out
 }

@@ -6,6 +6,9 @@ import "github.com/readpath/readpath/replica"
 // read, and true when the page size (PageSize, or else Limit) cut it: the
 // key it cut, right after the last row it returned (from its start if it
 // returned none), then every key after it, as Cassandra pages an IN query.
+// The request's Keys share req's (or, if those repeat, a copy without
+// repeats); ReadMany does not check them for repeats again while they are
+// left as Next made them.
 // A key's pages return at most Query.Limit of its rows in all: the state
 // carries the rows it has left; and with a PageSize, all the pages at most
 // Limit rows: the next page's Limit is what this one left. It returns false
@@ -36,10 +39,18 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 			}
 		}
 		next.PagingState = r.Result.PagingState
-		next.Keys = make([]string, 0, len(results)-i)
-		for _, r := range results[i:] {
-			next.Keys = append(next.Keys, r.Key)
+		// The results are of the keys without repeats, in order, from the
+		// first: the next page's keys are those from the cut on, shared,
+		// not copied, and not checked again.
+		if keys := req.distinctKeys(); i < len(keys) && keys[i] == r.Key {
+			next.Keys = keys[i:]
+		} else { // results of another request: read what they left
+			next.Keys = make([]string, 0, len(results)-i)
+			for _, r := range results[i:] {
+				next.Keys = append(next.Keys, r.Key)
+			}
 		}
+		next.distinct = next.Keys
 		return next, true
 	}
 	return ManyRequest{}, false

@@ -32,6 +32,15 @@ func pagesOf(t *testing.T, c *coordinator.Coordinator, req coordinator.ManyReque
 	return pages
 }
 
+// keysOf returns the keys of results, in order.
+func keysOf(results []coordinator.KeyResult) []string {
+	keys := make([]string, len(results))
+	for i, r := range results {
+		keys[i] = r.Key
+	}
+	return keys
+}
+
 // seedRows seeds keys with the rows 1 … n on every replica.
 func seedRows(t *testing.T, e *env, n int, keys ...string) {
 	t.Helper()
@@ -294,7 +303,7 @@ func TestReadManyNextAroundFailedKeys(t *testing.T) {
 		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c", "a", "d"}, Level: consistency.Quorum, PageSize: 3, NowInSec: now}
 		res, err := c.ReadMany(context.Background(), req)
 		require.NoError(t, err)
-		require.Equal(t, []string{"a", "b", "c", "d"}, []string{res[0].Key, res[1].Key, res[2].Key, res[3].Key})
+		require.Equal(t, []string{"a", "b", "c"}, keysOf(res), "the results end at the key cut")
 		assert.ErrorContains(t, res[1].Err, "no ring")
 		next, more := req.Next(res)
 		require.True(t, more)
@@ -311,5 +320,32 @@ func TestReadManyNextAroundFailedKeys(t *testing.T) {
 		res, err = c.ReadMany(context.Background(), next)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"c/1", "c/2"}, manyRows(t, res), "a is done, b holds nothing")
+	})
+}
+
+// Next's keys are not checked for repeats again, but keys a caller changes
+// after Next are: a page over keys replaced with repeats reads each once,
+// and one over an empty key is refused.
+func TestReadManyChecksKeysChangedAfterNext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 2, "a", "b", "c")
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum, PageSize: 1, NowInSec: now}
+		res, err := e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		next, more := req.Next(res)
+		require.True(t, more)
+		require.Equal(t, []string{"a", "b", "c"}, next.Keys, "a, cut after its row 1, and the keys after it")
+
+		next.Keys = []string{"a", "c", "a", "c"}
+		next.PageSize = 10
+		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a", "c"}, keysOf(res))
+		assert.Equal(t, []string{"a/2", "c/1", "c/2"}, manyRows(t, res))
+
+		next.Keys = []string{"a", ""}
+		_, err = e.c.ReadMany(context.Background(), next)
+		assert.ErrorIs(t, err, coordinator.ErrInvalidRequest)
 	})
 }

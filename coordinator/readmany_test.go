@@ -175,7 +175,7 @@ func TestReadManyPerPartitionAndOverallLimits(t *testing.T) {
 }
 
 // LIMIT across keys cuts in key order: the first key's rows, then as many
-// of the next as the limit leaves; later keys return nothing.
+// of the next as the limit leaves; the results end at the key cut.
 func TestReadManyLimitAcrossKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
@@ -190,8 +190,8 @@ func TestReadManyLimitAcrossKeys(t *testing.T) {
 			require.NoError(t, r.Err)
 			counts = append(counts, len(r.Result.Visible().Rows))
 		}
-		assert.Equal(t, []int{3, 1, 0}, counts)
-		assert.Equal(t, []bool{false, true, true}, []bool{res[0].Cut, res[1].Cut, res[2].Cut})
+		assert.Equal(t, []int{3, 1}, counts)
+		assert.Equal(t, []bool{false, true}, []bool{res[0].Cut, res[1].Cut})
 		require.NotNil(t, res[1].Result.PagingState, "b can be continued after its row 1")
 		next, more := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum,
 			Limit: 4, NowInSec: now}.Next(res)
