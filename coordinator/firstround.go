@@ -13,8 +13,9 @@ func (r *read) dataAndDigests() error {
 }
 
 // sendContacts sends the initial requests. Under ALWAYS one more goes out
-// up front when extra, and, as in Cassandra, two of them are data requests
-// so that any blockFor answers include data.
+// up front when extra, and two of them are data requests so that any
+// blockFor answers include data, as Cassandra's AlwaysSpeculatingReadExecutor
+// asks (Cassandra asks one when the extra takes the last live candidate).
 func (r *read) sendContacts(extra bool) {
 	for i, cand := range r.plan.order[:r.plan.contacts] {
 		kind := KindDigest
