@@ -113,3 +113,20 @@ func TestCassandraDynamicSnitch(t *testing.T) {
 		}
 	})
 }
+
+// DynamicEndpointSnitch.sortedByProximityWithBadness (apache/cassandra
+// src/java/org/apache/cassandra/locator/DynamicEndpointSnitch.java) keeps
+// the static order unless a host's score exceeds the score at its place in
+// the sorted list by the badness threshold; then it sorts the whole list by
+// exact score. A, B, C answering at 12, 10.5 and 10 ms: A is 20 % behind,
+// so Cassandra sorts them C, B, A. readpath compares scores in buckets of
+// the badness width from the best (README, "The snitch weighs latency by
+// load"), so B and C, within 10 % of each other, keep their static order
+// even once A is demoted: B, C, A. A documented difference.
+func TestCassandraDynamicSnitchBadnessSortsInBuckets(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newSnitchEnv(t)
+		s.setScores(t, 1, 12, 10.5, 10)
+		assert.Equal(t, []string{B, C, A}, s.order(t, "k3"), "Cassandra: C, B, A")
+	})
+}
