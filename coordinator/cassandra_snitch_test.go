@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -129,4 +130,23 @@ func TestCassandraDynamicSnitchBadnessSortsInBuckets(t *testing.T) {
 		s.setScores(t, 1, 12, 10.5, 10)
 		assert.Equal(t, []string{B, C, A}, s.order(t, "k3"), "Cassandra: C, B, A")
 	})
+}
+
+// A negative Badness sorts by score alone, as Cassandra's
+// dynamic_snitch_badness_threshold of 0 does (sortedByProximityWithScore):
+// A, 5 % slower than B and C, keeps its static place first under the
+// default margin, and goes last without one. 0 took the default, and
+// negative was refused, so Cassandra's setting could not be had.
+func TestSnitchNegativeBadnessSortsByScoreAlone(t *testing.T) {
+	for badness, want := range map[float64][]string{0: {A, B, C}, -1: {B, C, A}} {
+		synctest.Test(t, func(t *testing.T) {
+			e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"), Snitch: coordinator.SnitchConfig{Badness: badness}})
+			e.behave(t, A, constant(1050*time.Microsecond))
+			e.behave(t, B, constant(ms(1)))
+			e.behave(t, C, constant(ms(1)))
+			s := snitchEnv{e}
+			s.order(t, "k") // measures all three
+			assert.Equal(t, want, s.order(t, "k"), "Badness %v", badness)
+		})
+	}
 }

@@ -158,7 +158,9 @@ type SnitchConfig struct {
 	// the best before the static order is abandoned for the scores: the
 	// hysteresis that keeps the order from flapping. Default 0.1, Cassandra
 	// 3.x's dynamic_snitch_badness_threshold; 4.1 and 5.0 default to 1.0
-	// (twice as slow), which keeps the static order far longer.
+	// (twice as slow), which keeps the static order far longer. Negative
+	// sorts by score alone, with no margin: Cassandra's threshold of 0
+	// (0 here takes the default).
 	Badness float64
 	// ResetInterval forgets a replica's score when it has not answered for
 	// this long, so that a replica once slow is tried again: one read
@@ -255,8 +257,8 @@ func (b HedgeBudget) retryConfig() retry.BudgetConfig {
 }
 
 func (s SnitchConfig) validate() error {
-	if s.Badness < 0 || s.Badness != s.Badness {
-		return configError("Snitch.Badness must be a number at least 0, not %v", s.Badness)
+	if s.Badness != s.Badness {
+		return configError("Snitch.Badness must be a number, not %v", s.Badness)
 	}
 	if s.ResetInterval < 0 {
 		return configError("Snitch.ResetInterval %v is negative", s.ResetInterval)

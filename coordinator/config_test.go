@@ -33,7 +33,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"budget above 1":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: 1.5}},
 		"budget NaN":             {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: math.NaN()}},
 		"negative budget window": {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: -1}},
-		"negative badness":       {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: -1}},
+		"badness NaN":            {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: math.NaN()}},
 		"bad default strategy":   {Locator: nowhere, DefaultTable: coordinator.TableOptions{Strategy: 9}},
 		"bad table repair":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"t": {ReadRepair: repair.Mode(9)}}},
 		"empty table name":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"": {}}},

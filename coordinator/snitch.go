@@ -42,6 +42,7 @@ type snitch struct {
 var snitchClock = monoclock.New()
 
 func newSnitch(cfg SnitchConfig) snitch {
+	cfg.Badness = max(cfg.Badness, 0) // negative: no margin
 	return snitch{cfg: cfg, logBadness: math.Log1p(cfg.Badness)}
 }
 
