@@ -3,6 +3,7 @@ package coordinator
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/internal/typednil"
@@ -73,9 +74,10 @@ func reasonOf(k RequestKind, a *call) error {
 // client rows it never asked for, repair them, or deletions of rows the
 // read never saw, onto the other replicas, and, answering a short-read
 // request with the rows it answered before, be asked again until the read
-// timed out. The columns of an answer are trusted to be
-// those asked for (replicatest.TestReplica checks an adapter for both).
-var ErrOutsideQuery = errors.New("coordinator: replica answered a row or range tombstone outside the query")
+// timed out. So is one whose answer holds a cell or a complex deletion of
+// a column the read did not select: the client would be handed it, and
+// repair would write it on.
+var ErrOutsideQuery = errors.New("coordinator: replica answered a row, range tombstone or column outside the query")
 
 // checkData rejects a data answer the read cannot use.
 func checkData(cmd *replica.Command, p *replica.Partition) error {
@@ -88,8 +90,8 @@ func checkData(cmd *replica.Command, p *replica.Partition) error {
 	return checkRows(cmd, p)
 }
 
-// checkRows rejects a valid data answer with a row or a range tombstone
-// cmd's query does not select.
+// checkRows rejects a valid data answer with a row, a range tombstone or a
+// column cmd does not select (its Columns sorted, as a read's are).
 func checkRows(cmd *replica.Command, p *replica.Partition) error {
 	if c, outside := cmd.Query.FirstRowOutside(p.Rows); outside {
 		return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
@@ -97,7 +99,60 @@ func checkRows(cmd *replica.Command, p *replica.Partition) error {
 	if rt, outside := firstRangeOutside(cmd.Query.Slices, p.RangeTombstones); outside {
 		return fmt.Errorf("%w: range tombstone %v", ErrOutsideQuery, rt)
 	}
+	if cmd.Columns == nil {
+		return nil
+	}
+	if col, outside := firstColumnOutside(cmd.Columns, &p.Static); outside {
+		return fmt.Errorf("%w: static column %q", ErrOutsideQuery, col)
+	}
+	for i := range p.Rows {
+		if col, outside := firstColumnOutside(cmd.Columns, &p.Rows[i]); outside {
+			return fmt.Errorf("%w: column %q of row %q", ErrOutsideQuery, col, p.Rows[i].Clustering)
+		}
+	}
 	return nil
+}
+
+// firstColumnOutside returns the first column of r's cells and complex
+// deletions, each sorted by column in a valid row, that columns (sorted)
+// does not hold, and true. Both walks only move forward through columns,
+// each step a binary search of what is left of them.
+func firstColumnOutside(columns []string, r *replica.Row) (string, bool) {
+	rest, last := columns, ""
+	for i := range r.Cells {
+		if col := r.Cells[i].Column; i == 0 || col != last { // a collection's cells share their column
+			if rest = selected(rest, col); rest == nil {
+				return col, true
+			}
+			last = col
+		}
+	}
+	rest = columns
+	for _, cd := range r.ComplexDeletions {
+		if rest = selected(rest, cd.Column); rest == nil {
+			return cd.Column, true
+		}
+	}
+	return "", false
+}
+
+// selected returns columns from col on if they hold col, else nil.
+func selected(columns []string, col string) []string {
+	i, found := slices.BinarySearch(columns, col)
+	if !found {
+		return nil
+	}
+	return columns[i:]
+}
+
+// sortedColumns returns columns sorted: columns itself if they are, else a
+// sorted copy (the request's are the caller's). Sorted, every answer's
+// columns are checked by binary search, and replicas need not sort them.
+func sortedColumns(columns []string) []string {
+	if slices.IsSorted(columns) {
+		return columns
+	}
+	return slices.Sorted(slices.Values(columns))
 }
 
 // firstRangeOutside returns the first of rts, ordered and not overlapping

@@ -31,6 +31,7 @@ type read struct {
 	// which tombstones go: the same in every command of the read.
 	nowInSec, gcBefore int64
 	q                  replica.Query // the query the read runs: the request's, or its next page
+	columns            []string      // the request's column selection, sorted (answers are checked against it)
 	remaining          int           // the rows its paging state left it, 0 for no bound but q's limit
 	parent             context.Context
 	ctx                *readContext
@@ -76,6 +77,7 @@ type read struct {
 func newRead(c *Coordinator, t *table, req Request) *read {
 	r := c.reads.Get().(*read)
 	r.c, r.req, r.start = c, req, now()
+	r.columns = sortedColumns(req.Columns)
 	r.nowInSec = req.NowInSec
 	if r.nowInSec == 0 {
 		r.nowInSec = r.start.Unix()
@@ -150,7 +152,7 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 	k.c, k.ctx, k.ch, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, cand, at, r.plan.blockFor > 1 && r.rd.phase == PhaseInitial
 	k.out = r.c.cfg.Outcomes
 	k.cmd = replica.Command{
-		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.req.Columns,
+		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.columns,
 		Query: q, NowInSec: r.nowInSec, GCBefore: r.gcBefore, DigestVersion: r.plan.digestVersion,
 		TombstoneFailureThreshold: threshold(r.opts.TombstoneFailureThreshold, defaultTombstoneFailure),
 	}
