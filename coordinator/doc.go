@@ -20,7 +20,8 @@
 //     rack-mates often share its cause). Hedges draw on a budget (10 % of reads by default)
 //     and stop while the coordinator is overloaded.
 //  4. The digests in hand are compared. On a mismatch every replica that
-//     answered a digest, or has not answered yet, is asked for its data, the versions are merged by timestamp
+//     answered a digest, or has not answered yet, is asked for its data (unless the
+//     versions in hand already meet the level), the versions are merged by timestamp
 //     (package repair) and each stale replica is sent exactly what it
 //     lacks: BLOCKING waits until blockFor replicas hold the result, ASYNC
 //     queues the writes, NONE sends nothing.

@@ -54,7 +54,8 @@ type version struct {
 
 // reconcile runs after a digest mismatch: a round of full data reads
 // from every replica that answered with a digest or is still due to
-// answer (see askStragglers), until blockFor versions
+// answer (see askStragglers), unless the versions already in hand (two
+// data answers under ALWAYS) meet the level, until blockFor versions
 // are in hand (per datacenter at EACH_QUORUM), then the merge by timestamp
 // and the read repair. If the versions are not in by the table's threshold,
 // counted from the mismatch, one data request goes to the closest replica
@@ -67,12 +68,9 @@ func (r *read) reconcile() (replica.Partition, error) {
 	for i := range have {
 		r.rd.credit(&have[i].cand, true)
 	}
-	for _, a := range r.answers[:first] {
-		if a.cmd.DigestOnly && !containsVersion(have, a.cand.ep.ID) {
-			r.send(a.cand, KindData, false, now())
-		}
+	if !r.rd.done() { // else the versions in hand suffice: a request would not be waited for
+		r.askForVersions(first, asked, have)
 	}
-	r.askStragglers(asked, have)
 	// have is spent: versions overwrites it.
 	r.armSpeculation(now(), r.threshold)
 	if err := r.gather(); err != nil {
@@ -97,6 +95,18 @@ func (r *read) reconcile() (replica.Partition, error) {
 	// no more: past it, some replicas' answers did not go.
 	merged, _ = merged.Limit(r.q, r.nowInSec)
 	return merged, r.readRepair(merged, vs)
+}
+
+// askForVersions asks for data every replica among the read's first
+// answers that gave a digest, and the stragglers among its first asked
+// requests (see askStragglers).
+func (r *read) askForVersions(first, asked int, have []version) {
+	for _, a := range r.answers[:first] {
+		if a.cmd.DigestOnly && !containsVersion(have, a.cand.ep.ID) {
+			r.send(a.cand, KindData, false, now())
+		}
+	}
+	r.askStragglers(asked, have)
 }
 
 // pendingOf counts the read's first n requests still pending.
