@@ -1,0 +1,207 @@
+package replicatest_test
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// A mutant is mapReplica with one bug an embedder plausibly writes, in its
+// Read (given the stored partition, under the lock) or its Apply (given
+// what it holds and the mutation's partition).
+type mutant struct {
+	read  func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error)
+	apply func(r *mapReplica, k [2]string, held, p replica.Partition) error
+}
+
+// mutants maps each mutant to the check that must catch it.
+var mutants = map[string]struct {
+	m     mutant
+	check string
+}{
+	// Pushing the query down to a storage engine.
+	"drops the static row of a sliced read": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.Query.Slices != nil { // the engine's range scan never reaches the static row
+			stored.Static = replica.Row{}
+		}
+		return cmd.Respond(stored)
+	}}, "query_slices"},
+	"widens exclusive bounds": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		cmd.Query.Slices = inclusive(cmd.Query.Slices, true) // seeks are inclusive
+		return cmd.Respond(stored)
+	}}, "query_slices"},
+	"limits stored rows": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if l := cmd.Query.Limit; l > 0 && !cmd.Query.Reversed && l < len(stored.Rows) { // counts rows, not live rows
+			stored.Rows = stored.Rows[:l]
+		}
+		return cmd.Respond(stored)
+	}}, "query_limits"},
+	"answers a reversed read in descending order": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		if cmd.Query.Reversed {
+			resp.Partition.Rows = slices.Clone(resp.Partition.Rows)
+			slices.Reverse(resp.Partition.Rows)
+		}
+		return resp, err
+	}}, "query_limits"},
+	"unclipped range tombstones": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		if len(resp.Partition.RangeTombstones) > 0 {
+			whole := cmd
+			whole.Query, whole.DigestOnly = replica.Query{}, false
+			all, _ := whole.Respond(stored)
+			resp.Partition.RangeTombstones = all.Partition.RangeTombstones
+		}
+		return resp, err
+	}}, "query_slices"},
+	"counts the whole partition's tombstones": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		whole := cmd
+		whole.Query, whole.TombstoneFailureThreshold = replica.Query{}, 0
+		all, _ := whole.Respond(stored)
+		resp.Tombstones = all.Tombstones
+		return resp, err
+	}}, "tombstone_threshold"},
+
+	// Read time.
+	"purges by the wall clock": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		cmd.NowInSec = time.Now().Unix()
+		cmd.GCBefore = cmd.NowInSec - 864000
+		return cmd.Respond(stored)
+	}}, "read_time"},
+	"ignores GCBefore": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		cmd.GCBefore = 0
+		return cmd.Respond(stored)
+	}}, "read_time"},
+	"purges tombstones at NowInSec": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		cmd.GCBefore = cmd.NowInSec // gc_grace_seconds of 0
+		return cmd.Respond(stored)
+	}}, "read_time"},
+	"digests unpurged data": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		if cmd.DigestOnly {
+			cmd.NowInSec, cmd.GCBefore = 0, 0
+			unpurged, _ := cmd.Respond(stored)
+			resp.Digest = unpurged.Digest
+		}
+		return resp, err
+	}}, "read_time"},
+	"digests before the limit": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		if cmd.DigestOnly {
+			cmd.Query.Limit = 0
+			whole, _ := cmd.Respond(stored)
+			resp.Digest = whole.Digest
+		}
+		return resp, err
+	}}, "query_limits"},
+
+	// Storing.
+	"drops range tombstones": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
+		p = p.Clone()
+		p.RangeTombstones = nil // a storage format without them
+		return mergeInto(r, k, held, p)
+	}}, "read_time"},
+	"loses TTLs": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
+		return mergeInto(r, k, held, mapCells(p, func(c *replica.Cell) {
+			if !c.Tombstone {
+				c.TTL, c.LocalDeletionTime = 0, 0
+			}
+		}))
+	}}, "read_time"},
+	"stamps tombstones at arrival": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
+		now := time.Now().Unix()
+		return mergeInto(r, k, held, mapCells(p, func(c *replica.Cell) {
+			if c.Tombstone {
+				c.LocalDeletionTime = now
+			}
+		}))
+	}}, "read_time"},
+	"keeps the last write of a row": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
+		merged, err := repair.Merge(held, p)
+		for i, row := range merged.Rows { // row by row, the written one replaces the held one
+			if j := slices.IndexFunc(p.Rows, func(w replica.Row) bool { return w.Clustering == row.Clustering }); j >= 0 {
+				merged.Rows[i] = p.Rows[j].Clone()
+			}
+		}
+		r.data[k] = merged
+		return err
+	}}, "apply_merges"},
+}
+
+// inclusive turns the exclusive ends (or starts) of slices into inclusive
+// ones, in a copy.
+func inclusive(in []replica.Slice, starts bool) []replica.Slice {
+	out := slices.Clone(in)
+	for i, s := range out {
+		if starts && s.Start == replica.StartAfter(s.Start.Clustering) && s.Start != replica.Bottom() {
+			out[i].Start = replica.StartAt(s.Start.Clustering)
+		}
+		if s.End == replica.EndBefore(s.End.Clustering) && s.End != replica.Top() {
+			out[i].End = replica.EndAt(s.End.Clustering)
+		}
+	}
+	return out
+}
+
+func mergeInto(r *mapReplica, k [2]string, held, p replica.Partition) error {
+	merged, err := repair.Merge(held, p)
+	if err != nil {
+		return err
+	}
+	r.data[k] = merged
+	return nil
+}
+
+// mapCells returns a copy of p with f applied to each of its cells.
+func mapCells(p replica.Partition, f func(*replica.Cell)) replica.Partition {
+	p = p.Clone()
+	rows := []*replica.Row{&p.Static}
+	for i := range p.Rows {
+		rows = append(rows, &p.Rows[i])
+	}
+	for _, row := range rows {
+		for i := range row.Cells {
+			f(&row.Cells[i])
+		}
+	}
+	return p
+}
+
+// TestMutantHelper runs the conformance check over every mutant when
+// TestConformanceCatchesMutants starts this test binary again.
+func TestMutantHelper(t *testing.T) {
+	if os.Getenv("REPLICATEST_MUTANTS") != "1" {
+		t.Skip("run by TestConformanceCatchesMutants")
+	}
+	replicatest.SetCallTimeouts(t, 500*time.Millisecond, 100*time.Millisecond)
+	for name, m := range mutants {
+		t.Run(name, func(t *testing.T) {
+			replicatest.TestReplica(t, func(t *testing.T) replica.Replica { return newMapReplica(m.m) })
+		})
+	}
+}
+
+// Each mutant fails the check aimed at its bug, in a child process so that
+// the failures do not fail this test.
+func TestConformanceCatchesMutants(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMutantHelper$", "-test.v")
+	cmd.Env = append(os.Environ(), "REPLICATEST_MUTANTS=1")
+	out, _ := cmd.CombinedOutput()
+	for name, m := range mutants {
+		line := "--- FAIL: TestMutantHelper/" + strings.ReplaceAll(name, " ", "_") + "/" + m.check + " "
+		if !strings.Contains(string(out), line) {
+			t.Errorf("mutant %q was not caught: no %q in the output", name, line)
+		}
+	}
+	if t.Failed() {
+		t.Logf("the child's output:\n%s", out)
+	}
+}
