@@ -58,8 +58,9 @@ type check struct {
 // up to the replica's MaxDigestVersion (replica.DigestVersioner) is
 // Respond's; reads by a Query are Respond's: slices with inclusive,
 // exclusive and open bounds, limits forward and reversed that count only
-// live rows (deleted and expired rows interleaved) and clip a range
-// tombstone at the last row, the static row; and a read past the command's
+// live rows (deleted and expired rows interleaved), one limit for all of a
+// query's slices, and clip a range tombstone at the last row, the static
+// row; and a read past the command's
 // TombstoneFailureThreshold fails with an error that errors.As finds to be
 // the *replica.TombstoneOverwhelmingError Respond returns. An answer is
 // compared with Respond's in what the coordinator uses of it: a data

@@ -37,6 +37,7 @@ var mutants = map[string]struct {
 		cmd.Query.Slices = inclusive(cmd.Query.Slices, true) // seeks are inclusive
 		return cmd.Respond(stored)
 	}}, "query_slices"},
+	"limits each slice": {mutant{read: limitEachSlice}, "query_limits"},
 	"limits stored rows": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		if l := cmd.Query.Limit; l > 0 && !cmd.Query.Reversed && l < len(stored.Rows) { // counts rows, not live rows
 			stored.Rows = stored.Rows[:l]
@@ -134,6 +135,32 @@ var mutants = map[string]struct {
 		r.data[k] = merged
 		return err
 	}}, "apply_merges"},
+}
+
+// limitEachSlice reads a limited query of several slices one slice at a
+// time, each under the whole limit.
+func limitEachSlice(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+	if len(cmd.Query.Slices) < 2 || cmd.Query.Limit == 0 {
+		return cmd.Respond(stored)
+	}
+	var parts []replica.Partition
+	for _, s := range cmd.Query.Slices {
+		one := cmd
+		one.DigestOnly = false
+		one.Query.Slices = []replica.Slice{s}
+		resp, err := one.Respond(stored)
+		if err != nil {
+			return resp, err
+		}
+		parts = append(parts, resp.Partition)
+	}
+	merged, err := repair.Merge(parts...)
+	if err != nil {
+		return replica.Response{}, err
+	}
+	whole := cmd
+	whole.Query = replica.Query{}
+	return whole.Respond(merged)
 }
 
 // inclusive turns the exclusive ends (or starts) of slices into inclusive

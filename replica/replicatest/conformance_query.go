@@ -62,15 +62,20 @@ func checkQuerySlices(t *testing.T, r replica.Replica) {
 }
 
 // checkQueryLimits reads with limits, forward and reversed: only live rows
-// count, the answer ends at the limit-th with the range tombstone clipped
-// there, and a digest read digests that answer.
+// count, one limit holds for all of a query's slices, the answer ends at
+// the limit-th with the range tombstone clipped there, and a digest read
+// digests that answer.
 func checkQueryLimits(t *testing.T, r replica.Replica) {
 	stored := applyVersions(t, r, "q", queried)
 	gToH := []replica.Slice{sl(replica.StartAt("b"), replica.EndAt("g"))}
+	// One limit for all the slices, not one each: a's and d's rows are the
+	// first two, b's deleted row between them.
+	two := []replica.Slice{sl(replica.StartAt("a"), replica.EndAt("b")), sl(replica.StartAt("d"), replica.EndAt("g"))}
 	for _, q := range []replica.Query{
 		{Limit: 1}, {Limit: 2}, {Limit: 3}, {Limit: 5}, {Limit: 9},
 		{Limit: 1, Reversed: true}, {Limit: 2, Reversed: true}, {Limit: 3, Reversed: true}, {Limit: 5, Reversed: true},
 		{Slices: gToH, Limit: 2}, {Slices: gToH, Limit: 2, Reversed: true},
+		{Slices: two, Limit: 2}, {Slices: two, Limit: 2, Reversed: true},
 	} {
 		expectAnswer(t, r, queryCommand("q", q), stored)
 	}
