@@ -60,7 +60,8 @@ type check struct {
 // exclusive and open bounds, limits forward and reversed that count only
 // live rows (deleted and expired rows interleaved), one limit for all of a
 // query's slices, and clip a range tombstone at the last row, the static
-// row; and a read past the command's
+// row; pages read forward and reversed by Query.After the last row, as the
+// coordinator pages and protects short reads; and a read past the command's
 // TombstoneFailureThreshold fails with an error that errors.As finds to be
 // the *replica.TombstoneOverwhelmingError Respond returns. An answer is
 // compared with Respond's in what the coordinator uses of it: a data
@@ -119,6 +120,7 @@ func checks() []check {
 		{"digest versions", checkDigestVersions},
 		{"query slices", checkQuerySlices},
 		{"query limits", checkQueryLimits},
+		{"query paging", checkQueryPaging},
 		{"tombstone threshold", checkTombstoneThreshold},
 	}
 }

@@ -37,6 +37,12 @@ var mutants = map[string]struct {
 		cmd.Query.Slices = inclusive(cmd.Query.Slices, true) // seeks are inclusive
 		return cmd.Respond(stored)
 	}}, "query_slices"},
+	"reversed scans include an exclusive end": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.Query.Reversed { // SeekForPrev is inclusive
+			cmd.Query.Slices = inclusive(cmd.Query.Slices, false)
+		}
+		return cmd.Respond(stored)
+	}}, "query_paging"},
 	"limits each slice": {mutant{read: limitEachSlice}, "query_limits"},
 	"limits stored rows": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		if l := cmd.Query.Limit; l > 0 && !cmd.Query.Reversed && l < len(stored.Rows) { // counts rows, not live rows
