@@ -63,7 +63,9 @@ type check struct {
 // row; pages read forward and reversed by Query.After the last row, as the
 // coordinator pages and protects short reads; and a read past the command's
 // TombstoneFailureThreshold fails with an error that errors.As finds to be
-// the *replica.TombstoneOverwhelmingError Respond returns. An answer is
+// the *replica.TombstoneOverwhelmingError Respond returns; Read leaves the
+// Columns and Slices of the Command it is given as they were (a
+// coordinator shares one Command between goroutines). An answer is
 // compared with Respond's in what the coordinator uses of it: a data
 // answer's partition, a digest answer's digest (a data answer may carry a
 // digest too; replica.Response says it is ignored), and the tombstone
@@ -122,6 +124,7 @@ func checks() []check {
 		{"query limits", checkQueryLimits},
 		{"query paging", checkQueryPaging},
 		{"tombstone threshold", checkTombstoneThreshold},
+		{"commands stay as given", checkCommandsStayAsGiven},
 	}
 }
 

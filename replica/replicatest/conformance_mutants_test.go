@@ -141,6 +141,20 @@ var mutants = map[string]struct {
 		r.data[k] = merged
 		return err
 	}}, "apply_merges"},
+
+	// Memory.
+	"sorts the caller's columns": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		slices.Sort(cmd.Columns) // to search them; the caller's array
+		return cmd.Respond(stored)
+	}}, "commands_stay_as_given"},
+	"reverses the caller's slices": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.Query.Reversed { // to scan them last first; the caller's array
+			slices.Reverse(cmd.Query.Slices)
+			cmd.Query.Slices = slices.Clone(cmd.Query.Slices)
+			slices.Reverse(cmd.Query.Slices)
+		}
+		return cmd.Respond(stored)
+	}}, "commands_stay_as_given"},
 }
 
 // limitEachSlice reads a limited query of several slices one slice at a

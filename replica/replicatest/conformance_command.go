@@ -1,0 +1,42 @@
+package replicatest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// checkCommandsStayAsGiven reads with a column selection out of order and
+// reversed queries of several slices, data and digest, and checks that
+// Read left the command's Columns and Slices as it was given them: a
+// coordinator shares one Command between the goroutines that send it
+// (replica.Command), so a replica that sorts the columns or reverses the
+// slices in place, to scan them, races with the others.
+func checkCommandsStayAsGiven(t *testing.T, r replica.Replica) {
+	applyVersions(t, r, "q", queried)
+	two := []replica.Slice{sl(replica.StartAt("a"), replica.EndAt("b")), sl(replica.StartAt("d"), replica.EndAt("g"))}
+	for _, q := range []replica.Query{{Slices: two}, {Slices: two, Reversed: true}, {Slices: two, Reversed: true, Limit: 2}} {
+		for _, digestOnly := range []bool{false, true} {
+			cmd := queryCommand("q", q)
+			cmd.Columns, cmd.DigestOnly, cmd.DigestVersion = []string{"y", "x", "s"}, digestOnly, askedVersion(r)
+			columns, given := slices.Clone(cmd.Columns), slices.Clone(cmd.Query.Slices)
+			if _, err := readResponse(t, r, cmd); err != nil {
+				t.Errorf("%s by %+v: %v", describe(cmd), cmd.Query, err)
+			}
+			expectSameCommand(t, cmd, columns, given)
+		}
+	}
+}
+
+// expectSameCommand checks that cmd, after Read, still holds the columns
+// and slices it was given.
+func expectSameCommand(t *testing.T, cmd replica.Command, columns []string, given []replica.Slice) {
+	if !slices.Equal(cmd.Columns, columns) {
+		t.Errorf("%s changed the command's Columns from %q to %q: a Command is shared, so Read must leave them as given (sort a copy)", describe(cmd), columns, cmd.Columns)
+	}
+	if !slices.Equal(cmd.Query.Slices, given) {
+		t.Errorf("%s (reversed: %v) changed the command's Slices from %v to %v: a Command is shared, so Read must leave them as given (reorder a copy)",
+			describe(cmd), cmd.Query.Reversed, given, cmd.Query.Slices)
+	}
+}
