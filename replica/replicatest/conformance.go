@@ -65,7 +65,8 @@ type check struct {
 // TombstoneFailureThreshold fails with an error that errors.As finds to be
 // the *replica.TombstoneOverwhelmingError Respond returns; Read leaves the
 // Columns and Slices of the Command it is given as they were (a
-// coordinator shares one Command between goroutines). An answer is
+// coordinator shares one Command between goroutines), and an answer, once
+// returned, stays as it was through later reads and writes. An answer is
 // compared with Respond's in what the coordinator uses of it: a data
 // answer's partition, a digest answer's digest (a data answer may carry a
 // digest too; replica.Response says it is ignored), and the tombstone
@@ -125,6 +126,7 @@ func checks() []check {
 		{"query paging", checkQueryPaging},
 		{"tombstone threshold", checkTombstoneThreshold},
 		{"commands stay as given", checkCommandsStayAsGiven},
+		{"answers stay as returned", checkAnswersStayAsReturned},
 	}
 }
 

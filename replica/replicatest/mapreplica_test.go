@@ -19,6 +19,7 @@ type mapReplica struct {
 
 	mu   sync.Mutex
 	data map[[2]string]replica.Partition
+	held []replica.Row // a mutant's scratch memory
 }
 
 func newMapReplica(m mutant) *mapReplica {
