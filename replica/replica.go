@@ -55,7 +55,12 @@ type Replica interface {
 	// Apply merges a mutation into the replica's copy by the reconciliation
 	// rules (package repair): a newer write already held must survive it.
 	// Read repair sends stale replicas exactly what they lack through Apply.
-	// Applying the same mutation twice must be harmless.
+	// Applying the same mutation twice must be harmless. The mutation's
+	// partition is shared: the coordinator may send one to several
+	// replicas and hands it to its Observer, so Apply must not modify it,
+	// then or later (by merging into what it kept of it). The coordinator
+	// never modifies it after: a replica may keep it as given if it never
+	// writes into what it keeps.
 	Apply(ctx context.Context, m Mutation) error
 }
 
