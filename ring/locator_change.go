@@ -35,6 +35,11 @@ func (l *Locator) RemoveNode(id string) error {
 // n.Tokens is set (see Ring.Replacing), connecting to n, even when n
 // reuses old's ID.
 //
+// n may sit in another rack or datacenter than old: the replicas of its
+// ranges move at once, and no data moves with them. Cassandra refuses a
+// node's new rack or datacenter (CASSANDRA-10242), as its data is not
+// streamed; the Locator follows the cluster rather than guarding it.
+//
 // Like AddNode, call it once n holds its data: Cassandra reads from a
 // replacing node only once it has streamed old's ranges; until then old
 // stays in the ring, down, and its ranges are read from its other
