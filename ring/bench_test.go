@@ -208,3 +208,24 @@ func benchTopologyChange(b *testing.B, prefix string, nodes []ring.Node, tables 
 		}
 	})
 }
+
+// Placing every range of n nodes of 16 tokens in one datacenter whose
+// second rack holds a single node, at factor 3: each walk must find that
+// node. The cost per range must not grow with the ring, as it did when
+// every walk crossed about the ring to find it: 1,000 nodes cost 67 times
+// what 100 did.
+func BenchmarkShortRackPlacement(b *testing.B) {
+	tables := map[string]consistency.Replication{"t": consistency.NetworkTopology(map[string]int{"dc1": 3})}
+	for _, n := range []int{100, 1000} {
+		nodes := randomNodes(3, n, 16, 1, 1)
+		nodes[0].Rack = "alone"
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ring.NewLocator(ring.LocatorConfig{Nodes: nodes, Tables: tables, Connect: new(connector).connect}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ type walker struct {
 	picked []int32   // positions of the nodes taken, in order
 	met    int       // how many tokens the last walk met
 	walks  int       // walks made
+	offers int       // tokens offered, over all walks under NetworkTopology
 }
 
 // dcQuota is what a datacenter still needs during a walk.
@@ -94,10 +95,17 @@ func (w *walker) walkTopology(start int) {
 	copy(w.fill, w.quota)
 	clear(w.seen)
 	owners := w.r.owners
-	i := 0
+	i, idle := 0, 0
 	for want := w.want; want > 0 && i < len(owners); i++ {
+		took := len(w.picked)
+		w.offers++
 		if w.offer(owners[(start+i)%len(owners)]) {
 			want--
+		}
+		if idle++; len(w.picked) > took {
+			idle = 0
+		} else if idle > skipAfter { // see placement_skip.go
+			i, idle = w.next(start, i+1)-1, 0
 		}
 	}
 	w.met = i

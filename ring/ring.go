@@ -37,6 +37,7 @@ type Ring struct {
 	nodeDC []int32        // per node: its datacenter's position
 	rackOf []int32        // per node: its (datacenter, rack) pair's number
 	racks  int            // number of distinct (datacenter, rack) pairs
+	byRack rackIndex      // for walks that meet many tokens they may not take
 }
 
 type datacenter struct {
