@@ -162,10 +162,16 @@ func (m *mutexLiveness) isAlive(ep replica.Endpoint) bool {
 // learned node by node pays it a thousand times. The wide case is 30
 // nodes of 256 tokens in five datacenters, factor 3 in each: a change
 // reaches three quarters of the ranges there, and cost 1.4 times a
-// rebuild when it walked each twice.
+// rebuild when it walked each twice. In the newrack case the joining
+// node is the first on a sixth rack of its datacenter, at factor 3: it
+// cost as much as a rebuild when the racks beyond the factor counted as a
+// change of quota.
 func BenchmarkTopologyChange(b *testing.B) {
 	nodes := randomNodes(3, 1001, 16, 2, 3)
 	benchTopologyChange(b, "", nodes, tables)
+	rack := randomNodes(3, 1001, 16, 2, 5) // the joining node the first on a sixth rack
+	rack[1000].Rack = "r6"
+	benchTopologyChange(b, "newrack/", rack, map[string]consistency.Replication{"t": consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})})
 	wide := randomNodes(3, 31, 256, 5, 3)
 	benchTopologyChange(b, "wide/", wide, map[string]consistency.Replication{"t": consistency.NetworkTopology(
 		map[string]int{"dc1": 3, "dc2": 3, "dc3": 3, "dc4": 3, "dc5": 3})})

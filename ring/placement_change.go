@@ -65,7 +65,10 @@ func (r *Ring) quota(f consistency.DatacenterFactor) (dcQuota, bool) {
 		return dcQuota{}, false
 	}
 	info := r.dcInfo[d]
-	return dcQuota{left: min(f.Factor, info.nodes), repeats: f.Factor - info.racks}, true
+	// No repeats whenever there are at least as many racks as the factor:
+	// a first node on a sixth rack, at factor 3, changes nothing of a walk
+	// but its own tokens, and must not re-place every range.
+	return dcQuota{left: min(f.Factor, info.nodes), repeats: max(f.Factor-info.racks, 0)}, true
 }
 
 // tokenDiff is how a change moved the tokens of a ring.
