@@ -1,14 +1,18 @@
 package coordinator
 
-import "github.com/readpath/readpath/replica"
+import (
+	"slices"
+
+	"github.com/readpath/readpath/replica"
+)
 
 // Next returns the request that reads the page after results, the page req
 // read, and true when the page size (PageSize, or else Limit) cut it: the
 // key it cut, right after the last row it returned (from its start if it
 // returned none), then every key after it, as Cassandra pages an IN query.
-// The request's Keys share req's (or, if those repeat, a copy without
-// repeats); ReadMany does not check them for repeats again while they are
-// left as Next made them.
+// The request's Keys are a copy of req's without repeats, made by the
+// first page's Next and shared by the pages after it; ReadMany does not
+// check them for repeats again while they are left as Next made them.
 // A key's pages return at most Query.Limit of its rows in all: the state
 // carries the rows it has left; and with a PageSize, all the pages at most
 // Limit rows: the next page's Limit is what this one left. It returns false
@@ -39,21 +43,31 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 			}
 		}
 		next.PagingState = r.Result.PagingState
-		// The results are of the keys without repeats, in order, from the
-		// first: the next page's keys are those from the cut on, shared,
-		// not copied, and not checked again.
-		if keys := req.distinctKeys(); i < len(keys) && keys[i] == r.Key {
-			next.Keys = keys[i:]
-		} else { // results of another request: read what they left
-			next.Keys = make([]string, 0, len(results)-i)
-			for _, r := range results[i:] {
-				next.Keys = append(next.Keys, r.Key)
-			}
-		}
+		next.Keys = req.keysFrom(i, results[i:])
 		next.distinct = next.Keys
 		return next, true
 	}
 	return ManyRequest{}, false
+}
+
+// keysFrom returns the next page's keys, left being the results from the
+// cut key on, the i-th of the keys without repeats: those keys from it on.
+// The caller's list is copied once, by the first page's Next, so that a
+// caller reusing it while paging does not change the keys left, which are
+// not checked again; the pages after share the copy.
+func (req ManyRequest) keysFrom(i int, left []KeyResult) []string {
+	keys := req.distinctKeys()
+	if i < len(keys) && keys[i] == left[0].Key {
+		if !req.keysDistinct() && len(keys) == len(req.Keys) { // req.Keys itself
+			return slices.Clone(keys[i:])
+		}
+		return keys[i:]
+	}
+	out := make([]string, 0, len(left)) // results of another request: read what they left
+	for _, r := range left {
+		out = append(out, r.Key)
+	}
+	return out
 }
 
 // resumed checks req.PagingState and returns the rows the per-partition

@@ -1,0 +1,38 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+)
+
+// The request Next returns does not share the caller's Keys: a caller that
+// reuses its list once the first page is read does not change the pages
+// still to come. Shared, the list changed to a, b, a, d after the first
+// page, and the second, over keys left unchecked, read a twice (a/1 and
+// a/2 again, after a/2) and returned an empty key as a result.
+func TestNextKeepsTheKeysOfTheCallersList(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 2, "a", "b", "c", "d")
+		keys := []string{"a", "b", "c", "d"}
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, PageSize: 1, NowInSec: now}
+		res, err := e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		next, more := req.Next(res)
+		require.True(t, more)
+
+		keys[1], keys[2] = "", "a"
+		next.PageSize = 100
+		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a", "b", "c", "d"}, keysOf(res))
+		assert.Equal(t, []string{"a/2", "b/1", "b/2", "c/1", "c/2", "d/1", "d/2"}, manyRows(t, res))
+	})
+}
