@@ -36,3 +36,28 @@ func TestNextKeepsTheKeysOfTheCallersList(t *testing.T) {
 		assert.Equal(t, []string{"a/2", "b/1", "b/2", "c/1", "c/2", "d/1", "d/2"}, manyRows(t, res))
 	})
 }
+
+// Next continues every key after the cut from results a caller has
+// filtered (here of the keys that returned nothing), as it did when the
+// results listed every key: with the results ending at the cut, it
+// continued the cut key alone, and d and e were never read.
+func TestNextFromFilteredResultsReadsEveryKeyLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 1, "a", "b", "c", "d", "e")
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "x", "b", "c", "d", "e"}, Level: consistency.Quorum,
+			PageSize: 2, NowInSec: now}
+		res, err := e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		require.Equal(t, []string{"a", "x", "b", "c"}, keysOf(res))
+		var kept []coordinator.KeyResult
+		for _, r := range res {
+			if r.Cut || len(r.Result.Partition.Rows) > 0 {
+				kept = append(kept, r)
+			}
+		}
+		next, more := req.Next(kept)
+		require.True(t, more)
+		assert.Equal(t, []string{"c", "d", "e"}, next.Keys)
+	})
+}

@@ -57,13 +57,18 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 // not checked again; the pages after share the copy.
 func (req ManyRequest) keysFrom(i int, left []KeyResult) []string {
 	keys := req.distinctKeys()
-	if i < len(keys) && keys[i] == left[0].Key {
+	if i >= len(keys) || keys[i] != left[0].Key {
+		// Results a caller filtered end at the cut too: the keys after
+		// it are found in the list, not in them.
+		i = slices.Index(keys, left[0].Key)
+	}
+	if i >= 0 {
 		if !req.keysDistinct() && len(keys) == len(req.Keys) { // req.Keys itself
 			return slices.Clone(keys[i:])
 		}
 		return keys[i:]
 	}
-	out := make([]string, 0, len(left)) // results of another request: read what they left
+	out := make([]string, 0, len(left)) // results of another request: read those
 	for _, r := range left {
 		out = append(out, r.Key)
 	}
