@@ -22,12 +22,13 @@ import (
 // (so reads reconcile, repair and protect against short reads), while
 // those the setup picks answer, and take repair writes, as a program of
 // fuzzed actions says: malformed or foreign partitions, wrong digests,
-// lying tombstone counts, errors, panics, hangs. setup picks the level,
+// lying tombstone counts, every column for the ones selected, errors,
+// panics, hangs. setup picks the level,
 // strategy, repair mode, speculative retry, bad replicas, query, and Read
 // or ReadMany. Every read ends, in a bubble, with nothing left running,
 // either failing with a typed error whose reasons name only bad replicas,
 // or with a valid result of the query; no repair write is malformed or
-// outside the query.
+// outside the query or its columns.
 func FuzzMisansweringReplicas(f *testing.F) {
 	for act := range byte(12) {
 		for _, setup := range []uint32{0, 1 | 1<<7 | 8<<10, 2 | 4 | 2<<7 | 9<<10, 1 | 3<<5 | 4<<7 | 26<<10} {
@@ -37,6 +38,12 @@ func FuzzMisansweringReplicas(f *testing.F) {
 	for op := range byte(16) {
 		f.Add(1|2<<7|uint32(op)<<10, []byte{1, op, 0, 0, 2, op * 16})
 		f.Add(2|1<<26|uint32(op)<<27|uint32(op)<<10, []byte{1, op, 9, op, 2, op * 16})
+	}
+	for _, shape := range []uint32{32, 32 | 256} { // every column, for a selection of b, or of s and b
+		for _, setup := range []uint32{0, 1 | 4, 2 | 1<<26, 1 | 6<<7, 1 | 4 | 1<<26 | 1<<27} {
+			f.Add(setup|shape<<10, []byte{0, 1})
+			f.Add(setup|shape<<10, []byte{0, 1, 0, 0, 2, 3})
+		}
 	}
 	f.Fuzz(func(t *testing.T, setup uint32, prog []byte) {
 		synctest.Test(t, func(t *testing.T) { readMisanswered(t, setup, prog) })
@@ -70,7 +77,7 @@ func readMisanswered(t *testing.T, setup uint32, prog []byte) {
 		time.Sleep(time.Second) // a replica ignoring its context ends its own goroutine; nothing else may be left
 	}()
 	q, columns, pageSize := fuzzQuery(uint16(setup >> 10))
-	check.q = replica.Query{Slices: q.Slices}
+	check.q, check.columns = replica.Query{Slices: q.Slices}, columns
 	level := []consistency.Level{consistency.One, consistency.Quorum, consistency.All, consistency.Two}[setup%4]
 	if setup&(1<<26) != 0 {
 		readManyMisanswered(t, c, bad, coordinator.ManyRequest{Table: tbl, Keys: []string{key, otherKey}, Level: level,
@@ -95,7 +102,7 @@ func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[stri
 			requireNamesBad(t, err, bad)
 			return
 		}
-		requireValidPage(t, req.Key, req.Query, req.PageSize, res)
+		requireValidPage(t, req.Key, req.Query, req.Columns, req.PageSize, res)
 		if req.PagingState = res.PagingState; req.PagingState == nil {
 			return
 		}
@@ -114,7 +121,7 @@ func readManyMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[strin
 				requireNamesBad(t, kr.Err, bad)
 				continue
 			}
-			requireValidPage(t, kr.Key, req.Query, req.PageSize, kr.Result)
+			requireValidPage(t, kr.Key, req.Query, req.Columns, req.PageSize, kr.Result)
 			rows += kr.Result.Partition.LiveRows(req.Query, kr.Result.NowInSec)
 		}
 		require.True(t, req.PageSize == 0 || rows <= req.PageSize, "%d rows in a page of %d", rows, req.PageSize)
@@ -154,12 +161,15 @@ func requireNamesBad(t *testing.T, err error, bad map[string]bool) {
 	}
 }
 
-// requireValidPage checks what a page of a read of k with q returned:
-// valid, of k, within q and the page size, showing nothing dead at its time.
-func requireValidPage(t *testing.T, k string, q replica.Query, pageSize int, res coordinator.Result) {
+// requireValidPage checks what a page of a read of k with q and columns
+// returned: valid, of k, within q, the columns and the page size, showing
+// nothing dead at its time.
+func requireValidPage(t *testing.T, k string, q replica.Query, columns []string, pageSize int, res coordinator.Result) {
 	p := res.Partition
 	require.NoError(t, p.Validate())
 	require.Equal(t, k, p.Key)
+	col, outside := columnOutside(columns, p)
+	require.False(t, outside, "column %q not selected", col)
 	ck, outside := q.FirstRowOutside(p.Rows)
 	require.False(t, outside, "row %q outside the query", ck)
 	rt, outside := rangeOutside(q, p.RangeTombstones)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,7 +18,8 @@ import (
 // misanswer is a replica, or the transport in front of it, that answers
 // what its program says: each Read takes the next two bytes of prog, what
 // to do and how, and gives what the replica answered, changed, or an error,
-// a panic or a hang instead. Apply passes through to the replica, checked.
+// a panic or a hang instead, or the answer to every column, not the columns
+// asked for. Apply passes through to the replica, checked.
 type misanswer struct {
 	replica.Replica
 	prog  []byte
@@ -42,6 +44,9 @@ func (e *nilErr) Error() string { return e.msg }
 func (m misanswer) step(ctx context.Context, cmd replica.Command, act, arg byte) (replica.Response, error) {
 	if failed, err := misbehave(ctx, cmd.Table, cmd.Key, act, arg); failed {
 		return replica.Response{}, err
+	}
+	if act%12 == 0 && arg%2 == 1 {
+		cmd.Columns = nil // a transport that lost the selection: every column, valid
 	}
 	resp, err := m.Replica.Read(ctx, cmd)
 	if err != nil {
@@ -153,11 +158,13 @@ func mangleAnswer(p replica.Partition, op, arg byte) replica.Partition {
 	return p
 }
 
-// writeCheck collects what is wrong with the repair writes of a read of q.
+// writeCheck collects what is wrong with the repair writes of a read of q
+// and columns.
 type writeCheck struct {
 	mu       sync.Mutex
 	keys     map[string]bool
 	q        replica.Query
+	columns  []string
 	problems []string
 }
 
@@ -172,6 +179,8 @@ func (w *writeCheck) write(to string, mu replica.Mutation) {
 		problem = fmt.Errorf("row %q outside the query", ck)
 	} else if rt, out := rangeOutside(w.q, p.RangeTombstones); out {
 		problem = fmt.Errorf("range tombstone %v outside the query", rt)
+	} else if col, out := columnOutside(w.columns, p); out {
+		problem = fmt.Errorf("column %q not selected", col)
 	}
 	if problem != nil {
 		w.mu.Lock()
@@ -201,4 +210,25 @@ func slicesHold(slices []replica.Slice, rt replica.RangeTombstone) bool {
 		}
 	}
 	return false
+}
+
+// columnOutside returns the first column of p's cells and complex deletions
+// that columns, if not nil, does not hold.
+func columnOutside(columns []string, p replica.Partition) (string, bool) {
+	if columns == nil {
+		return "", false
+	}
+	for _, r := range append([]replica.Row{p.Static}, p.Rows...) {
+		for _, c := range r.Cells {
+			if !slices.Contains(columns, c.Column) {
+				return c.Column, true
+			}
+		}
+		for _, cd := range r.ComplexDeletions {
+			if !slices.Contains(columns, cd.Column) {
+				return cd.Column, true
+			}
+		}
+	}
+	return "", false
 }

@@ -61,7 +61,10 @@ func fuzzCluster(f *testing.F) *replicatest.Cluster {
 func fuzzQuery(shape uint16) (replica.Query, []string, int) {
 	q := replica.Query{Slices: fuzzSlices[shape%4], Reversed: shape&4 != 0, Limit: int(shape>>3) % 4}
 	var columns []string
-	if shape&32 != 0 {
+	switch {
+	case shape&32 != 0 && shape&256 != 0:
+		columns = []string{"s", "b"} // unsorted, the static column among them
+	case shape&32 != 0:
 		columns = []string{"b"}
 	}
 	return q, columns, int(shape>>6) % 4
@@ -112,7 +115,7 @@ func fedBack(t *testing.T, req coordinator.Request, state []byte, how uint8, dat
 // pages within the query's limit when a page size makes it a total.
 func FuzzPagingStateFedBack(f *testing.F) {
 	c := fuzzPagingCoordinator(f)
-	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3} {
+	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3, 8 | 32 | 64 | 256 | 2} {
 		for how := range uint8(4) {
 			f.Add(shape, how, []byte("b"))
 		}
@@ -166,7 +169,7 @@ func pageOnFrom(t *testing.T, c *coordinator.Coordinator, req coordinator.Reques
 // within the page size and the per-partition limit.
 func FuzzManyPagingStateFedBack(f *testing.F) {
 	c := fuzzPagingCoordinator(f)
-	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3} {
+	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3, 8 | 32 | 64 | 256 | 2} {
 		for how := range uint8(4) {
 			f.Add(shape, uint8(3), how, []byte("b"))
 		}
