@@ -152,7 +152,9 @@ func sortedColumns(columns []string) []string {
 	if slices.IsSorted(columns) {
 		return columns
 	}
-	return slices.Sorted(slices.Values(columns))
+	sorted := slices.Clone(columns)
+	slices.Sort(sorted)
+	return sorted
 }
 
 // firstRangeOutside returns the first of rts, ordered and not overlapping

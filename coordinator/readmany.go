@@ -70,8 +70,9 @@ const defaultConcurrency = 32
 // as its own Read — with its own plan, hedging, read repair, trace and
 // error — and returns their results in the order of req.Keys (without
 // repeats), up to the key a page's size (PageSize, or else Limit) cut, if
-// any: the keys after it are not in the results. One key's failure does not cancel the others: each KeyResult
-// carries its own error. When ctx ends, reads running end as Read does,
+// any: the keys after it are not in the results. One key's failure does
+// not cancel the others: each KeyResult carries its own error. When ctx
+// ends, reads running end as Read does,
 // and keys not yet started are not read: their error wraps ctx's. The
 // error ReadMany itself returns is for a request it cannot run: no table,
 // no key, an invalid level, concurrency or paging state
@@ -88,6 +89,9 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	if c.closed.Load() {
 		return nil, ErrClosed
 	}
+	// Every key's read would sort a copy of an unsorted selection; paging
+	// states do not depend on the columns' order.
+	req.Columns = sortedColumns(req.Columns)
 	budget, err := req.resumed()
 	if err != nil {
 		return nil, err
