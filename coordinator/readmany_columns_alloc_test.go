@@ -14,8 +14,9 @@ import (
 )
 
 // ReadMany sorts an unsorted column selection once, not once a key: a
-// read of 50 keys selecting (v, a) allocates one copy more than one
-// selecting (a, v), where each key's read sorted a copy of its own.
+// read of 50 keys selecting (v, a) allocates about what one selecting
+// (a, v) does (one copy more, give or take the collector's own), where each
+// key's read sorted a copy of its own, 50 more.
 func TestReadManySortsItsColumnsOnce(t *testing.T) {
 	race.SkipPooledAllocs(t)
 	cl := instantCluster(t)
@@ -35,5 +36,5 @@ func TestReadManySortsItsColumnsOnce(t *testing.T) {
 	}
 	allocs("a", "v") // the table's state, the workers
 	sorted, unsorted := allocs("a", "v"), allocs("v", "a")
-	assert.LessOrEqual(t, unsorted, sorted+1, "allocations of a read of %d keys", len(keys))
+	assert.LessOrEqual(t, unsorted, sorted+float64(len(keys))/5, "allocations of a read of %d keys", len(keys))
 }
