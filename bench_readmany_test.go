@@ -9,6 +9,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
 )
 
 // manyKeys are the 100 partitions the multi-partition benchmarks read.
@@ -56,3 +57,41 @@ func BenchmarkErrgroupReads100(b *testing.B) {
 		}
 	}
 }
+
+// benchReadManyPage reads, over and over, the second page of 100 rows of
+// an IN query of one-row keys, with left keys after the first page: what
+// a page of a long list costs once Next has made its request.
+func benchReadManyPage(b *testing.B, left int) {
+	cl := benchCluster(b)
+	keys := make([]string, 100+left)
+	for i := range keys {
+		keys[i] = fmt.Sprint("k", i)
+		if err := cl.Seed("t", replica.NewPartition(keys[i], replica.NewRow("r", replica.Live("v", "x", 1)))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c := benchCoordinator(b, cl)
+	ctx := context.Background()
+	req := coordinator.ManyRequest{Table: "t", Keys: keys, Level: consistency.Quorum, PageSize: 100, Concurrency: 8}
+	res, err := c.ReadMany(ctx, req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req, _ = req.Next(res)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.ReadMany(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadManyPageOf20000Left is a page of 100 rows of an IN query
+// with 20,000 keys left. Its reference is BenchmarkReadManyPageOf200Left:
+// a page costs the keys it reads, not those the list has left (each page
+// returned and checked a result for every key left: 11.5 MB a page).
+func BenchmarkReadManyPageOf20000Left(b *testing.B) { benchReadManyPage(b, 20000) }
+
+// BenchmarkReadManyPageOf200Left is the reference for
+// BenchmarkReadManyPageOf20000Left.
+func BenchmarkReadManyPageOf200Left(b *testing.B) { benchReadManyPage(b, 200) }
