@@ -223,3 +223,23 @@ func TestDtestAvailabilityNetworkTopologyStrategy(t *testing.T) {
 		}
 	})
 }
+
+// start starts node id again: its connections are accepted and its
+// heartbeats resume. It returns once the detector has readmitted it, and
+// how long that took.
+func (g *gossipCluster) start(t *testing.T, id string) time.Duration {
+	t.Helper()
+	begin := time.Now()
+	if err := g.reps[id].SetFault(replicatest.Fault{}); err != nil {
+		t.Fatal(err)
+	}
+	g.stopped[id].Store(false)
+	ep := g.reps[id].Endpoint()
+	for !g.det.IsAlive(ep) {
+		if time.Since(begin) > time.Minute {
+			t.Fatalf("%s never readmitted", id)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return time.Since(begin)
+}
