@@ -46,8 +46,14 @@ func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int)
 	}
 	for _, n := range g.nodes {
 		g.stopped[n.ID] = new(atomic.Bool)
-		for k := range int32(dtestUsers) {
-			if err := g.reps[n.ID].Seed("users", userRow(k)); err != nil {
+	}
+	for k := range int32(dtestUsers) { // each user on its replicas
+		reps, _, err := loc.Locate("users", string(intKey(k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range reps {
+			if err := g.reps[r.Endpoint().ID].Seed("users", userRow(k)); err != nil {
 				t.Fatal(err)
 			}
 		}

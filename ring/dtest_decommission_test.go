@@ -1,0 +1,142 @@
+package ring_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/ring"
+)
+
+// stream does what decommission and removenode do before a node leaves:
+// every user's replicas on the ring without node id get the user's row,
+// from the replicas that hold it now.
+func (g *gossipCluster) stream(t *testing.T, id string, repl consistency.Replication) {
+	t.Helper()
+	after, err := g.loc.Ring().Without(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range int32(dtestUsers) {
+		owners, err := after.ReplicasFor(ring.Murmur3Token(intKey(k)), repl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range owners {
+			if err := g.reps[n.ID].Seed("users", userRow(k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// readEvery reads every user at l, as cassandra-stress's read phase and
+// the dtest's query_c1c2 do; any error or missing row fails it. It returns
+// how many requests went to each node.
+func readEvery(c *coordinator.Coordinator, l consistency.Level) (map[string]int, error) {
+	sent := map[string]int{}
+	for k := range int32(dtestUsers) {
+		res, err := c.Read(context.Background(), coordinator.Request{Table: "users", Key: string(intKey(k)), Level: l})
+		for _, r := range res.Trace.Requests {
+			sent[r.Endpoint]++
+		}
+		if err != nil {
+			return sent, fmt.Errorf("user %d at %s: %w", k, l, err)
+		}
+		if len(res.Partition.Rows) != 1 {
+			return sent, fmt.Errorf("user %d at %s: %d rows, want 1", k, l, len(res.Partition.Rows))
+		}
+	}
+	return sent, nil
+}
+
+// TestTopology.test_decommission of apache/cassandra-dtest
+// topology_test.py: four balanced nodes at RF 2; node4 decommissions
+// (streams its ranges, leaves the ring, stops) and every key then reads at
+// QUORUM. Beyond the dtest, a client reads every key at ONE and QUORUM
+// throughout, and none of those reads may fail or miss the row.
+func TestDtestDecommissionThenRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		repl := consistency.Simple(2)
+		g := newGossipCluster(t, repl, 4)
+		c := g.coordinator(t, "dc1")
+		node4 := g.nodes[3].ID
+		var done atomic.Bool
+		reading := make(chan struct{})
+		go func() { // the client, throughout
+			defer close(reading)
+			for !done.Load() {
+				for _, l := range []consistency.Level{consistency.One, consistency.Quorum} {
+					if _, err := readEvery(c, l); err != nil {
+						t.Errorf("during the decommission: %v", err)
+						return
+					}
+				}
+			}
+		}()
+		g.stream(t, node4, repl)
+		if err := g.loc.RemoveNode(node4); err != nil {
+			t.Fatal(err)
+		}
+		g.stop(t, node4)
+		done.Store(true)
+		<-reading
+		g.det.Forget(node4)
+		c.ForgetReplica(node4)
+		if sent, err := readEvery(c, consistency.Quorum); err != nil || sent[node4] != 0 {
+			t.Fatalf("after: %v; the node that left was sent %d reads", err, sent[node4])
+		}
+	})
+}
+
+// TestTopology.test_simple_removenode of topology_test.py: three nodes at
+// RF 2; node3 stops (and is convicted) and is removed; cassandra-stress
+// then reads every key (at LOCAL_ONE, its default). Here at QUORUM too:
+// before the removal a key node3 holds is Unavailable at QUORUM, after it
+// every key reads, and none from node3.
+func TestDtestRemoveNodeThenRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		repl := consistency.Simple(2)
+		g := newGossipCluster(t, repl, 3)
+		c := g.coordinator(t, "dc1")
+		node3 := g.nodes[2].ID
+		g.stop(t, node3)
+		if _, err := readEvery(c, consistency.LocalOne); err != nil {
+			t.Fatalf("node3 down: %v", err)
+		}
+		onNode3 := 0
+		for k := range int32(dtestUsers) {
+			reps, _, _ := g.loc.Locate("users", string(intKey(k)))
+			if !slices.ContainsFunc(reps, func(r replica.Replica) bool { return r.Endpoint().ID == node3 }) {
+				continue
+			}
+			onNode3++
+			_, err := c.Read(context.Background(), coordinator.Request{Table: "users", Key: string(intKey(k)), Level: consistency.Quorum})
+			var unavailable *consistency.UnavailableError
+			if !errors.As(err, &unavailable) {
+				t.Fatalf("user %d, on node3, at QUORUM with node3 down: %v, want Unavailable", k, err)
+			}
+		}
+		if onNode3 == 0 {
+			t.Fatal("no user on node3")
+		}
+		g.stream(t, node3, repl)
+		if err := g.loc.RemoveNode(node3); err != nil {
+			t.Fatal(err)
+		}
+		g.det.Forget(node3)
+		c.ForgetReplica(node3)
+		for _, l := range []consistency.Level{consistency.LocalOne, consistency.Quorum, consistency.All} {
+			if sent, err := readEvery(c, l); err != nil || sent[node3] != 0 {
+				t.Fatalf("after the removal: %v; node3 was sent %d reads at %s", err, sent[node3], l)
+			}
+		}
+	})
+}
