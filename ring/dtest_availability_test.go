@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -24,12 +24,12 @@ type gossipCluster struct {
 	loc     *ring.Locator
 	det     *ring.Detector
 	reps    map[string]*replicatest.Replica
-	stopped map[string]*atomic.Bool
+	stopped sync.Map // node ID -> true while stopped
 }
 
 func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int) *gossipCluster {
 	t.Helper()
-	g := &gossipCluster{nodes: ccmNodes(counts...), reps: map[string]*replicatest.Replica{}, stopped: map[string]*atomic.Bool{}}
+	g := &gossipCluster{nodes: ccmNodes(counts...), reps: map[string]*replicatest.Replica{}}
 	loc, err := ring.NewLocator(ring.LocatorConfig{Nodes: g.nodes,
 		Tables: map[string]consistency.Replication{"users": repl},
 		Connect: func(n ring.Node) (replica.Replica, error) {
@@ -41,11 +41,8 @@ func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int)
 		t.Fatal(err)
 	}
 	g.loc = loc
-	if g.det, err = ring.NewDetector(ring.DetectorConfig{Seed: 1}); err != nil {
+	if g.det, err = ring.NewDetector(ring.DetectorConfig{Seed: 1, Replicas: loc.Replica}); err != nil {
 		t.Fatal(err)
-	}
-	for _, n := range g.nodes {
-		g.stopped[n.ID] = new(atomic.Bool)
 	}
 	for k := range int32(dtestUsers) { // each user on its replicas
 		reps, _, err := loc.Locate("users", string(intKey(k)))
@@ -63,8 +60,8 @@ func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int)
 	go func() { // every live node's heartbeat, each second
 		defer close(gossiped)
 		for {
-			for _, n := range g.nodes {
-				if !g.stopped[n.ID].Load() {
+			for _, n := range g.loc.Ring().Nodes() {
+				if stopped, _ := g.stopped.Load(n.ID); stopped != true {
 					g.det.Heartbeat(n.ID, time.Now())
 				}
 			}
@@ -92,7 +89,7 @@ func userRow(k int32) replica.Partition {
 func (g *gossipCluster) stop(t *testing.T, id string) time.Duration {
 	t.Helper()
 	start := time.Now()
-	g.stopped[id].Store(true)
+	g.stopped.Store(id, true)
 	if err := g.reps[id].SetFault(replicatest.Down()); err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +236,7 @@ func (g *gossipCluster) start(t *testing.T, id string) time.Duration {
 	if err := g.reps[id].SetFault(replicatest.Fault{}); err != nil {
 		t.Fatal(err)
 	}
-	g.stopped[id].Store(false)
+	g.stopped.Store(id, false)
 	ep := g.reps[id].Endpoint()
 	for !g.det.IsAlive(ep) {
 		if time.Since(begin) > time.Minute {

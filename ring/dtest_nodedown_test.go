@@ -48,7 +48,7 @@ func TestDtestHintedHandoffReadSide(t *testing.T) {
 					if err := g.reps[id].SetFault(fault); err != nil {
 						t.Fatal(err)
 					}
-					g.stopped[id].Store(true)
+					g.stopped.Store(id, true)
 					for range 3 { // reads while it stops, before any conviction
 						if _, err := readAll(consistency.One); err != nil {
 							t.Fatalf("reading at ONE as %s stops: %v", id, err)
