@@ -87,3 +87,40 @@ func TestDtestHintedHandoffReadSide(t *testing.T) {
 		})
 	}
 }
+
+// replace_address_test.py's _stop_node_to_replace takes either Unavailable
+// or ReadTimeout from a read at THREE once node3 stops: which one depends on
+// whether the coordinator knows yet. Here both, in order: three nodes at
+// RF 3, node3 stops answering (no refusal, so only phi convicts it); THREE
+// times out, with two of three received, until phi convicts it, and is
+// Unavailable at once after, with nothing sent.
+func TestDtestStoppedNodeTimesOutThenUnavailable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := newGossipCluster(t, consistency.Simple(3), 3)
+		c := g.coordinator(t, "dc1")
+		node3 := g.nodes[2].ID
+		if err := g.reps[node3].SetFault(replicatest.Unreachable()); err != nil {
+			t.Fatal(err)
+		}
+		g.stopped.Store(node3, true)
+		read := func() (coordinator.Result, time.Duration, error) {
+			start := time.Now()
+			res, err := c.Read(context.Background(), coordinator.Request{Table: "users", Key: string(intKey(0)), Level: consistency.Three})
+			return res, time.Since(start), err
+		}
+		_, took, err := read()
+		var timeout *consistency.ReadTimeoutError
+		if !errors.As(err, &timeout) || timeout.BlockFor != 3 || timeout.Received != 2 {
+			t.Fatalf("node3 silent, not yet convicted: %v, want a timeout with 2 of 3", err)
+		}
+		if took != 5*time.Second {
+			t.Fatalf("the timeout came after %v, want the read timeout, 5 s", took)
+		}
+		g.stop(t, node3)
+		res, took, err := read()
+		var unavailable *consistency.UnavailableError
+		if !errors.As(err, &unavailable) || unavailable.Required != 3 || unavailable.Alive != 2 || len(res.Trace.Requests) != 0 || took != 0 {
+			t.Fatalf("node3 convicted: %v after %v and %d requests, want Unavailable (3 required, 2 alive) at once", err, took, len(res.Trace.Requests))
+		}
+	})
+}
