@@ -25,6 +25,9 @@ type gossipCluster struct {
 	det     *ring.Detector
 	reps    map[string]*replicatest.Replica
 	stopped sync.Map // node ID -> true while stopped
+	// connectSeeded holds the users a node connected from then on holds
+	// when its connection is made, as a node that streamed them.
+	connectSeeded map[int32]bool
 }
 
 func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int) *gossipCluster {
@@ -35,6 +38,11 @@ func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int)
 		Connect: func(n ring.Node) (replica.Replica, error) {
 			r := replicatest.NewReplica(n.Endpoint())
 			g.reps[n.ID] = r
+			for k := range g.connectSeeded { // what it streamed before it joins
+				if err := r.Seed("users", userRow(k)); err != nil {
+					return nil, err
+				}
+			}
 			return r, r.SetLatency(replicatest.Constant(time.Millisecond))
 		}})
 	if err != nil {

@@ -70,7 +70,9 @@ func TestDtestDecommissionThenRead(t *testing.T) {
 		node4 := g.nodes[3].ID
 		var done atomic.Bool
 		reading := make(chan struct{})
-		go func() { // the client, throughout
+		stopClient := func() { done.Store(true); <-reading }
+		defer stopClient() // also when the test fails first
+		go func() {        // the client, throughout
 			defer close(reading)
 			for !done.Load() {
 				for _, l := range []consistency.Level{consistency.One, consistency.Quorum} {
@@ -86,8 +88,7 @@ func TestDtestDecommissionThenRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.stop(t, node4)
-		done.Store(true)
-		<-reading
+		stopClient()
 		g.det.Forget(node4)
 		c.ForgetReplica(node4)
 		if sent, err := readEvery(c, consistency.Quorum); err != nil || sent[node4] != 0 {
