@@ -187,6 +187,8 @@ func (g *gossipCluster) checkReads(t *testing.T, c *coordinator.Coordinator, l c
 			t.Fatalf("alive %v, dc%d, %s: an Unavailable read sent %d requests", alive, dc+1, l, len(res.Trace.Requests))
 		case !succeed && l != consistency.EachQuorum && unavailable.Required != requiredNodes(l, rf, dc):
 			t.Fatalf("alive %v, dc%d, %s: %v, want %d required", alive, dc+1, l, err, requiredNodes(l, rf, dc))
+		case !succeed && l == consistency.EachQuorum && !shortOf(unavailable, rf, alive):
+			t.Fatalf("alive %v, %s: %v, want a datacenter that is short, with its figures", alive, l, err)
 		}
 	}
 }
@@ -253,4 +255,19 @@ func (g *gossipCluster) start(t *testing.T, id string) time.Duration {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return time.Since(begin)
+}
+
+// shortOf reports whether an EACH_QUORUM Unavailable names a datacenter
+// that is short (or none, under one datacenter), with its own figures, as
+// Cassandra's per-datacenter UnavailableException does.
+func shortOf(e *consistency.UnavailableError, rf, alive []int) bool {
+	i := 0
+	if len(rf) > 1 {
+		if _, err := fmt.Sscanf(e.Datacenter, "dc%d", &i); err != nil || i < 1 || i > len(rf) {
+			return false
+		}
+		i--
+	}
+	need := requiredNodes(consistency.EachQuorum, rf, i)
+	return alive[i] < need && e.Required == need && e.Alive == alive[i]
 }
