@@ -1,9 +1,11 @@
 package ring_test
 
 import (
+	"slices"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/ring"
@@ -37,31 +39,7 @@ func TestDtestReadFromBootstrappedNode(t *testing.T) {
 			}
 		}()
 		node4 := ring.Node{ID: "127.0.0.4", Datacenter: "dc1", Rack: "rack1", Tokens: []int64{0x1000}}
-		after, err := g.loc.Ring().With(node4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		owned := 0
-		streamed := map[int32]bool{}
-		for k := range int32(dtestUsers) { // node4's ranges, streamed before it joins
-			owners, err := after.ReplicasFor(ring.Murmur3Token(intKey(k)), repl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range owners {
-				if n.ID == node4.ID {
-					streamed[k] = true
-					owned++
-				}
-			}
-		}
-		if owned == 0 {
-			t.Fatal("node4 owns no user")
-		}
-		g.connectSeeded = streamed
-		if err := g.loc.AddNode(node4); err != nil {
-			t.Fatal(err)
-		}
+		owned := g.join(t, node4, repl)
 		g.start(t, node4.ID)
 		for range 5 { // a few rounds of the client's reads on the new ring
 			if _, err := readEvery(c, consistency.One); err != nil {
@@ -72,6 +50,88 @@ func TestDtestReadFromBootstrappedNode(t *testing.T) {
 		sent, err := readEvery(c, consistency.All)
 		if err != nil || sent[node4.ID] != owned {
 			t.Fatalf("ALL after the join: %v; node4 was sent %d reads, want one for each of its %d users", err, sent[node4.ID], owned)
+		}
+	})
+}
+
+// join adds node n as bootstrap does: the users of its ranges are streamed
+// to it, then it joins the ring and its heartbeats begin. It returns how
+// many users it owns.
+func (g *gossipCluster) join(t *testing.T, n ring.Node, repl consistency.Replication) int {
+	t.Helper()
+	after, err := g.loc.Ring().With(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed := map[int32]bool{}
+	for k := range int32(dtestUsers) {
+		owners, err := after.ReplicasFor(ring.Murmur3Token(intKey(k)), repl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(owners, func(o ring.Node) bool { return o.ID == n.ID }) {
+			streamed[k] = true
+		}
+	}
+	if len(streamed) == 0 {
+		t.Fatalf("%s owns no user", n.ID)
+	}
+	g.connectSeeded = streamed
+	if err := g.loc.AddNode(n); err != nil {
+		t.Fatal(err)
+	}
+	g.connectSeeded = nil
+	return len(streamed)
+}
+
+// TestBootstrap.test_decommissioned_wiped_node_can_join of bootstrap_test.py
+// (CASSANDRA-9765): node4 joins three nodes at RF 2, decommissions (its
+// ranges streamed, removed, stopped, and forgotten as the README says of a
+// node gone), is wiped, and joins again under its ID. The read path must
+// take it back at once: no read fails throughout, and after the second join
+// a read at ALL of each user it owns asks it once.
+func TestDtestDecommissionedWipedNodeRejoins(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		repl := consistency.Simple(2)
+		g := newGossipCluster(t, repl, 3)
+		c := g.coordinator(t, "dc1")
+		var done atomic.Bool
+		reading := make(chan struct{})
+		stopClient := func() { done.Store(true); <-reading }
+		defer stopClient() // also when the test fails first
+		go func() {
+			defer close(reading)
+			for !done.Load() {
+				for _, l := range []consistency.Level{consistency.One, consistency.Quorum} {
+					if _, err := readEvery(c, l); err != nil {
+						t.Errorf("while node4 joins, leaves and joins: %v", err)
+						return
+					}
+				}
+			}
+		}()
+		node4 := ring.Node{ID: "127.0.0.4", Datacenter: "dc1", Rack: "rack1", Tokens: []int64{0x1000}}
+		g.join(t, node4, repl)
+		g.start(t, node4.ID)
+		// It serves a while: phi can only convict a node it has heard.
+		time.Sleep(5 * time.Second)
+
+		g.stream(t, node4.ID, repl)
+		if err := g.loc.RemoveNode(node4.ID); err != nil {
+			t.Fatal(err)
+		}
+		g.stop(t, node4.ID)
+		g.det.Forget(node4.ID)
+		c.ForgetReplica(node4.ID)
+
+		owned := g.join(t, node4, repl) // wiped: a new connection, streamed afresh
+		if took := g.start(t, node4.ID); took != 0 {
+			t.Fatalf("node4 rejoined but was not alive for %v", took)
+		}
+		stopClient()
+		sent, err := readEvery(c, consistency.All)
+		if err != nil || sent[node4.ID] != owned {
+			t.Fatalf("ALL after the rejoin: %v; node4 was sent %d reads, want one for each of its %d users", err, sent[node4.ID], owned)
 		}
 	})
 }
