@@ -4,122 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica"
-	"github.com/readpath/readpath/replica/replicatest"
-	"github.com/readpath/readpath/ring"
 )
-
-// gossipCluster is ccm's cluster as the read path sees it: a Locator over
-// ccmNodes, replicatest replicas holding every key, and a Detector fed one
-// heartbeat a second by every node that has not been stopped.
-type gossipCluster struct {
-	nodes   []ring.Node
-	loc     *ring.Locator
-	det     *ring.Detector
-	reps    map[string]*replicatest.Replica
-	stopped sync.Map // node ID -> true while stopped
-	// connectSeeded holds the users a node connected from then on holds
-	// when its connection is made, as a node that streamed them.
-	connectSeeded map[int32]bool
-}
-
-func newGossipCluster(t *testing.T, repl consistency.Replication, counts ...int) *gossipCluster {
-	t.Helper()
-	g := &gossipCluster{nodes: ccmNodes(counts...), reps: map[string]*replicatest.Replica{}}
-	loc, err := ring.NewLocator(ring.LocatorConfig{Nodes: g.nodes,
-		Tables: map[string]consistency.Replication{"users": repl},
-		Connect: func(n ring.Node) (replica.Replica, error) {
-			r := replicatest.NewReplica(n.Endpoint())
-			g.reps[n.ID] = r
-			for k := range g.connectSeeded { // what it streamed before it joins
-				if err := r.Seed("users", userRow(k)); err != nil {
-					return nil, err
-				}
-			}
-			return r, r.SetLatency(replicatest.Constant(time.Millisecond))
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.loc = loc
-	if g.det, err = ring.NewDetector(ring.DetectorConfig{Seed: 1, Replicas: loc.Replica}); err != nil {
-		t.Fatal(err)
-	}
-	for k := range int32(dtestUsers) { // each user on its replicas
-		reps, _, err := loc.Locate("users", string(intKey(k)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range reps {
-			if err := g.reps[r.Endpoint().ID].Seed("users", userRow(k)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	done := make(chan struct{})
-	gossiped := make(chan struct{})
-	go func() { // every live node's heartbeat, each second
-		defer close(gossiped)
-		for {
-			for _, n := range g.loc.Ring().Nodes() {
-				if stopped, _ := g.stopped.Load(n.ID); stopped != true {
-					g.det.Heartbeat(n.ID, time.Now())
-				}
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Second):
-			}
-		}
-	}()
-	t.Cleanup(func() { close(done); <-gossiped; g.det.Close() })
-	time.Sleep(10 * time.Second) // the window learns the 1 s interval
-	return g
-}
-
-const dtestUsers = 100
-
-func userRow(k int32) replica.Partition {
-	return replica.NewPartition(string(intKey(k)), replica.NewRow("", replica.Live("age", "30", 1)))
-}
-
-// stop stops node id as ccm's node.stop(wait_other_notice=True): its
-// heartbeats end, its connections are refused, and it returns once the
-// detector has convicted it. It returns how long that took.
-func (g *gossipCluster) stop(t *testing.T, id string) time.Duration {
-	t.Helper()
-	start := time.Now()
-	g.stopped.Store(id, true)
-	if err := g.reps[id].SetFault(replicatest.Down()); err != nil {
-		t.Fatal(err)
-	}
-	ep := g.reps[id].Endpoint()
-	for g.det.IsAlive(ep) {
-		if time.Since(start) > time.Minute {
-			t.Fatalf("%s never convicted", id)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return time.Since(start)
-}
-
-func (g *gossipCluster) coordinator(t *testing.T, localDC string) *coordinator.Coordinator {
-	t.Helper()
-	c, err := coordinator.New(coordinator.Config{Locator: g.loc, Liveness: g.det, Outcomes: g.det, LocalDatacenter: localDC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 // The read levels of TestAvailability's combinations. SERIAL and
 // LOCAL_SERIAL are left out: readpath refuses them (no Paxos, see the
@@ -235,26 +125,6 @@ func TestDtestAvailabilityNetworkTopologyStrategy(t *testing.T) {
 			alive[dc]--
 		}
 	})
-}
-
-// start starts node id again: its connections are accepted and its
-// heartbeats resume. It returns once the detector has readmitted it, and
-// how long that took.
-func (g *gossipCluster) start(t *testing.T, id string) time.Duration {
-	t.Helper()
-	begin := time.Now()
-	if err := g.reps[id].SetFault(replicatest.Fault{}); err != nil {
-		t.Fatal(err)
-	}
-	g.stopped.Store(id, false)
-	ep := g.reps[id].Endpoint()
-	for !g.det.IsAlive(ep) {
-		if time.Since(begin) > time.Minute {
-			t.Fatalf("%s never readmitted", id)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Since(begin)
 }
 
 // shortOf reports whether an EACH_QUORUM Unavailable names a datacenter

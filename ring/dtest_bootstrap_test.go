@@ -1,8 +1,6 @@
 package ring_test
 
 import (
-	"slices"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -23,21 +21,8 @@ func TestDtestReadFromBootstrappedNode(t *testing.T) {
 		repl := consistency.Simple(2)
 		g := newGossipCluster(t, repl, 3)
 		c := g.coordinator(t, "dc1")
-		var done atomic.Bool
-		reading := make(chan struct{})
-		stopClient := func() { done.Store(true); <-reading }
+		stopClient := readThroughout(t, c, "during the join")
 		defer stopClient() // also when the test fails first
-		go func() {
-			defer close(reading)
-			for !done.Load() {
-				for _, l := range []consistency.Level{consistency.One, consistency.Quorum} {
-					if _, err := readEvery(c, l); err != nil {
-						t.Errorf("during the join: %v", err)
-						return
-					}
-				}
-			}
-		}()
 		node4 := ring.Node{ID: "127.0.0.4", Datacenter: "dc1", Rack: "rack1", Tokens: []int64{0x1000}}
 		owned := g.join(t, node4, repl)
 		g.start(t, node4.ID)
@@ -54,36 +39,6 @@ func TestDtestReadFromBootstrappedNode(t *testing.T) {
 	})
 }
 
-// join adds node n as bootstrap does: the users of its ranges are streamed
-// to it, then it joins the ring and its heartbeats begin. It returns how
-// many users it owns.
-func (g *gossipCluster) join(t *testing.T, n ring.Node, repl consistency.Replication) int {
-	t.Helper()
-	after, err := g.loc.Ring().With(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	streamed := map[int32]bool{}
-	for k := range int32(dtestUsers) {
-		owners, err := after.ReplicasFor(ring.Murmur3Token(intKey(k)), repl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if slices.ContainsFunc(owners, func(o ring.Node) bool { return o.ID == n.ID }) {
-			streamed[k] = true
-		}
-	}
-	if len(streamed) == 0 {
-		t.Fatalf("%s owns no user", n.ID)
-	}
-	g.connectSeeded = streamed
-	if err := g.loc.AddNode(n); err != nil {
-		t.Fatal(err)
-	}
-	g.connectSeeded = nil
-	return len(streamed)
-}
-
 // TestBootstrap.test_decommissioned_wiped_node_can_join of bootstrap_test.py
 // (CASSANDRA-9765): node4 joins three nodes at RF 2, decommissions (its
 // ranges streamed, removed, stopped, and forgotten as the README says of a
@@ -95,21 +50,8 @@ func TestDtestDecommissionedWipedNodeRejoins(t *testing.T) {
 		repl := consistency.Simple(2)
 		g := newGossipCluster(t, repl, 3)
 		c := g.coordinator(t, "dc1")
-		var done atomic.Bool
-		reading := make(chan struct{})
-		stopClient := func() { done.Store(true); <-reading }
+		stopClient := readThroughout(t, c, "while node4 joins, leaves and joins")
 		defer stopClient() // also when the test fails first
-		go func() {
-			defer close(reading)
-			for !done.Load() {
-				for _, l := range []consistency.Level{consistency.One, consistency.Quorum} {
-					if _, err := readEvery(c, l); err != nil {
-						t.Errorf("while node4 joins, leaves and joins: %v", err)
-						return
-					}
-				}
-			}
-		}()
 		node4 := ring.Node{ID: "127.0.0.4", Datacenter: "dc1", Rack: "rack1", Tokens: []int64{0x1000}}
 		g.join(t, node4, repl)
 		g.start(t, node4.ID)

@@ -3,59 +3,14 @@ package ring_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
-	"github.com/readpath/readpath/ring"
 )
-
-// stream does what decommission and removenode do before a node leaves:
-// every user's replicas on the ring without node id get the user's row,
-// from the replicas that hold it now.
-func (g *gossipCluster) stream(t *testing.T, id string, repl consistency.Replication) {
-	t.Helper()
-	after, err := g.loc.Ring().Without(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range int32(dtestUsers) {
-		owners, err := after.ReplicasFor(ring.Murmur3Token(intKey(k)), repl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range owners {
-			if err := g.reps[n.ID].Seed("users", userRow(k)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-// readEvery reads every user at l, as cassandra-stress's read phase and
-// the dtest's query_c1c2 do; any error or missing row fails it. It returns
-// how many requests went to each node.
-func readEvery(c *coordinator.Coordinator, l consistency.Level) (map[string]int, error) {
-	sent := map[string]int{}
-	for k := range int32(dtestUsers) {
-		res, err := c.Read(context.Background(), coordinator.Request{Table: "users", Key: string(intKey(k)), Level: l})
-		for _, r := range res.Trace.Requests {
-			sent[r.Endpoint]++
-		}
-		if err != nil {
-			return sent, fmt.Errorf("user %d at %s: %w", k, l, err)
-		}
-		if len(res.Partition.Rows) != 1 {
-			return sent, fmt.Errorf("user %d at %s: %d rows, want 1", k, l, len(res.Partition.Rows))
-		}
-	}
-	return sent, nil
-}
 
 // TestTopology.test_decommission of apache/cassandra-dtest
 // topology_test.py: four balanced nodes at RF 2; node4 decommissions
@@ -68,21 +23,8 @@ func TestDtestDecommissionThenRead(t *testing.T) {
 		g := newGossipCluster(t, repl, 4)
 		c := g.coordinator(t, "dc1")
 		node4 := g.nodes[3].ID
-		var done atomic.Bool
-		reading := make(chan struct{})
-		stopClient := func() { done.Store(true); <-reading }
+		stopClient := readThroughout(t, c, "during the decommission")
 		defer stopClient() // also when the test fails first
-		go func() {        // the client, throughout
-			defer close(reading)
-			for !done.Load() {
-				for _, l := range []consistency.Level{consistency.One, consistency.Quorum} {
-					if _, err := readEvery(c, l); err != nil {
-						t.Errorf("during the decommission: %v", err)
-						return
-					}
-				}
-			}
-		}()
 		g.stream(t, node4, repl)
 		if err := g.loc.RemoveNode(node4); err != nil {
 			t.Fatal(err)
