@@ -24,6 +24,15 @@ func (r *recorder) record(d time.Duration) {
 	r.h.RecordValue(max(1, d.Microseconds()))
 }
 
+// recordCorrected records d, and for a d of more than interval the
+// values d-interval, d-2*interval, … down to interval, which samples taken
+// every interval would have seen.
+func (r *recorder) recordCorrected(d, interval time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.h.RecordCorrectedValue(max(1, d.Microseconds()), interval.Microseconds())
+}
+
 // median returns the median recorded, 0 when none was.
 func (r *recorder) median() time.Duration {
 	r.mu.Lock()

@@ -9,7 +9,8 @@ type timing struct {
 	// IdleLateP99 is the 99th percentile of how late the probe's sleeps
 	// ended just before the run, with nothing else running.
 	IdleLateP99 float64 `json:"idle_timer_late_p99_ms"`
-	// LateP99 is the same while the run was measured.
+	// LateP99 is the same while the run was measured. Both count a stall
+	// as every wake-up it held back (see probe.observe).
 	LateP99 float64 `json:"timer_late_p99_ms"`
 	// SchedP99 is the 99th percentile of how long goroutines waited to run
 	// once runnable while the run was measured (the runtime's
