@@ -11,7 +11,8 @@ import (
 // scenario is one model of a cluster and its traffic.
 type scenario struct {
 	name string
-	// shows is what the scenario demonstrates, for -list and the README.
+	// shows is what the scenario demonstrates: notes for the README's
+	// table, which readsim does not print.
 	shows string
 	// behavior is every replica's from the start; midRun changes the
 	// cluster once the warm-up is over.
@@ -27,7 +28,7 @@ type scenario struct {
 	// load: closed loop (concurrency readers), open loop at a rate, or
 	// fan-out requests of fanout partitions each.
 	openLoop   bool
-	slowdownTo float64 // open loop: the cluster slowdown reached at the end, at 90 % utilization
+	slowdownTo float64 // open loop: the cluster slowdown reached at the end, at peakUtilization
 	fanout     int
 	noBudget   bool // lift the hedge budget
 }
