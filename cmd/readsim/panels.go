@@ -47,6 +47,9 @@ func percentilePanel(name string, rows []row) *plot.Plot {
 	policies := make([]string, len(rows))
 	for i, r := range rows {
 		policies[i] = r.Policy
+		if !r.Trustworthy { // marked as in the trade-off, on a line of its own to fit
+			policies[i] += "\n(!)"
+		}
 	}
 	p.NominalX(policies...)
 	m := &marks{style: labelStyle(p)}
