@@ -17,7 +17,7 @@ const markRadius = 3.5
 // hollow, joined to it by a dotted line.
 func tradeoffPanel(name string, rows []row, colors map[string]color.Color) *plot.Plot {
 	p := newPanel(name + ": the trade-off")
-	p.X.Label.Text = "extra replica reads (% of NEVER's)"
+	p.X.Label.Text = "extra: speculative replica reads (% of NEVER's)"
 	p.Y.Label.Text = "p99 (ms)"
 	m := &marks{style: labelStyle(p)}
 	lo, hi, right := math.Inf(1), 0.0, 0.0
