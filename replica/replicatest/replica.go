@@ -105,9 +105,9 @@ func (r *Replica) Seed(table string, p replica.Partition) error {
 // Partition returns a copy of the replica's version of (table, key) and
 // whether it holds one, without going through the Behavior.
 func (r *Replica) Partition(table, key string) (replica.Partition, bool) {
-	e, ok := r.data.get(table, key)
-	if !ok {
+	e := r.data.get(table, key)
+	if e == nil {
 		return replica.Partition{}, false
 	}
-	return e.p.Clone(), true
+	return e.view().p.Clone(), true
 }
