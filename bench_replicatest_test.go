@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 )
@@ -41,6 +42,29 @@ func BenchmarkWriteWidePartition(b *testing.B) {
 				resp, err := r.Read(ctx, replica.Command{Table: "t", Key: "k"})
 				if err != nil || len(resp.Partition.Rows) != n {
 					b.Fatalf("%d rows, %v; want %d", len(resp.Partition.Rows), err, n)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNewCluster builds a fake cluster of two datacenters of n nodes
+// each, three racks, 16 tokens a node, NetworkTopology RF 3 in each: the
+// ring and every token's replicas. The cost per node must not grow with
+// the cluster as it did when each token's walk counted every datacenter's
+// racks over all nodes: 1,000 nodes a datacenter then cost 49× what 100
+// did. Target: at most 12× (n log n for the token sort, with a margin).
+func BenchmarkNewCluster(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			cfg := replicatest.ClusterConfig{
+				Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: n}, {Name: "dc2", Racks: 3, Nodes: n}},
+				Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := replicatest.NewCluster(cfg); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})

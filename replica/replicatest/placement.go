@@ -1,6 +1,11 @@
 package replicatest
 
-import "github.com/readpath/readpath/consistency"
+import (
+	"slices"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/replica"
+)
 
 // picker chooses a key's replicas among the nodes a ring walk offers, in
 // the order offered. Under a simple replication it takes the first RF
@@ -11,7 +16,7 @@ import "github.com/readpath/readpath/consistency"
 type picker struct {
 	nodes  []*Replica
 	dcs    map[string]*dcPick // nil under a simple replication
-	taken  map[int]bool
+	taken  []int              // the nodes chosen, a handful: searched in order
 	chosen []*Replica
 	left   int // replicas still to place
 }
@@ -23,36 +28,43 @@ type dcPick struct {
 	racks   map[string]bool // racks used
 }
 
-func newPicker(nodes []*Replica, rep consistency.Replication) *picker {
-	p := &picker{nodes: nodes, taken: map[int]bool{}, left: rep.Total()}
+// newPicker starts a walk over nodes under rep; racks is rackCounts'.
+func newPicker(nodes []*Replica, rep consistency.Replication, racks map[string]int) *picker {
+	p := &picker{nodes: nodes, left: rep.Total()}
 	if rep.IsSimple() {
 		return p
 	}
 	p.dcs = map[string]*dcPick{}
 	for _, d := range rep.Datacenters() {
-		p.dcs[d.Datacenter] = &dcPick{left: d.Factor, repeats: d.Factor - rackCount(nodes, d.Datacenter), racks: map[string]bool{}}
+		p.dcs[d.Datacenter] = &dcPick{left: d.Factor, repeats: d.Factor - racks[d.Datacenter], racks: map[string]bool{}}
 	}
 	return p
 }
 
-func rackCount(nodes []*Replica, dc string) int {
-	racks := map[string]bool{}
+// rackCounts returns how many racks each datacenter of nodes has: counted
+// once per ring, not once per walk (a walk per token made that
+// quadratic in the nodes).
+func rackCounts(nodes []*Replica) map[string]int {
+	seen := map[replica.Endpoint]bool{}
+	counts := map[string]int{}
 	for _, n := range nodes {
-		if n.ep.Datacenter == dc {
-			racks[n.ep.Rack] = true
+		at := replica.Endpoint{Datacenter: n.ep.Datacenter, Rack: n.ep.Rack}
+		if !seen[at] {
+			seen[at] = true
+			counts[at.Datacenter]++
 		}
 	}
-	return len(racks)
+	return counts
 }
 
 func (p *picker) done() bool { return p.left == 0 }
 
 // offer considers node i, the next one on the walk.
 func (p *picker) offer(i int) {
-	if p.taken[i] || !p.wants(p.nodes[i]) {
+	if slices.Contains(p.taken, i) || !p.wants(p.nodes[i]) {
 		return
 	}
-	p.taken[i] = true
+	p.taken = append(p.taken, i)
 	p.chosen = append(p.chosen, p.nodes[i])
 	p.left--
 }

@@ -61,9 +61,10 @@ func newRing(nodes []*Replica, tokensPerNode int, seed uint64, rep consistency.R
 		return a.node - b.node
 	})
 	g := &ring{tokens: make([]uint64, len(vnodes)), owners: make([]placement, len(vnodes))}
+	racks := rackCounts(nodes)
 	for i, v := range vnodes {
 		g.tokens[i] = v.token
-		g.owners[i] = newPlacement(walk(nodes, vnodes, i, rep))
+		g.owners[i] = newPlacement(walk(nodes, vnodes, i, rep, racks))
 	}
 	return g
 }
@@ -85,9 +86,10 @@ func (g *ring) locate(key string) placement {
 	return g.owners[i]
 }
 
-// walk collects the replicas of a walk starting at vnodes[from].
-func walk(nodes []*Replica, vnodes []vnode, from int, rep consistency.Replication) []*Replica {
-	pick := newPicker(nodes, rep)
+// walk collects the replicas of a walk starting at vnodes[from]; racks is
+// rackCounts(nodes).
+func walk(nodes []*Replica, vnodes []vnode, from int, rep consistency.Replication, racks map[string]int) []*Replica {
+	pick := newPicker(nodes, rep, racks)
 	for step := range vnodes {
 		if pick.done() {
 			break
