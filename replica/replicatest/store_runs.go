@@ -28,6 +28,10 @@ func runs(ps []replica.Partition) []replica.Partition {
 	slices.SortFunc(rowsOnly, func(a, b replica.Partition) int {
 		return strings.Compare(a.Rows[0].Clustering, b.Rows[0].Clustering)
 	})
+	rows := 0 // the room of the first run: all of them, when the rows differ
+	for _, p := range rowsOnly {
+		rows += len(p.Rows)
+	}
 	var ends runEnds
 	for _, p := range rowsOnly {
 		if len(ends) > 0 && ends[0].last < p.Rows[0].Clustering {
@@ -37,7 +41,8 @@ func runs(ps []replica.Partition) []replica.Partition {
 			heap.Fix(&ends, 0)
 			continue
 		}
-		out = append(out, replica.Partition{Key: p.Key, Rows: slices.Clone(p.Rows)})
+		out = append(out, replica.Partition{Key: p.Key, Rows: append(make([]replica.Row, 0, max(rows, len(p.Rows))), p.Rows...)})
+		rows = 0
 		heap.Push(&ends, runEnd{last: p.Rows[len(p.Rows)-1].Clustering, run: len(out) - 1})
 	}
 	return out
