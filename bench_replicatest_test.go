@@ -17,9 +17,10 @@ import (
 // The cost per row must not grow with the partition, as it did when every
 // Apply merged and digested the whole partition: 10,000 rows then took
 // 18.3-19.0 s, 67-72× what 1,000 did (O(n²)). Now the writes are merged when
-// a read first needs them or they outnumber the rows: linear, amortized,
-// each row merged two or three times depending on where the last doubling
-// of the rows falls (1.99 times a row for 1,000 rows, 2.68 for 10,000).
+// a read first needs them or their rows outnumber the partition's: linear,
+// amortized, each row merged two or three times depending on where the last
+// doubling of the rows falls (1.99 times a row for 1,000 rows, 2.68 for
+// 10,000).
 func BenchmarkWriteWidePartition(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{1000, 10000} {

@@ -44,8 +44,8 @@ func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 // Apply merges m into the replica's copy with repair.Merge once the
 // request's service ends, so a newer write already held survives. An
 // invalid mutation fails with repair's error and changes nothing. Writes
-// are merged together when a read first needs them (or when they outnumber
-// the partition's rows), so building a wide partition a row at a time
+// are merged together when a read first needs them (or when their rows
+// outnumber the partition's), so building a wide partition a row at a time
 // costs time linear in its rows, not quadratic.
 func (r *Replica) Apply(ctx context.Context, m replica.Mutation) error {
 	r.stats.mutations.Add(1)

@@ -35,6 +35,7 @@ type entry struct {
 	write  replica.Partition
 	prev   *entry
 	n      int // the writes of the chain, this one's included
+	held   int // their rows and range tombstones (at least 1 a write)
 	once   sync.Once
 	v      *view       // set by once
 	folded atomic.Bool // v is set: a later write may start a chain from it
@@ -63,9 +64,10 @@ type answer struct {
 	expiry, deletion int64
 }
 
-// minFold is how many writes a chain holds unmerged before Apply folds
-// them, whatever the partition's size: few, so that a partition rewritten
-// in place without reads stays small.
+// minFold is how many rows and range tombstones (one-row writes: how many
+// writes) a chain holds unmerged before Apply folds them, whatever the
+// partition's size: few, so that a partition rewritten in place without
+// reads stays small.
 const minFold = 64
 
 // view returns e's partition with its writes merged, merging them on the
@@ -192,9 +194,10 @@ func (s *store) put(table string, p replica.Partition) {
 }
 
 // merge merges p into the partition of (table, p.Key): it stores p's
-// validated copy as the newest write, and folds the writes when they
-// outnumber the rows they are to be merged into (so a fold's cost is
-// amortized over the writes it merges).
+// validated copy as the newest write, and folds the writes when their rows
+// and range tombstones outnumber the rows they are to be merged into (so a
+// fold's cost is amortized over what it merges, and what is held unmerged
+// stays within the partition's size).
 func (s *store) merge(table string, p replica.Partition) error {
 	if p.Validate() != nil {
 		// The error merging p into what is stored would give.
@@ -205,7 +208,8 @@ func (s *store) merge(table string, p replica.Partition) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tableLocked(table)
-	e := &entry{write: w, n: 1}
+	size := max(1, len(w.Rows)+len(w.RangeTombstones))
+	e := &entry{write: w, n: 1, held: size}
 	switch old := t[p.Key]; {
 	case old == nil:
 		e.base = &replica.Partition{Key: p.Key}
@@ -214,9 +218,11 @@ func (s *store) merge(table string, p replica.Partition) error {
 	case old.n == 0: // seeded: a chain of no writes
 		e.base = old.base
 	default:
-		e.base, e.prev, e.n = old.base, old, old.n+1
+		e.base, e.prev, e.n, e.held = old.base, old, old.n+1, old.held+size
 	}
-	if e.n > max(minFold, len(e.base.Rows)) {
+	// Counting rows, not writes: 1,000 writes of a 1,000-row partition
+	// would otherwise hold a million rows for a partition of a thousand.
+	if e.held > max(minFold, len(e.base.Rows)) {
 		e.view()
 	}
 	t[p.Key] = e
