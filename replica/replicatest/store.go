@@ -20,25 +20,31 @@ type store struct {
 	tables map[string]map[string]*entry
 }
 
-// entry is a stored partition: the newest of a chain of writes, each an
-// entry holding its write and the one before (prev), over the partition the
-// chain starts from (base: as seeded, or as folded before; a seeded entry
-// is a chain of no writes). The writes are merged only when a read first
+// entry is a stored partition: a chain of writes, newest first, over the
+// partition the chain starts from (base: as seeded, or as folded before; a
+// seeded entry has no writes). The writes are merged only when a read first
 // needs the result. So n writes with no read between them cost one merge of
 // them all, O(n log n), not a merge of the whole partition each, O(n²):
 // 10,000 one-row writes to one partition took 18 s when every write merged
 // the partition and digested it again. A folded chain is kept until a
 // write replaces its newest entry: clearing it would race with a write
-// chaining on to it.
+// chaining on to it. The chain links writes, not entries, so that an entry
+// folded after a write replaced it (by a reader that took it just before)
+// is garbage once that reader is done.
 type entry struct {
 	base   *replica.Partition
-	write  replica.Partition
-	prev   *entry
-	n      int // the writes of the chain, this one's included
-	held   int // their rows and range tombstones (at least 1 a write)
+	writes *write // nil for a seeded entry
+	n      int    // the writes of the chain
+	held   int    // their rows and range tombstones (at least 1 a write)
 	once   sync.Once
 	v      *view       // set by once
 	folded atomic.Bool // v is set: a later write may start a chain from it
+}
+
+// write is one validated, copied write of a chain, and the writes before it.
+type write struct {
+	p    replica.Partition
+	prev *write
 }
 
 // view is an entry's partition with its writes merged, or the merge's
@@ -88,8 +94,8 @@ func (e *entry) fold() *view {
 		return &view{p: *e.base}
 	}
 	ps := make([]replica.Partition, 0, e.n)
-	for w := e; w != nil; w = w.prev {
-		ps = append(ps, w.write)
+	for w := e.writes; w != nil; w = w.prev {
+		ps = append(ps, w.p)
 	}
 	merged, err := mergePairs(runs(ps))
 	if err == nil {
@@ -204,12 +210,12 @@ func (s *store) merge(table string, p replica.Partition) error {
 		_, err := repair.Merge(replica.Partition{Key: p.Key}, p)
 		return err
 	}
-	w := p.Clone() // a third of what merging it with nothing allocates
+	w := &write{p: p.Clone()} // a third of what merging it with nothing allocates
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tableLocked(table)
-	size := max(1, len(w.Rows)+len(w.RangeTombstones))
-	e := &entry{write: w, n: 1, held: size}
+	size := max(1, len(w.p.Rows)+len(w.p.RangeTombstones))
+	e := &entry{writes: w, n: 1, held: size}
 	switch old := t[p.Key]; {
 	case old == nil:
 		e.base = &replica.Partition{Key: p.Key}
@@ -218,7 +224,8 @@ func (s *store) merge(table string, p replica.Partition) error {
 	case old.n == 0: // seeded: a chain of no writes
 		e.base = old.base
 	default:
-		e.base, e.prev, e.n, e.held = old.base, old, old.n+1, old.held+size
+		e.base, e.n, e.held = old.base, old.n+1, old.held+size
+		w.prev = old.writes
 	}
 	// Counting rows, not writes: 1,000 writes of a 1,000-row partition
 	// would otherwise hold a million rows for a partition of a thousand.

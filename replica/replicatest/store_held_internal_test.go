@@ -27,8 +27,8 @@ func TestHeldWritesStayWithinThePartitionsSize(t *testing.T) {
 		}
 		e := r.data.get("t", "k")
 		held := 0
-		for c := e; c != nil; c = c.prev {
-			held += len(c.write.Rows)
+		for w := e.writes; w != nil; w = w.prev {
+			held += len(w.p.Rows)
 		}
 		if limit := max(minFold, len(e.base.Rows)) + rows; held > limit {
 			t.Fatalf("after %d writes: %d rows held unmerged over a base of %d; want at most %d", i+1, held, len(e.base.Rows), limit)
