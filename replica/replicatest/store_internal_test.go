@@ -20,40 +20,7 @@ var (
 	writeLocalTime  = rapid.Int64Range(1, 3)
 )
 
-// writeGen draws a valid write of key "k": rows of live, expiring and
-// deleted cells, now and then a row deletion, a static row, a range
-// tombstone or a partition deletion.
-func writeGen() *rapid.Generator[replica.Partition] {
-	return rapid.Custom(func(t *rapid.T) replica.Partition {
-		rows := map[string]replica.Row{}
-		for range rapid.IntRange(0, 3).Draw(t, "rows") {
-			c := writeClustering.Draw(t, "clustering")
-			row := replica.NewRow(c, writeCell(t))
-			if rapid.IntRange(0, 4).Draw(t, "rowDeleted") == 0 {
-				row = row.WithDeletion(replica.DeletedAt(writeTime.Draw(t, "ts"), writeLocalTime.Draw(t, "ldt")))
-			}
-			rows[c] = row
-		}
-		var rs []replica.Row
-		for _, r := range rows {
-			rs = append(rs, r)
-		}
-		p := replica.NewPartition("k", rs...)
-		switch rapid.IntRange(0, 9).Draw(t, "extra") {
-		case 0:
-			p = p.WithDeletion(replica.DeletedAt(writeTime.Draw(t, "ts"), writeLocalTime.Draw(t, "ldt")))
-		case 1:
-			p = p.WithStatic(writeCell(t))
-		case 2:
-			from, to := writeClustering.Draw(t, "from"), writeClustering.Draw(t, "to")
-			p.RangeTombstones = []replica.RangeTombstone{replica.NewRangeTombstone(
-				replica.StartAt(min(from, to)), replica.EndAt(max(from, to)),
-				replica.DeletedAt(writeTime.Draw(t, "ts"), writeLocalTime.Draw(t, "ldt")))}
-		}
-		return p
-	})
-}
-
+// writeCell draws a live, expiring or deleted cell of writeColumn.
 func writeCell(t *rapid.T) replica.Cell {
 	col, ts := writeColumn.Draw(t, "column"), writeTime.Draw(t, "ts")
 	switch rapid.IntRange(0, 2).Draw(t, "kind") {
@@ -63,52 +30,6 @@ func writeCell(t *rapid.T) replica.Cell {
 		return replica.Expiring(col, "e", ts, 2, writeLocalTime.Draw(t, "expiresAt")+2)
 	}
 	return replica.Tombstone(col, ts, writeLocalTime.Draw(t, "ldt"))
-}
-
-// A replica's writes are merged only when a read needs them, or when they
-// outnumber the rows, yet it answers every read as if it had merged each
-// write on arrival: its partition is the merge of all it was given, and a
-// read at any time, of data or digest, gets what Respond gives from that.
-func TestWritesFoldAsIfMergedOnArrival(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		ctx := context.Background()
-		r := NewReplica(replica.Endpoint{ID: "a"})
-		model := replica.Partition{Key: "k"}
-		if rapid.Bool().Draw(t, "seeded") {
-			model = writeGen().Draw(t, "seed")
-			if err := r.Seed("t", model); err != nil {
-				t.Fatal(err)
-			}
-		}
-		readOdds := rapid.IntRange(1, 100).Draw(t, "readOdds") // from every other op to one in 101
-		for i := range rapid.IntRange(0, 200).Draw(t, "ops") {
-			if rapid.IntRange(0, readOdds).Draw(t, "read") > 0 {
-				w := writeGen().Draw(t, "write")
-				if err := r.Apply(ctx, replica.Mutation{Table: "t", Partition: w}); err != nil {
-					t.Fatal(err)
-				}
-				var err error
-				if model, err = repair.Merge(model, w); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			now := rapid.Int64Range(0, 6).Draw(t, "now")
-			cmd := replica.Command{Table: "t", Key: "k", DigestOnly: rapid.Bool().Draw(t, "digest"),
-				NowInSec: now, GCBefore: rapid.Int64Range(0, now).Draw(t, "gcBefore")}
-			got, err := r.Read(ctx, cmd)
-			want, wantErr := cmd.Respond(model)
-			if err != nil || wantErr != nil {
-				t.Fatalf("op %d: %v, %v", i, err, wantErr)
-			}
-			if got.Digest != want.Digest || !got.Partition.Equal(want.Partition) || got.Tombstones != want.Tombstones {
-				t.Fatalf("op %d: %+v answers %+v; want %+v", i, cmd, got, want)
-			}
-		}
-		if got, held := r.Partition("t", "k"); held && !got.Equal(model) || !held && !model.IsEmpty() {
-			t.Fatalf("holds %+v; want %+v", got, model)
-		}
-	})
 }
 
 // Writes are held unmerged up to minFold, or as many as the rows they are
@@ -170,7 +91,7 @@ func TestRunsJoinWritesOfDifferentRows(t *testing.T) {
 		t.Fatalf("with a partition deletion: %d runs %+v; want it apart and one run", len(got), got)
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		ps := rapid.SliceOfN(writeGen(), 1, 20).Draw(t, "writes")
+		ps := rapid.SliceOfN(wideWriteGen(), 1, 20).Draw(t, "writes")
 		want, err := repair.Merge(ps...)
 		if err != nil {
 			t.Fatal(err)
