@@ -94,6 +94,8 @@ func (r *read) makePlan() error {
 	epBuf, candBuf := r.epBuf[:0], r.candBuf[:0]
 	if n := len(reps); n > inlineReplicas {
 		epBuf, candBuf = r.wide.endpoints(n), r.wide.candidates(n)
+	} else {
+		r.placed = max(r.placed, n)
 	}
 	eps := endpoints(reps, epBuf)
 	if err := checkPlacement(reps, eps, repl, &r.wide.dups); err != nil {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/replica"
 )
 
 // roundOf returns a read whose running round sent one request per outcome
@@ -28,7 +30,7 @@ func TestAnAnsweredRoundsChannelIsReusedEmpty(t *testing.T) {
 	require.NotNil(t, ch)
 	require.Zero(t, len(ch), "stale ticks left for the next read")
 
-	next := &read{spareCh: ch}
+	next := &read{readState: readState{spareCh: ch}}
 	next.newRound(PhaseInitial, 2, true, false)
 	require.Equal(t, ch, next.rd.ch)
 	require.Nil(t, next.spareCh)
@@ -45,7 +47,7 @@ func TestARoundWithARequestOutKeepsItsChannel(t *testing.T) {
 // on.
 func TestAnUntakenSpareIsHandedOn(t *testing.T) {
 	spare := make(chan int, 8)
-	require.Equal(t, spare, (&read{spareCh: spare}).reusableChannel())
+	require.Equal(t, spare, (&read{readState: readState{spareCh: spare}}).reusableChannel())
 	r := roundOf(Pending)
 	r.spareCh = spare
 	require.Equal(t, spare, r.reusableChannel())
@@ -65,10 +67,39 @@ func TestARoundWithATimerKeepsItsChannel(t *testing.T) {
 func TestASpareOfAnotherSizeIsNotTaken(t *testing.T) {
 	for _, size := range []int{1, 3 + maxTicks - 1, 3 + maxTicks + 1} {
 		spare := make(chan int, size)
-		r := &read{spareCh: spare}
+		r := &read{readState: readState{spareCh: spare}}
 		r.newRound(PhaseInitial, 3, true, false)
 		require.NotEqual(t, spare, r.rd.ch, "spare of %d taken", size)
 		require.Equal(t, 3+maxTicks, cap(r.rd.ch))
 		require.Equal(t, spare, r.spareCh, "the untaken spare is kept")
+	}
+}
+
+// A released read holds on to nothing of its read: release clears only the
+// part of its inline buffers the read used, and that must be all it used,
+// also when its slices grew past them.
+func TestAReleasedReadHoldsNothing(t *testing.T) {
+	for _, n := range []int{1, 3, inline, inline + 5} {
+		c := &Coordinator{}
+		r := &read{readState: readState{c: c}}
+		placed := min(n, inlineReplicas)
+		r.placed = placed
+		for i := range placed {
+			r.epBuf[i] = replica.Endpoint{ID: "a"}
+			r.candBuf[i] = candidate{ep: r.epBuf[i]}
+		}
+		for i := range n {
+			k := &call{idx: i, cand: candidate{score: new(score)}}
+			k.holders.Store(2) // still the worker's: dropByRead leaves it be
+			if r.calls == nil {
+				r.calls, r.trace.Requests, r.answers = r.callBuf[:0], r.reqBuf[:0], r.ansBuf[:0]
+			}
+			r.calls = append(r.calls, k)
+			r.trace.Requests = append(r.trace.Requests, RequestTrace{Endpoint: "a", Outcome: Answered})
+			r.answers = append(r.answers, k)
+		}
+		r.release()
+		require.Zero(t, r.inlineBufs, "%d requests", n)
+		require.Zero(t, r.readState, "%d requests", n)
 	}
 }

@@ -16,7 +16,7 @@ import (
 func TestAnswersWaitingBehindATickCountFirst(t *testing.T) {
 	c := &Coordinator{}
 	c.timers.New = func() any { return new(readTimer) }
-	r := &read{c: c, t: &table{}, parent: context.Background()}
+	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background()}}
 	r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
 	defer r.ctx.cancel(nil)
 	r.plan.blockFor = 2

@@ -20,7 +20,7 @@ func TestARefusalForTombstonesWaitingBehindATickFailsTheRead(t *testing.T) {
 	for _, late := range []bool{false, true} {
 		c := &Coordinator{}
 		c.timers.New = func() any { return new(readTimer) }
-		r := &read{c: c, t: &table{}, parent: context.Background(), req: Request{Level: consistency.Quorum}}
+		r := &read{readState: readState{c: c, t: &table{}, parent: context.Background(), req: Request{Level: consistency.Quorum}}}
 		r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
 		r.plan.blockFor = 2
 		r.newRound(PhaseInitial, 3, true, true)

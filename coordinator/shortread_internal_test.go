@@ -28,7 +28,7 @@ func TestShortReadsAskAsAWholeMergeDoes(t *testing.T) {
 			vs[i].part = respond(t, stored[i], q)
 		}
 		want := slices.Clone(vs)
-		r := &read{q: q, nowInSec: 100}
+		r := &read{readState: readState{q: q, nowInSec: 100}}
 		s, err := r.newShortReads(vs)
 		if err != nil {
 			t.Fatal(err)

@@ -20,7 +20,25 @@ const (
 
 // read is the state of one read. Only the goroutine running Read touches
 // it; request goroutines talk to it through the running round's channel.
+// Its inline buffers are most of its size, and release clears only what a
+// read used of them: clearing all 4.9 KB cost a QUORUM read 3 % of its time.
 type read struct {
+	readState
+	inlineBufs
+}
+
+// inlineBufs are a read's inline buffers; placed, calls and answers say
+// how much of them it used.
+type inlineBufs struct {
+	epBuf   [inlineReplicas]replica.Endpoint
+	candBuf [inlineReplicas]candidate
+	callBuf [inline]*call
+	reqBuf  [inline]RequestTrace
+	ansBuf  [inline]*call
+}
+
+// readState is the rest of a read's state, cleared whole by release.
+type readState struct {
 	c     *Coordinator
 	t     *table
 	hot   *hotCounters // the table's, on this read's stripe
@@ -61,13 +79,9 @@ type read struct {
 	refusedAt   int  // the most tombstones a refusal met
 	reasons     map[string]error
 
-	wide    wideBufs   // kept by release, for placements past inlineReplicas
-	vs      versionBuf // kept by release, for a mismatch's versions
-	epBuf   [inlineReplicas]replica.Endpoint
-	candBuf [inlineReplicas]candidate
-	callBuf [inline]*call
-	reqBuf  [inline]RequestTrace
-	ansBuf  [inline]*call
+	wide   wideBufs   // kept by release, for placements past inlineReplicas
+	vs     versionBuf // kept by release, for a mismatch's versions
+	placed int        // how many of epBuf and candBuf the plan filled
 }
 
 // newRead returns a read state. They are recycled (Coordinator.reads): a
@@ -103,10 +117,17 @@ func (r *read) release() {
 	for _, k := range r.calls {
 		k.dropByRead()
 	}
+	// A slice past its inline buffer grew from it full.
+	clear(r.epBuf[:r.placed])
+	clear(r.candBuf[:r.placed])
+	clear(r.callBuf[:min(len(r.calls), inline)])
+	clear(r.reqBuf[:min(len(r.trace.Requests), inline)])
+	clear(r.ansBuf[:min(len(r.answers), inline)])
 	c, wide, vs := r.c, r.wide, r.vs
 	wide.clear()
 	vs.clear()
-	*r = read{spareCh: spare, wide: wide, vs: vs}
+	r.readState = readState{}
+	r.spareCh, r.wide, r.vs = spare, wide, vs
 	c.reads.Put(r)
 }
 
