@@ -23,6 +23,7 @@ type call struct {
 	c    *Coordinator
 	ctx  context.Context
 	ch   chan<- int              // the round's channel: room for all its requests
+	w    *waker                  // the read's
 	out  replica.OutcomeReporter // nil: nobody is told
 	cand candidate
 	cmd  replica.Command
@@ -108,7 +109,7 @@ func (k *call) read() {
 	default:
 		k.err = checkData(&k.cmd, &k.part)
 	}
-	k.ch <- k.idx
+	k.deliver()
 }
 
 // cancelled reports whether the read cancelled the request: a replica's
@@ -125,7 +126,15 @@ func (k *call) apply() {
 	k.err = k.c.safeApply(k.ctx, k.cand, replica.Mutation{Table: k.cmd.Table, Partition: k.part})
 	k.at = k.now()
 	k.report()
+	k.deliver()
+}
+
+// deliver hands the answer to the read: its index on the round's channel,
+// then the count that may wake the read.
+func (k *call) deliver() {
+	w, failed := k.w, k.err != nil
 	k.ch <- k.idx
+	w.delivered(failed)
 }
 
 // now is the time, from one reading of the monotonic clock since k was

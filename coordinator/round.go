@@ -51,6 +51,11 @@ func (r *read) newRound(ph Phase, requests int, needData, maySpeculate bool) {
 	} else {
 		ch = make(chan int, requests+maxTicks)
 	}
+	if r.w == nil {
+		r.w = newWaker()
+	} else {
+		r.w.reset()
+	}
 	r.rd = round{
 		phase: ph, ch: ch, need: r.plan.blockFor,
 		needData: needData, maySpeculate: maySpeculate, first: len(r.calls),
@@ -112,6 +117,16 @@ func (rd *round) dcOf(c *candidate) *dcCount {
 		return nil
 	}
 	return &rd.dc[c.dc]
+}
+
+// short is how many more successful answers could complete the round:
+// the read waits for as many before it looks again (a failure or a tick
+// wakes it at once). At EACH_QUORUM it looks at every answer.
+func (rd *round) short() int {
+	if rd.dc != nil {
+		return 1
+	}
+	return rd.need - rd.received
 }
 
 // done reports whether the round has the answers it needs.
@@ -178,6 +193,7 @@ func (r *read) gather() error {
 		idx, ok := r.receive()
 		switch {
 		case !ok:
+			r.acceptAnswered()
 			return r.interrupted()
 		case idx != tick:
 			r.accept(idx)
@@ -199,20 +215,10 @@ func (r *read) gather() error {
 	return nil
 }
 
-// receive waits for the next answer or tick, or for the caller to give
-// up. Without a caller that can (a context that cannot be cancelled) it is
-// a plain receive: the cheapest wait there is.
+// receive returns the next answer or tick, waiting for as many answers as
+// could complete the round, or for the caller to give up.
 func (r *read) receive() (int, bool) {
-	stop := r.parent.Done()
-	if stop == nil {
-		return <-r.rd.ch, true
-	}
-	select {
-	case idx := <-r.rd.ch:
-		return idx, true
-	case <-stop:
-		return 0, false
-	}
+	return r.w.wait(r.rd.ch, r.rd.short(), r.parent.Done())
 }
 
 // armSpeculation sets the timer for the round's speculation a wait after
@@ -265,6 +271,24 @@ func (r *read) roundHedge() *HedgeTrace {
 	return &r.trace.Hedge
 }
 
+// acceptAnswered accepts the successful answers waiting on the round's
+// channel, when the caller gave up: the read was not woken for them, but
+// they arrived, and the error's counts and the trace hold them, as they
+// did when every answer woke the read. A failure waiting there is left
+// pending: it would have woken the read, so it came as the caller gave up,
+// most likely for that (a request cancelled with the read).
+func (r *read) acceptAnswered() {
+	for {
+		idx, ok := r.w.next(r.rd.ch)
+		if !ok {
+			return
+		}
+		if idx != tick && r.calls[idx].err == nil {
+			r.accept(idx)
+		}
+	}
+}
+
 // acceptWaiting accepts the answers already waiting on the round's
 // channel, until it completes. A tick is taken late when the read's
 // goroutine did not run for a while, and answers that arrived meanwhile
@@ -273,13 +297,12 @@ func (r *read) roundHedge() *HedgeTrace {
 // answers follow it, as it does taken on time.
 func (r *read) acceptWaiting() {
 	for !r.rd.done() && !r.overwhelmed {
-		select {
-		case idx := <-r.rd.ch:
-			if idx != tick {
-				r.accept(idx)
-			}
-		default:
+		idx, ok := r.w.next(r.rd.ch)
+		if !ok {
 			return
+		}
+		if idx != tick {
+			r.accept(idx)
 		}
 	}
 }

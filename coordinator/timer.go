@@ -20,7 +20,7 @@ func (r *read) setTimer(at time.Time, speculation bool) {
 	if r.timer == nil {
 		r.timer = r.c.timers.Get().(*readTimer)
 	}
-	r.timer.arm(r.ctx, r.rd.ch, at)
+	r.timer.arm(r.ctx, r.rd.ch, r.w, at)
 }
 
 // readTimer is a read's timer. The coordinator keeps them between reads
@@ -34,13 +34,14 @@ type readTimer struct {
 	mu    sync.Mutex
 	ctx   *readContext // the read's, nil between reads
 	ticks chan<- int   // the running round's channel
+	w     *waker       // the read's
 	due   time.Time    // when the current arming is due
 }
 
 // arm points the timer at a read's round and sets it for at.
-func (rt *readTimer) arm(ctx *readContext, ticks chan<- int, at time.Time) {
+func (rt *readTimer) arm(ctx *readContext, ticks chan<- int, w *waker, at time.Time) {
 	rt.mu.Lock()
-	rt.ctx, rt.ticks, rt.due = ctx, ticks, at
+	rt.ctx, rt.ticks, rt.w, rt.due = ctx, ticks, w, at
 	rt.mu.Unlock()
 	d := time.Until(at)
 	if rt.t == nil {
@@ -69,13 +70,14 @@ func (rt *readTimer) fire() {
 	case rt.ticks <- tick:
 	default:
 	}
+	rt.w.signal()
 }
 
 // recycle stops the timer and returns it to pool, serving no read.
 func (rt *readTimer) recycle(pool *sync.Pool) {
 	rt.t.Stop()
 	rt.mu.Lock()
-	rt.ctx, rt.ticks = nil, nil
+	rt.ctx, rt.ticks, rt.w = nil, nil, nil
 	rt.mu.Unlock()
 	pool.Put(rt)
 }

@@ -21,13 +21,13 @@ func TestARecycledTimerNeverFiresIntoAReadItNoLongerServes(t *testing.T) {
 		defer ctxB.cancel(nil)
 
 		rt := new(readTimer)
-		rt.arm(ctxA, chA, time.Now().Add(time.Millisecond))
+		rt.arm(ctxA, chA, newWaker(), time.Now().Add(time.Millisecond))
 		rt.recycle(&pool)
 		time.Sleep(2 * time.Millisecond)
 		rt.fire() // as a firing already under way when it was recycled
 		require.Empty(t, chA, "recycled before it was due")
 
-		rt.arm(ctxB, chB, time.Now().Add(time.Millisecond))
+		rt.arm(ctxB, chB, newWaker(), time.Now().Add(time.Millisecond))
 		time.Sleep(2 * time.Millisecond)
 		require.Equal(t, []int{tick}, drain(chB))
 		require.Empty(t, chA)
@@ -49,12 +49,12 @@ func TestAStaleFiringDoesNotTickIntoTheNextRead(t *testing.T) {
 		defer ctxB.cancel(nil)
 
 		rt := new(readTimer)
-		rt.arm(ctxA, chA, time.Now().Add(time.Millisecond))
+		rt.arm(ctxA, chA, newWaker(), time.Now().Add(time.Millisecond))
 		time.Sleep(time.Millisecond) // A's arming is due
 		synctest.Wait()
 		drain(chA)
 		rt.recycle(&pool)
-		rt.arm(ctxB, chB, time.Now().Add(3*time.Millisecond))
+		rt.arm(ctxB, chB, newWaker(), time.Now().Add(3*time.Millisecond))
 		rt.fire() // A's firing, late for the lock
 		require.Empty(t, chB, "a stale firing ticked into the next read")
 

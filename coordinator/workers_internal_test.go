@@ -33,7 +33,7 @@ func (nowhere) Locate(string, string) ([]replica.Replica, consistency.Replicatio
 
 // job is a repair write to g that reports on done.
 func job(c *Coordinator, g gate, done chan int) *call {
-	return &call{c: c, ctx: context.Background(), ch: done, cand: candidate{r: g}, mutation: true}
+	return &call{c: c, ctx: context.Background(), ch: done, w: newWaker(), cand: candidate{r: g}, mutation: true}
 }
 
 // The pool's behaviour is that of each stripe's stack; the test drives one
