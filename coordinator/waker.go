@@ -32,10 +32,12 @@ func newWaker() *waker {
 // delivered counts an answer just pushed on the round's channel and wakes
 // the read if the answers reach what it waits for, or if the request
 // failed (the round may no longer be able to complete, and the read must
-// act). Counting after the push is what makes a wake-up never missed: see
-// wait.
+// act), unless the read is not waiting on the waker (want is
+// math.MaxInt32): then it takes the answer off the channel itself.
+// Counting after the push is what makes a wake-up never missed: see wait.
 func (w *waker) delivered(failed bool) {
-	if n := w.arrived.Add(1); failed || n >= w.want.Load() {
+	n := w.arrived.Add(1)
+	if want := w.want.Load(); n >= want || (failed && want != math.MaxInt32) {
 		w.signal()
 	}
 }
@@ -71,6 +73,12 @@ func (w *waker) next(ch chan int) (int, bool) {
 // want sees it. A spare token, from a wake-up that look overtook, only
 // makes a later wait look once more.
 func (w *waker) wait(ch chan int, more int, stop <-chan struct{}) (int, bool) {
+	if more <= 1 {
+		// The next answer ends the wait: it is handed over on ch itself,
+		// without a signal.
+		w.want.Store(math.MaxInt32)
+		return w.receive(ch, stop)
+	}
 	for {
 		w.want.Store(w.taken + int32(max(more, 1)))
 		if idx, ok := w.next(ch); ok {
@@ -86,6 +94,24 @@ func (w *waker) wait(ch chan int, more int, stop <-chan struct{}) (int, bool) {
 			return 0, false
 		}
 	}
+}
+
+// receive takes the next index or tick off ch, waiting for it, or until
+// stop closes.
+func (w *waker) receive(ch chan int, stop <-chan struct{}) (idx int, ok bool) {
+	if stop == nil {
+		idx, ok = <-ch, true
+	} else {
+		select {
+		case idx, ok = <-ch:
+		case <-stop:
+			return 0, false
+		}
+	}
+	if idx != tick {
+		w.taken++
+	}
+	return idx, ok
 }
 
 // reset starts a round: nothing arrived, nothing taken, no token waiting.

@@ -12,7 +12,8 @@ import (
 )
 
 // A read waiting for a round's answers is woken once they are all in, not
-// for each; a failure or a tick wakes it at once.
+// for each; a failure or a tick wakes it at once; a read waiting for one
+// answer is handed it on the channel, without a signal.
 func TestTheReadIsWokenWhenItsAnswersAreIn(t *testing.T) {
 	w := newWaker()
 	ch := make(chan int, 3+maxTicks)
@@ -31,6 +32,15 @@ func TestTheReadIsWokenWhenItsAnswersAreIn(t *testing.T) {
 	ch <- 0
 	w.delivered(true)
 	require.Len(t, w.wake, 1, "not woken by a failure")
+
+	// A read waiting for one answer takes it off the channel itself:
+	// nothing signals.
+	w.reset()
+	go func() { ch <- 0; w.delivered(true) }()
+	idx, ok := w.wait(ch, 1, nil)
+	require.True(t, ok)
+	require.Equal(t, 0, idx)
+	require.Empty(t, w.wake, "signalled a read that took its answer itself")
 
 	w.reset()
 	w.want.Store(3)
