@@ -12,10 +12,19 @@ type frontRoom[T any] struct{ buf []T }
 // replace returns s with s[i:j] replaced by v, as slices.Replace does,
 // moving what precedes i into the room before s when that is less to
 // move than what follows j, so that growth at the front costs what it
-// adds, amortized. It may modify s; v must not overlap s.
+// adds, amortized. Growth at the back doubles the array: append grows a
+// large one by a quarter, so a forward read's rounds copied the rows
+// merged so far four times over, not once. It may modify s; v must not
+// overlap s.
 func (f *frontRoom[T]) replace(s []T, i, j int, v ...T) []T {
 	grow := len(v) - (j - i)
-	if grow <= 0 || i >= len(s)-j {
+	if grow <= 0 {
+		return slices.Replace(s, i, j, v...)
+	}
+	if i >= len(s)-j {
+		if cap(s)-len(s) < grow {
+			s = slices.Grow(s, max(grow, len(s)))
+		}
 		return slices.Replace(s, i, j, v...)
 	}
 	off := len(f.buf) - len(s)

@@ -50,6 +50,44 @@ func TestAReversedShortReadMovesTheMergedRowsLogarithmically(t *testing.T) {
 	}
 }
 
+// A forward read's short-read rounds each merge rows after every row
+// merged so far; those move only when their array is full and it doubles:
+// append grew it by a quarter once past 256 rows, moving them 25 times
+// over 1,000 rounds of 10 rows, and copying them four times over.
+func TestAForwardShortReadMovesTheMergedRowsLogarithmically(t *testing.T) {
+	const rounds, perRound = 1000, 10
+	next := 0
+	continuation := func() replica.Partition {
+		rows := make([]replica.Row, perRound)
+		for k := range rows {
+			rows[k] = replica.NewRow(fmt.Sprintf("r%06d", next+k), replica.Live("v", "x", 1))
+		}
+		next += perRound
+		return replica.NewPartition("k", rows...)
+	}
+	into, err := repair.Merge(continuation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rooms partRooms
+	moves := 0
+	for range rounds - 1 {
+		first := &into.Rows[0]
+		if into, err = mergeInto(into, continuation(), &rooms); err != nil {
+			t.Fatal(err)
+		}
+		if &into.Rows[0] != first {
+			moves++
+		}
+	}
+	if len(into.Rows) != rounds*perRound || into.Rows[len(into.Rows)-1].Clustering != fmt.Sprintf("r%06d", rounds*perRound-1) {
+		t.Fatalf("%d rows to %s; want %d", len(into.Rows), into.Rows[len(into.Rows)-1].Clustering, rounds*perRound)
+	}
+	if moves > 12 {
+		t.Errorf("the merged rows moved %d times over %d rounds; want at most 12", moves, rounds)
+	}
+}
+
 // mergeInto, round after round with the same rooms, is repair.Merge of
 // everything merged so far, wherever each continuation lies.
 func TestMergeIntoRoundAfterRoundIsMerge(t *testing.T) {
