@@ -57,11 +57,14 @@ func own[T error](err error) bool {
 	return false
 }
 
-// finish books the whole read's outcome.
+// finish books the whole read's outcome. Its end is one reading of the
+// monotonic clock since the start (as a call's answer time is: time.Now
+// reads the wall clock too).
 func (r *read) finish(err error) {
-	end := now()
+	d := r.since()
+	end := r.start.Add(d)
 	r.trace.Start = r.start
-	r.trace.Duration = end.Sub(r.start)
+	r.trace.Duration = d
 	r.bookTombstones()
 	if err == nil {
 		// Nothing queries these trackers on the read path: with the read's
