@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/internal/monoclock"
+	"github.com/readpath/readpath/internal/stripe"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -46,17 +47,26 @@ func newSnitch(cfg SnitchConfig) snitch {
 	return snitch{cfg: cfg, logBadness: math.Log1p(cfg.Badness)}
 }
 
-// score is what the snitch knows of one replica.
+// score is what the snitch knows of one replica. Every request writes to
+// it, from whichever core runs it: the counts every request writes have a
+// cache line of their own, apart from ep, which every plan reads, and from
+// what a request reads or a failure writes, so that a read on one core
+// does not wait for the line another core's request just wrote more often
+// than it must.
 type score struct {
 	// ep is where the replica was when a read last planned it: an ID
 	// replaced by a node in another rack or datacenter moves with it.
-	ep       atomic.Pointer[replica.Endpoint]
-	sentAll  atomic.Int64  // requests ever sent, for Metrics
-	missAll  atomic.Int64  // misses ever, for Metrics
-	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
-	updated  atomic.Int64  // snitchClock.Nanos of the last answer; 0 before the first
+	ep atomic.Pointer[replica.Endpoint]
+	_  [stripe.CacheLine - 8]byte
+
 	inflight atomic.Int64  // requests sent and not yet answered
-	misses   atomic.Int64  // requests ended without an answer since the last one
+	sentAll  atomic.Int64  // requests ever sent, for Metrics
+	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
+	_        [stripe.CacheLine - 24]byte
+
+	missAll atomic.Int64 // misses ever, for Metrics
+	updated atomic.Int64 // snitchClock.Nanos of the last answer; 0 before the first
+	misses  atomic.Int64 // requests ended without an answer since the last one
 	// failedAt stands in for updated before the first answer: the
 	// snitchClock.Nanos of the first miss, or of the last probe since.
 	failedAt atomic.Int64
@@ -118,7 +128,9 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool
 	}
 	switch {
 	case err == nil:
-		sc.misses.Store(0)
+		if sc.misses.Load() != 0 { // a store would take the line from other cores
+			sc.misses.Store(0)
+		}
 	case !cancelled || (sc.updated.Load() != 0 && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
 		sc.missAll.Add(1)
 		if sc.updated.Load() == 0 { // its misses need an age to expire
@@ -149,7 +161,11 @@ func (sc *score) sample(d time.Duration, now time.Time) {
 			break
 		}
 	}
-	sc.updated.Store(snitchClock.Nanos(now))
+	// The score's age is for expiry, minutes long: a store on every answer
+	// only took the line from other cores.
+	if at := snitchClock.Nanos(now); at-sc.updated.Load() >= int64(time.Millisecond) {
+		sc.updated.Store(at)
+	}
 }
 
 // latency returns the replica's latency score, or 0 when it has none.
