@@ -68,8 +68,9 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	if in.level != consistency.EachQuorum {
 		want = p.blockFor + 2 // the contacts, ALWAYS's extra request and a hedge
 	}
-	in.snitch.rank(buf[:local], in.now, want)
-	in.snitch.rank(buf[local:], in.now, want-local)
+	now := snitchClock.Nanos(in.now)
+	in.snitch.rank(buf[:local], now, want)
+	in.snitch.rank(buf[local:], now, want-local)
 	p.order = buf
 	p.contacts = p.blockFor
 	p.digestVersion = digestVersion(buf)

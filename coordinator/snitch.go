@@ -172,18 +172,18 @@ func (sc *score) sample(d time.Duration, now time.Time) {
 func (sc *score) latency() float64 { return math.Float64frombits(sc.bits.Load()) }
 
 // expire reports whether the read claimed the probe of the replica, whose
-// score is older than the reset interval. A probe claimed (by resetting
-// the score's age) makes the read see 0 and no misses, so it tries the
-// replica first, while concurrent reads keep the old score and misses
-// until the probe answers; the probe's answer then replaces the score
-// rather than joining its average. A replica that timed out or failed is
-// thus probed by one read per interval, not by every read in flight, and
-// one that healed ranks by how it answers now. One that has only ever
-// failed has no score, and its misses expire the same way: else it was
-// never asked again at ONE or QUORUM, however long ago it healed. Without
-// claim an expired score stays expired, for a later read to probe, and its
-// next answer replaces it.
-func (sc *score) expire(now time.Time, reset time.Duration, claim bool) (probe bool) {
+// score is older than the reset interval at at, a snitchClock.Nanos
+// reading. A probe claimed (by resetting the score's age) makes the read
+// see 0 and no misses, so it tries the replica first, while concurrent
+// reads keep the old score and misses until the probe answers; the probe's
+// answer then replaces the score rather than joining its average. A replica
+// that timed out or failed is thus probed by one read per interval, not by
+// every read in flight, and one that healed ranks by how it answers now.
+// One that has only ever failed has no score, and its misses expire the
+// same way: else it was never asked again at ONE or QUORUM, however long
+// ago it healed. Without claim an expired score stays expired, for a later
+// read to probe, and its next answer replaces it.
+func (sc *score) expire(at int64, reset time.Duration, claim bool) (probe bool) {
 	seen, age := sc.updated.Load(), &sc.updated
 	if seen == 0 {
 		seen, age = sc.failedAt.Load(), &sc.failedAt
@@ -191,7 +191,6 @@ func (sc *score) expire(now time.Time, reset time.Duration, claim bool) (probe b
 			return false
 		}
 	}
-	at := snitchClock.Nanos(now)
 	if at-seen <= int64(reset) {
 		return false
 	}
@@ -213,7 +212,7 @@ func (sc *score) expire(now time.Time, reset time.Duration, claim bool) (probe b
 // within a bucket, so that replicas of similar standing do not swap places
 // on noise. Ranking only the replicas a read may contact keeps a read at
 // ONE among nine replicas nearly as cheap as among three.
-func (s *snitch) rank(cs []candidate, now time.Time, k int) {
+func (s *snitch) rank(cs []candidate, now int64, k int) {
 	if s.cfg.Disabled || len(cs) < 2 || k <= 0 {
 		return
 	}
@@ -230,8 +229,10 @@ func (s *snitch) rank(cs []candidate, now time.Time, k int) {
 const inlineRank = 16
 
 // rankWith is rank's work, with room for a key and a miss count per
-// candidate (at least len(cs) of each); k ≥ 1.
-func (s *snitch) rankWith(cs []candidate, now time.Time, k int, keys []float64, misses []int64) {
+// candidate (at least len(cs) of each); k ≥ 1. now is a snitchClock.Nanos
+// reading: converted once a plan, not once a candidate (a tenth of ranking
+// nine).
+func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, misses []int64) {
 	// Resliced here, every index below is provably in range and goes
 	// unchecked, as it did when rank indexed arrays of its own.
 	keys, misses = keys[:len(cs)], misses[:len(cs)]

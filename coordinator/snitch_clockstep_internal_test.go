@@ -24,10 +24,10 @@ func TestAScoreExpiresWhenTheWallClockStepsBack(t *testing.T) {
 	if !ok {
 		t.Skip("cannot build a time whose wall clock stepped: time.Time's layout changed")
 	}
-	if probe := sc.expire(later, reset, true); !probe {
+	if probe := sc.expire(snitchClock.Nanos(later), reset, true); !probe {
 		t.Errorf("a score %v old by the monotonic clock was not probed after the wall clock stepped back an hour", reset+time.Second)
 	}
-	if probe := sc.expire(now.Add(reset/2), reset, true); probe {
+	if probe := sc.expire(snitchClock.Nanos(now.Add(reset/2)), reset, true); probe {
 		t.Errorf("a score %v old was probed", reset/2)
 	}
 }
