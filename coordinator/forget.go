@@ -49,4 +49,4 @@ func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *ato
 // abandoned requests goes too: forget a node that left, not one still
 // placed whose requests hang, or Config.MaxAbandonedPerReplica's cap on
 // its goroutines starts again from zero.
-func (c *Coordinator) ForgetReplica(id string) { c.snitch.scores.Delete(id) }
+func (c *Coordinator) ForgetReplica(id string) { c.snitch.forget(id) }

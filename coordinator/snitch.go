@@ -33,6 +33,7 @@ const snitchAlpha = 0.02
 type snitch struct {
 	cfg    SnitchConfig
 	scores sync.Map // replica ID -> *score
+	cache  scoreCache
 	// logBadness is log(1 + cfg.Badness), a bucket's width in log space.
 	logBadness float64
 }
@@ -57,7 +58,11 @@ type score struct {
 	// ep is where the replica was when a read last planned it: an ID
 	// replaced by a node in another rack or datacenter moves with it.
 	ep atomic.Pointer[replica.Endpoint]
-	_  [stripe.CacheLine - 8]byte
+	id string // the key it was stored under
+	// forgotten is set when ForgetReplica removes it: the cache no longer
+	// finds it.
+	forgotten atomic.Bool
+	_         [stripe.CacheLine - 32]byte
 
 	inflight atomic.Int64  // requests sent and not yet answered
 	sentAll  atomic.Int64  // requests ever sent, for Metrics
@@ -86,17 +91,36 @@ const maxMisses = 8
 // entry returns the replica's score, creating it on first sight, and
 // records where the replica is if that changed.
 func (s *snitch) entry(ep *replica.Endpoint) *score {
-	v, ok := s.scores.Load(ep.ID)
-	if !ok {
-		fresh := &score{}
-		fresh.ep.Store(new(*ep))
-		v, _ = s.scores.LoadOrStore(ep.ID, fresh)
+	sc := s.cache.find(ep.ID)
+	if sc == nil {
+		sc = s.lookup(ep)
+		s.cache.keep(ep.ID, sc)
 	}
-	sc := v.(*score)
 	if *sc.ep.Load() != *ep {
 		sc.ep.Store(new(*ep))
 	}
 	return sc
+}
+
+// lookup returns the replica's score from the map, creating it on first
+// sight.
+func (s *snitch) lookup(ep *replica.Endpoint) *score {
+	v, ok := s.scores.Load(ep.ID)
+	if !ok {
+		fresh := &score{id: ep.ID}
+		fresh.ep.Store(new(*ep))
+		v, _ = s.scores.LoadOrStore(ep.ID, fresh)
+	}
+	return v.(*score)
+}
+
+// forget removes replica id's score, from the cache too.
+func (s *snitch) forget(id string) {
+	if v, ok := s.scores.LoadAndDelete(id); ok {
+		sc := v.(*score)
+		sc.forgotten.Store(true)
+		s.cache.slot(sc.id).CompareAndSwap(sc, nil)
+	}
 }
 
 // sent counts a request as outstanding on the replica.
