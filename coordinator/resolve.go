@@ -84,12 +84,14 @@ func (r *read) reconcile() (replica.Partition, error) {
 	if r.q.Limit == 0 && r.opts.ReadRepair != repair.None {
 		return r.resolveVersions(vs)
 	}
-	if err := r.protectShortReads(vs); err != nil {
-		return replica.Partition{}, err
-	}
-	merged, err := mergeVersions(vs)
+	merged, protected, err := r.protectShortReads(vs)
 	if err != nil {
 		return replica.Partition{}, err
+	}
+	if !protected {
+		if merged, err = mergeVersions(vs); err != nil {
+			return replica.Partition{}, err
+		}
 	}
 	// A limited query returns, and repairs, what its limit reaches and
 	// no more: past it, some replicas' answers did not go.
