@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -20,10 +21,14 @@ type shortReads struct {
 	q      replica.Query
 	now    int64
 	merged replica.Partition // every version merged, ours to change
-	more   []bool            // per version: its last answer reached the limit
-	owned  []bool            // per version: its partition is ours to change
-	mark   tally             // the merge's live rows up to a row no fetch changes
-	rooms  []partRooms       // per version, then the merge's: mergeInto's
+	// grow says whether the versions take their continuations' rows, for
+	// their repairs' diffs. Without read repair a version is only where
+	// its replica's answers end: it keeps the answer that ends furthest.
+	grow  bool
+	more  []bool      // per version: its last answer reached the limit
+	owned []bool      // per version: its partition is ours to change
+	mark  tally       // the merge's live rows up to a row no fetch changes
+	rooms []partRooms // per version, then the merge's: mergeInto's
 }
 
 // tally is the count of the merge's live rows in q's order up to the row
@@ -41,7 +46,7 @@ func (r *read) newShortReads(vs []version) (*shortReads, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &shortReads{q: r.q, now: r.nowInSec, merged: merged,
+	s := &shortReads{q: r.q, now: r.nowInSec, merged: merged, grow: r.opts.ReadRepair != repair.None,
 		more: make([]bool, len(vs)), owned: make([]bool, len(vs)), rooms: make([]partRooms, len(vs)+1)}
 	for i := range vs {
 		_, s.more[i] = vs[i].part.Limit(r.q, r.nowInSec)
@@ -135,6 +140,35 @@ func (s *shortReads) liveThrough(t tally) int {
 
 // add folds version i's continuation c into the version and the merge.
 func (s *shortReads) add(vs []version, i int, c replica.Partition) error {
+	if !s.grow {
+		s.extend(&vs[i], c)
+	} else if err := s.growVersion(vs, i, c); err != nil {
+		return err
+	}
+	if !s.keepsMark(c) {
+		s.mark = tally{}
+	}
+	var err error
+	if s.merged, err = mergeInto(s.merged, c, &s.rooms[len(vs)]); err != nil {
+		return fmt.Errorf("coordinator: merging replica versions: %w", err)
+	}
+	return nil
+}
+
+// extend makes c the version if it ends further in q's order: all that is
+// asked of a version that is not grown.
+func (s *shortReads) extend(v *version, c replica.Partition) {
+	last, ok := c.LastClustering(s.q)
+	if !ok {
+		return
+	}
+	if was, had := v.part.LastClustering(s.q); !had || s.order(last, was) > 0 {
+		v.part = c
+	}
+}
+
+// growVersion merges version i's continuation c into the version.
+func (s *shortReads) growVersion(vs []version, i int, c replica.Partition) error {
 	merge := mergeInto
 	if !s.owned[i] {
 		merge = mergeWhole // the first time: the answer is not ours to change
@@ -144,12 +178,6 @@ func (s *shortReads) add(vs []version, i int, c replica.Partition) error {
 		return fmt.Errorf("coordinator: merging a replica's continuation: %w", err)
 	}
 	vs[i].part, s.owned[i] = v, true
-	if !s.keepsMark(c) {
-		s.mark = tally{}
-	}
-	if s.merged, err = mergeInto(s.merged, c, &s.rooms[len(vs)]); err != nil {
-		return fmt.Errorf("coordinator: merging replica versions: %w", err)
-	}
 	return nil
 }
 
