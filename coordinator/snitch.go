@@ -254,7 +254,7 @@ const inlineRank = 16
 
 // rankWith is rank's work, with room for a key and a miss count per
 // candidate (at least len(cs) of each); k ≥ 1. now is a snitchClock.Nanos
-// reading: converted once a plan, not once a candidate (a tenth of ranking
+// reading: converted once a plan, not once a candidate (a fifth of ranking
 // nine).
 func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, misses []int64) {
 	// Resliced here, every index below is provably in range and goes

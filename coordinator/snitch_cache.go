@@ -15,14 +15,14 @@ import (
 // whose slots collide, or whose IDs are built afresh for every read, take
 // the map's path, as every read did before, and no read writes a slot
 // other cores are reading.
-type scoreCache [scoreCacheSlots]atomic.Pointer[score]
+type scoreCache [1 << scoreCacheBits]atomic.Pointer[score]
 
-const scoreCacheSlots = 256
+const scoreCacheBits = 8 // 256 slots
 
 // slot is where a score for id would be.
 func (c *scoreCache) slot(id string) *atomic.Pointer[score] {
 	p := uint64(uintptr(unsafe.Pointer(unsafe.StringData(id))))
-	return &c[(p*0x9E3779B97F4A7C15)>>(64-8)] // Fibonacci hashing: the top 8 bits
+	return &c[(p*0x9E3779B97F4A7C15)>>(64-scoreCacheBits)] // Fibonacci hashing: the top bits
 }
 
 // find returns the score cached for id, or nil.
