@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/readpath/readpath/internal/race"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
@@ -115,4 +116,26 @@ func merge(t *rapid.T, a, b replica.Partition) replica.Partition {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Without read repair, short-read protection never grows the versions,
+// so it makes neither their rooms nor their ownership flags: starting it
+// allocates two objects fewer than with read repair.
+func TestShortReadsWithoutRepairKeepNoRoomForVersions(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	p := replica.NewPartition("k", replica.NewRow("a", replica.Live("v", "x", 1)))
+	vs := []version{{part: p}, {part: p}, {part: p}}
+	allocs := func(mode repair.Mode) float64 {
+		r := &read{readState: readState{q: replica.Query{Limit: 1}, nowInSec: 100}}
+		r.opts.ReadRepair = mode
+		return testing.AllocsPerRun(100, func() {
+			if _, err := r.newShortReads(vs); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	none, blocking := allocs(repair.None), allocs(repair.Blocking)
+	if none != blocking-2 {
+		t.Fatalf("starting protection allocates %v objects without read repair, %v with; want two fewer without", none, blocking)
+	}
 }

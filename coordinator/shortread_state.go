@@ -26,9 +26,10 @@ type shortReads struct {
 	// its replica's answers end: it keeps the answer that ends furthest.
 	grow  bool
 	more  []bool      // per version: its last answer reached the limit
-	owned []bool      // per version: its partition is ours to change
+	owned []bool      // per version, if grow: its partition is ours to change
+	rooms []partRooms // per version, if grow: mergeInto's
+	room  partRooms   // the merge's
 	mark  tally       // the merge's live rows up to a row no fetch changes
-	rooms []partRooms // per version, then the merge's: mergeInto's
 }
 
 // tally is the count of the merge's live rows in q's order up to the row
@@ -47,7 +48,10 @@ func (r *read) newShortReads(vs []version) (*shortReads, error) {
 		return nil, err
 	}
 	s := &shortReads{q: r.q, now: r.nowInSec, merged: merged, grow: r.opts.ReadRepair != repair.None,
-		more: make([]bool, len(vs)), owned: make([]bool, len(vs)), rooms: make([]partRooms, len(vs)+1)}
+		more: make([]bool, len(vs))}
+	if s.grow {
+		s.owned, s.rooms = make([]bool, len(vs)), make([]partRooms, len(vs))
+	}
 	for i := range vs {
 		_, s.more[i] = vs[i].part.Limit(r.q, r.nowInSec)
 	}
@@ -149,7 +153,7 @@ func (s *shortReads) add(vs []version, i int, c replica.Partition) error {
 		s.mark = tally{}
 	}
 	var err error
-	if s.merged, err = mergeInto(s.merged, c, &s.rooms[len(vs)]); err != nil {
+	if s.merged, err = mergeInto(s.merged, c, &s.room); err != nil {
 		return fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}
 	return nil
