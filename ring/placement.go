@@ -21,6 +21,7 @@ type walker struct {
 	simple int       // rf under Simple; 0 under NetworkTopology
 	quota  []dcQuota // per datacenter of the ring, under NetworkTopology
 	fill   []dcQuota // the quota left during a walk
+	room   []dcQuota // quota's and fill's, kept for the next replication
 	want   int       // datacenters with replicas to place
 	taken  []bool    // per node
 	seen   []bool    // per (datacenter, rack)
@@ -38,20 +39,31 @@ type dcQuota struct {
 
 func (r *Ring) newWalker(repl consistency.Replication) *walker {
 	w := &walker{r: r, taken: make([]bool, len(r.nodes))}
+	w.place(repl)
+	return w
+}
+
+// place readies w for walks under repl, in the scratch space it has: a
+// walker may serve one replication, then another (see ReplicasFor).
+func (w *walker) place(repl consistency.Replication) {
+	r := w.r
+	w.simple, w.want, w.quota, w.fill = 0, 0, nil, nil
 	if repl.IsSimple() {
 		w.simple = min(repl.Total(), len(r.nodes))
-		return w
+		return
 	}
-	w.quota = make([]dcQuota, len(r.dcInfo))
-	w.fill = make([]dcQuota, len(r.dcInfo))
-	w.seen = make([]bool, r.racks)
-	for _, f := range repl.Datacenters() {
-		if q, ok := r.quota(f); ok {
-			w.quota[r.dcs[f.Datacenter]] = q
+	n := len(r.dcInfo)
+	if w.room == nil {
+		w.room, w.seen = make([]dcQuota, 2*n), make([]bool, r.racks)
+	}
+	w.quota, w.fill = w.room[:n:n], w.room[n:]
+	clear(w.quota)
+	for dc, d := range r.dcs { // a datacenter repl does not name has factor 0
+		if q, ok := r.quota(consistency.DatacenterFactor{Datacenter: dc, Factor: repl.Factor(dc)}); ok {
+			w.quota[d] = q
 			w.want++
 		}
 	}
-	return w
 }
 
 // walk returns the positions of the replicas of the range ending at

@@ -3,6 +3,7 @@ package ring
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
@@ -38,6 +39,9 @@ type Ring struct {
 	rackOf []int32        // per node: its (datacenter, rack) pair's number
 	racks  int            // number of distinct (datacenter, rack) pairs
 	byRack rackIndex      // for walks that meet many tokens they may not take
+	// walkers keeps ReplicasFor's walkers: their flags per node would make
+	// a call's cost grow with the ring.
+	walkers sync.Pool
 }
 
 type datacenter struct {
@@ -188,11 +192,16 @@ func (r *Ring) ReplicasFor(token int64, repl consistency.Replication) ([]Node, e
 	if err := repl.Validate(); err != nil {
 		return nil, err
 	}
-	w := r.newWalker(repl)
-	picked := w.walk(r.search(token), nil)
+	w, _ := r.walkers.Get().(*walker)
+	if w == nil {
+		w = &walker{r: r, taken: make([]bool, len(r.nodes))}
+	}
+	w.place(repl)
+	picked := w.walk(r.search(token), w.picked)
 	out := make([]Node, len(picked))
 	for i, n := range picked {
 		out[i] = r.nodes[n]
 	}
+	r.walkers.Put(w)
 	return out, nil
 }
