@@ -14,9 +14,10 @@ import (
 const LargeField = 256
 
 // bufferSize is how many encoded bytes an Encoder gathers before it feeds
-// them to the hash: one call into xxh3 per dozen cells instead of per field.
-// Any one field fits in it.
-const bufferSize = 2 * LargeField
+// them to the hash: one call into xxh3 per two dozen cells instead of per
+// field. Any one cell of a partition fits in it (three fields of up to 257
+// bytes and 21 of numbers), so that one room check covers a cell.
+const bufferSize = 4 * LargeField
 
 // Encoder writes the canonical encoding of a sequence of fields and hashes it
 // with xxh3-128. Every variable-length field carries its length and every
@@ -24,14 +25,18 @@ const bufferSize = 2 * LargeField
 // sequences of fields never encode to the same bytes.
 //
 // An Encoder is a value meant to live on the stack: declare one, Reset it
-// with a version, write fields, Sum. An encoding of up to 503 bytes (a field
-// of LargeField bytes or more counts as its length's Count and 16) is hashed
-// in one call by Sum and allocates nothing. One of 504 to 512 bytes may be
-// streamed too, since a field's room is checked for the most it could take
-// (ten bytes for a Count); that and any longer encoding go through a hasher
-// that the Encoder allocates once and keeps across Resets, so an Encoder
-// must not be copied once used. The zero Encoder has not begun an encoding: Reset it
-// first. An Encoder is not safe for concurrent use.
+// with a version, write fields, Sum. An encoding of up to 1,015 bytes (a
+// field of LargeField bytes or more counts as its length's Count and 16) is
+// hashed in one call by Sum and allocates nothing. One of 1,016 to 1,024
+// bytes may be streamed too, since a field's room is checked for the most it
+// could take (ten bytes for a Count); that and any longer encoding go through
+// a hasher that the Encoder allocates once and keeps across Resets, so an
+// Encoder must not be copied once used. The zero Encoder has not begun an
+// encoding: Reset it first. An Encoder is not safe for concurrent use.
+//
+// Besides a method per field, an Encoder lends its buffer to a run of fields
+// (Room, Grow, Commit) written with the Append functions: the encoding is the
+// same, and one room check covers the run.
 type Encoder struct {
 	buf [bufferSize]byte
 	n   int // bytes of buf not yet hashed or appended
@@ -131,57 +136,73 @@ func (e *Encoder) Bool(v bool) {
 // of bytes, for Bytes and String), as an unsigned LEB128 varint of minimal
 // length. A negative n, which no len returns, is written as its 64-bit two's
 // complement.
-func (e *Encoder) Count(n int) {
-	if e.n > bufferSize-binary.MaxVarintLen64 {
-		e.flush()
-	}
-	e.n += binary.PutUvarint(e.buf[e.n:], uint64(n))
-}
+func (e *Encoder) Count(n int) { e.Commit(AppendCount(e.Room(MaxCountLen), n)) }
 
 // Bytes writes Count(len(b)) and then b itself, or Hash(b) (16 bytes) if b is
 // at least LargeField long. A nil and an empty b encode alike.
-func (e *Encoder) Bytes(b []byte) {
-	if len(b) >= LargeField {
-		e.large(b)
-		return
-	}
-	if e.n > bufferSize-2-len(b) { // a length below LargeField takes 2 bytes at most
-		e.flush()
-	}
-	if len(b) < 0x80 {
-		e.buf[e.n] = byte(len(b))
-		e.n++
-	} else {
-		e.n += binary.PutUvarint(e.buf[e.n:], uint64(len(b)))
-	}
-	e.n += copy(e.buf[e.n:], b)
-}
+func (e *Encoder) Bytes(b []byte) { e.Commit(AppendBytes(e.Room(MaxBytesLen(len(b))), b)) }
 
 // String is Bytes of the bytes of s.
 func (e *Encoder) String(s string) {
-	// Bytes only reads them, so viewing s as a slice is safe and saves a
-	// copy.
-	e.Bytes(unsafe.Slice(unsafe.StringData(s), len(s)))
+	e.Commit(AppendString(e.Room(MaxBytesLen(len(s))), s))
 }
 
-// large writes a field of LargeField bytes or more: its length and digest,
-// as Hash lays it out. The halves go straight into buf: building a Digest
-// and copying it costs a stalled 16-byte load of two 8-byte stores.
-func (e *Encoder) large(b []byte) {
-	h := xxh3.Hash128(b)
-	e.Count(len(b))
-	if e.n > bufferSize-16 {
+// Room returns an empty slice at the end of the encoding with room for n
+// bytes, or for 1 KiB if n is more: append fields to it with the Append
+// functions, Grow it between runs, and hand it to Commit before any other
+// call on e. Appending past its room is correct, only slower: the slice
+// moves to the heap and Commit copies it.
+func (e *Encoder) Room(n int) []byte {
+	if n > bufferSize-e.n {
 		e.flush()
 	}
-	binary.BigEndian.PutUint64(e.buf[e.n:], h.Hi)
-	binary.BigEndian.PutUint64(e.buf[e.n+8:], h.Lo)
-	e.n += 16
+	return e.buf[e.n:e.n]
 }
 
-// flush moves buf to the hash or to appended.
+// Grow returns b, a slice from Room, if it has room for n more bytes; else
+// it commits b and returns a new Room(n).
+func (e *Encoder) Grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	return e.regrow(b, n)
+}
+
+func (e *Encoder) regrow(b []byte, n int) []byte {
+	e.Commit(b)
+	return e.Room(n)
+}
+
+// Commit adds b, a slice from Room or Grow with fields appended to it, to
+// the encoding.
+func (e *Encoder) Commit(b []byte) {
+	// Still in buf, where Room left it, b's bytes are written already; if
+	// an append moved it, they must be copied.
+	if unsafe.Pointer(unsafe.SliceData(b)) == unsafe.Add(unsafe.Pointer(&e.buf), e.n) {
+		e.n += len(b)
+		return
+	}
+	e.commitMoved(b)
+}
+
+// commitMoved adds b, which outgrew its room, after what buf holds.
+func (e *Encoder) commitMoved(b []byte) {
+	e.flush()
+	e.write(b)
+}
+
+// flush moves buf to the hash or to appended. It stays a call, so that the
+// writers that check for room before it inline.
+//
+//go:noinline
 func (e *Encoder) flush() {
 	b := e.buf[:e.n]
 	e.n = 0
+	e.write(b)
+}
+
+// write moves b, encoded bytes past buf's, to the hash or to appended.
+func (e *Encoder) write(b []byte) {
 	if e.appending {
 		e.appended = append(e.appended, b...)
 		return

@@ -10,9 +10,9 @@ import (
 
 // An encoding of up to limit bytes is hashed in one call and allocates
 // nothing, whatever field ends it (Encoder's doc): limit is where the room a
-// Count checks for, ten bytes, still fits in the 512-byte buffer.
-func TestEncoderDoesNotAllocateUpTo503Bytes(t *testing.T) {
-	const limit = 503
+// Count checks for, ten bytes, still fits in the 1,024-byte buffer.
+func TestEncoderDoesNotAllocateUpTo1015Bytes(t *testing.T) {
+	const limit = 1015
 	large := make([]byte, digest.LargeField)
 	// The field that ends the encoding, by the bytes it takes.
 	lasts := map[string]int{"Count": 1, "short Bytes": 1 + 8, "long Bytes": 2 + 200, "large Bytes": 2 + 16, "Int64": 8, "Int32": 4, "Byte": 1}

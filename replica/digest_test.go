@@ -1,6 +1,8 @@
 package replica_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -375,6 +377,70 @@ func TestAppendCanonicalDoesNotAllocateWithRoom(t *testing.T) {
 	p := rowsOfCells(10, 10, 8)
 	dst := make([]byte, 0, 64<<10)
 	assert.Zero(t, testing.AllocsPerRun(20, func() { dst = p.AppendCanonical(dst[:0]) }))
+}
+
+// The rooms the encoders take hold the widest fields, wherever in the
+// encoder's buffer a piece falls: were one short, an append would move to
+// the heap. Every optional field is set and every string or value is up to
+// the longest written whole, the length drawn for each.
+func TestDigestRoomsHoldTheWidestFields(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	length := func() int { // the longest half the time
+		if rng.IntN(2) == 0 {
+			return digest.LargeField - 1
+		}
+		return rng.IntN(digest.LargeField)
+	}
+	for i := range 200 {
+		v1 := i%2 == 1
+		p := widest(v1, length)
+		var d digest.Digest
+		require.Zero(t, testing.AllocsPerRun(2, func() { d = p.Digest() }), "partition %d", i)
+		want := p.AppendCanonical(nil)
+		if v1 {
+			require.Zero(t, testing.AllocsPerRun(2, func() { d, _ = p.DigestAt(digest.V1) }), "partition %d", i)
+			want, _ = p.AppendCanonicalAt(nil, digest.V1)
+		}
+		require.Equal(t, digest.Hash(want), d)
+	}
+}
+
+// widest returns a partition of 10 rows of three cells with every optional
+// field set, or, if v1, those that version 1 encodes, each string and value
+// of length() bytes.
+func widest(v1 bool, length func() int) replica.Partition {
+	long := func() string { return strings.Repeat("x", length()) }
+	del := replica.DeletedAt(5, 6)
+	cell := func() replica.Cell {
+		c := replica.Cell{Column: long(), Value: []byte(long()), Timestamp: 7, TTL: 8, LocalDeletionTime: 9}
+		if !v1 {
+			c.Path = long()
+		}
+		return c
+	}
+	row := func() replica.Row {
+		r := replica.Row{Clustering: long(), Deletion: del, Cells: []replica.Cell{cell(), cell(), cell()}}
+		if !v1 {
+			r.Liveness = replica.Liveness{Timestamp: 1, TTL: 2, ExpiresAt: 3}
+			r.ComplexDeletions = []replica.ComplexDeletion{{Column: long(), Deletion: del}, {Column: long(), Deletion: del}}
+		}
+		return r
+	}
+	p := replica.Partition{Key: long(), Deletion: del}
+	for range 10 {
+		p.Rows = append(p.Rows, row())
+	}
+	if !v1 {
+		p.Static = row()
+		p.Static.Clustering, p.Static.Liveness, p.Static.Deletion = "", replica.Liveness{}, replica.Deletion{}
+		for range 3 {
+			p.RangeTombstones = append(p.RangeTombstones, replica.RangeTombstone{
+				Start: replica.Bound{Kind: replica.BoundInclusiveStart, Clustering: long()},
+				End:   replica.Bound{Kind: replica.BoundExclusiveEnd, Clustering: long()}, Deletion: del})
+		}
+	}
+	return p
 }
 
 // rowsOfCells returns a partition of rows×cells live cells with values of

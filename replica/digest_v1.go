@@ -23,26 +23,43 @@ func (p *Partition) expressibleInV1() bool {
 }
 
 func (r *Row) encodeV1(e *digest.Encoder) {
-	encodeHeadV1(e, r.Clustering, r.Deletion, len(r.Cells))
-	for j := range r.Cells {
-		r.Cells[j].encodeV1(e)
+	b := e.Room(headLenV1(r.Clustering))
+	b = appendHeadV1(b, r.Clustering, r.Deletion, len(r.Cells))
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		b = e.Grow(b, c.maxLenV1())
+		b = c.appendV1(b)
 	}
+	e.Commit(b)
 }
 
-// encodeHeadV1 writes what a partition and a row begin with: their key,
-// their deletion and how many rows or cells follow.
+// encodeHeadV1 writes what a partition begins with: its key, its deletion
+// and how many rows follow.
 func encodeHeadV1(e *digest.Encoder, key string, d Deletion, count int) {
-	e.String(key)
-	e.Int64(d.MarkedForDeleteAt)
-	e.Int64(d.LocalDeletionTime)
-	e.Count(count)
+	e.Commit(appendHeadV1(e.Room(headLenV1(key)), key, d, count))
 }
 
-func (c *Cell) encodeV1(e *digest.Encoder) {
-	e.String(c.Column)
-	e.Bool(c.Tombstone)
-	e.Bytes(c.Value)
-	e.Int64(c.Timestamp)
-	e.Int32(c.TTL)
-	e.Int64(c.LocalDeletionTime)
+// appendHeadV1 appends what a partition and a row begin with: their key,
+// their deletion and how many rows or cells follow.
+func appendHeadV1(b []byte, key string, d Deletion, count int) []byte {
+	b = digest.AppendString(b, key)
+	b = appendDeletion(b, d)
+	return digest.AppendCount(b, count)
+}
+
+func headLenV1(key string) int {
+	return digest.MaxBytesLen(len(key)) + deletionLen + digest.MaxCountLen
+}
+
+func (c *Cell) maxLenV1() int {
+	return digest.MaxBytesLen(len(c.Column)) + 1 + digest.MaxBytesLen(len(c.Value)) + 8 + 4 + 8
+}
+
+func (c *Cell) appendV1(b []byte) []byte {
+	b = digest.AppendString(b, c.Column)
+	b = digest.AppendBool(b, c.Tombstone)
+	b = digest.AppendBytes(b, c.Value)
+	b = digest.AppendInt64(b, c.Timestamp)
+	b = digest.AppendInt32(b, c.TTL)
+	return digest.AppendInt64(b, c.LocalDeletionTime)
 }

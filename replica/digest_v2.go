@@ -23,80 +23,111 @@ const (
 	cellLocalDeletionTime
 )
 
+// The most bytes a deletion and a row's liveness take, beside the
+// strings' MaxBytesLen, for the rooms below.
+const (
+	deletionLen = 16
+	livenessLen = 20
+)
+
 // encodeHeadV2 writes p up to its rows, their count included.
 func (p *Partition) encodeHeadV2(e *digest.Encoder) {
-	e.String(p.Key)
+	b := e.Room(digest.MaxBytesLen(len(p.Key)) + 1 + deletionLen + 2*digest.MaxCountLen)
+	b = digest.AppendString(b, p.Key)
 	static := p.hasStatic()
-	e.Byte(flag(!p.Deletion.IsLive(), partitionDeleted) | flag(static, partitionStatic) |
+	b = append(b, flag(!p.Deletion.IsLive(), partitionDeleted)|flag(static, partitionStatic)|
 		flag(len(p.RangeTombstones) > 0, partitionRanges))
 	if !p.Deletion.IsLive() {
-		encodeDeletion(e, p.Deletion)
+		b = appendDeletion(b, p.Deletion)
 	}
 	if static {
+		e.Commit(b)
 		p.Static.encodeV2(e)
+		b = e.Room(2 * digest.MaxCountLen)
 	}
 	if len(p.RangeTombstones) > 0 {
-		e.Count(len(p.RangeTombstones))
+		b = digest.AppendCount(b, len(p.RangeTombstones))
 		for i := range p.RangeTombstones {
-			p.RangeTombstones[i].encodeV2(e)
+			rt := &p.RangeTombstones[i]
+			b = e.Grow(b, rt.maxLenV2()+digest.MaxCountLen)
+			b = rt.appendV2(b)
 		}
 	}
-	e.Count(len(p.Rows))
+	b = digest.AppendCount(b, len(p.Rows))
+	e.Commit(b)
 }
 
-func (rt *RangeTombstone) encodeV2(e *digest.Encoder) {
-	e.Byte(byte(rt.Start.Kind))
-	e.String(rt.Start.Clustering)
-	e.Byte(byte(rt.End.Kind))
-	e.String(rt.End.Clustering)
-	encodeDeletion(e, rt.Deletion)
+func (rt *RangeTombstone) maxLenV2() int {
+	return 2 + digest.MaxBytesLen(len(rt.Start.Clustering)) + digest.MaxBytesLen(len(rt.End.Clustering)) + deletionLen
 }
 
+func (rt *RangeTombstone) appendV2(b []byte) []byte {
+	b = append(b, byte(rt.Start.Kind))
+	b = digest.AppendString(b, rt.Start.Clustering)
+	b = append(b, byte(rt.End.Kind))
+	b = digest.AppendString(b, rt.End.Clustering)
+	return appendDeletion(b, rt.Deletion)
+}
+
+// encodeV2 writes r with a room check a cell or complex deletion, not a
+// field: cells are most of what a partition encodes.
 func (r *Row) encodeV2(e *digest.Encoder) {
-	e.String(r.Clustering)
-	e.Byte(flag(!r.Liveness.IsEmpty(), rowLiveness) | flag(!r.Deletion.IsLive(), rowDeleted) |
+	b := e.Room(digest.MaxBytesLen(len(r.Clustering)) + 1 + livenessLen + deletionLen + 2*digest.MaxCountLen)
+	b = digest.AppendString(b, r.Clustering)
+	b = append(b, flag(!r.Liveness.IsEmpty(), rowLiveness)|flag(!r.Deletion.IsLive(), rowDeleted)|
 		flag(len(r.ComplexDeletions) > 0, rowComplexDeletions))
 	if !r.Liveness.IsEmpty() {
-		e.Int64(r.Liveness.Timestamp)
-		e.Int32(r.Liveness.TTL)
-		e.Int64(r.Liveness.ExpiresAt)
+		b = digest.AppendInt64(b, r.Liveness.Timestamp)
+		b = digest.AppendInt32(b, r.Liveness.TTL)
+		b = digest.AppendInt64(b, r.Liveness.ExpiresAt)
 	}
 	if !r.Deletion.IsLive() {
-		encodeDeletion(e, r.Deletion)
+		b = appendDeletion(b, r.Deletion)
 	}
 	if len(r.ComplexDeletions) > 0 {
-		e.Count(len(r.ComplexDeletions))
-		for _, cd := range r.ComplexDeletions {
-			e.String(cd.Column)
-			encodeDeletion(e, cd.Deletion)
+		b = digest.AppendCount(b, len(r.ComplexDeletions))
+		for i := range r.ComplexDeletions {
+			cd := &r.ComplexDeletions[i]
+			b = e.Grow(b, digest.MaxBytesLen(len(cd.Column))+deletionLen+digest.MaxCountLen)
+			b = digest.AppendString(b, cd.Column)
+			b = appendDeletion(b, cd.Deletion)
 		}
 	}
-	e.Count(len(r.Cells))
+	b = digest.AppendCount(b, len(r.Cells))
 	for i := range r.Cells {
-		r.Cells[i].encodeV2(e)
+		c := &r.Cells[i]
+		b = e.Grow(b, c.maxLenV2())
+		b = c.appendV2(b)
 	}
+	e.Commit(b)
 }
 
-func (c *Cell) encodeV2(e *digest.Encoder) {
-	e.String(c.Column)
-	e.Byte(flag(c.Tombstone, cellTombstone) | flag(c.Path != "", cellPath) |
-		flag(c.TTL != 0, cellTTL) | flag(c.LocalDeletionTime != 0, cellLocalDeletionTime))
+func (c *Cell) maxLenV2() int {
+	return digest.MaxBytesLen(len(c.Column)) + 1 + digest.MaxBytesLen(len(c.Path)) +
+		digest.MaxBytesLen(len(c.Value)) + 8 + 4 + 8
+}
+
+func (c *Cell) appendV2(b []byte) []byte {
+	b = digest.AppendString(b, c.Column)
+	b = append(b, flag(c.Tombstone, cellTombstone)|flag(c.Path != "", cellPath)|
+		flag(c.TTL != 0, cellTTL)|flag(c.LocalDeletionTime != 0, cellLocalDeletionTime))
 	if c.Path != "" {
-		e.String(c.Path)
+		b = digest.AppendString(b, c.Path)
 	}
-	e.Bytes(c.Value)
-	e.Int64(c.Timestamp)
+	b = digest.AppendBytes(b, c.Value)
+	b = digest.AppendInt64(b, c.Timestamp)
 	if c.TTL != 0 {
-		e.Int32(c.TTL)
+		b = digest.AppendInt32(b, c.TTL)
 	}
 	if c.LocalDeletionTime != 0 {
-		e.Int64(c.LocalDeletionTime)
+		b = digest.AppendInt64(b, c.LocalDeletionTime)
 	}
+	return b
 }
 
-func encodeDeletion(e *digest.Encoder, d Deletion) {
-	e.Int64(d.MarkedForDeleteAt)
-	e.Int64(d.LocalDeletionTime)
+func appendDeletion(b []byte, d Deletion) []byte {
+	b = digest.AppendInt64(b, d.MarkedForDeleteAt)
+	return digest.AppendInt64(b, d.LocalDeletionTime)
 }
 
 // flag returns f if set, else 0.
