@@ -14,6 +14,10 @@
 //	e.Int64(1700000000000000)
 //	d := e.Sum()
 //
+// A loop over many fields writes them in runs instead, with one room check
+// a run (Encoder.Room, Grow and Commit) and the Append functions, which
+// write what the methods do and inline (see the Encoder.Room example).
+//
 // # Field encodings
 //
 // An encoding is a version byte (Encoder.Reset) followed by fields:
