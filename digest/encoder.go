@@ -150,8 +150,9 @@ func (e *Encoder) String(s string) {
 // Room returns an empty slice at the end of the encoding with room for n
 // bytes, or for 1 KiB if n is more: append fields to it with the Append
 // functions, Grow it between runs, and hand it to Commit before any other
-// call on e. Appending past its room is correct, only slower: the slice
-// moves to the heap and Commit copies it.
+// call on e, as with bytes.Buffer's AvailableBuffer and Write. Appending
+// past its room is correct, only slower: the slice moves to the heap and
+// Commit copies it.
 func (e *Encoder) Room(n int) []byte {
 	if n > bufferSize-e.n {
 		e.flush()
