@@ -47,10 +47,12 @@ func appendHeadV1(b []byte, key string, d Deletion, count int) []byte {
 	return digest.AppendCount(b, count)
 }
 
+// headLenV1 is the most appendHeadV1 writes for key.
 func headLenV1(key string) int {
 	return digest.MaxBytesLen(len(key)) + deletionLen + digest.MaxCountLen
 }
 
+// maxLenV1 is the most appendV1 writes for c.
 func (c *Cell) maxLenV1() int {
 	return digest.MaxBytesLen(len(c.Column)) + 1 + digest.MaxBytesLen(len(c.Value)) + 8 + 4 + 8
 }

@@ -57,6 +57,7 @@ func (p *Partition) encodeHeadV2(e *digest.Encoder) {
 	e.Commit(b)
 }
 
+// maxLenV2 is the most appendV2 writes for rt.
 func (rt *RangeTombstone) maxLenV2() int {
 	return 2 + digest.MaxBytesLen(len(rt.Start.Clustering)) + digest.MaxBytesLen(len(rt.End.Clustering)) + deletionLen
 }
@@ -102,6 +103,7 @@ func (r *Row) encodeV2(e *digest.Encoder) {
 	e.Commit(b)
 }
 
+// maxLenV2 is the most appendV2 writes for c.
 func (c *Cell) maxLenV2() int {
 	return digest.MaxBytesLen(len(c.Column)) + 1 + digest.MaxBytesLen(len(c.Path)) +
 		digest.MaxBytesLen(len(c.Value)) + 8 + 4 + 8
