@@ -138,19 +138,36 @@ func (r *read) interrupted() error {
 	if cause == nil {
 		cause = r.ctx.Err()
 	}
+	data := r.dataPresent()
 	return &consistency.ReadTimeoutError{
-		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.counted(),
-		DataPresent: r.dataPresent(), Cause: cause,
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received(data),
+		DataPresent: data, Cause: cause,
 	}
 }
 
 // failure is the read's error when replica failures made the running
 // round unreachable.
 func (r *read) failure() error {
+	data := r.dataPresent()
 	return &consistency.ReadFailureError{
-		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.rd.counted(),
-		Failures: r.rd.failures, DataPresent: r.dataPresent(), Reasons: r.reasons,
+		Level: r.req.Level, BlockFor: r.plan.blockFor, Received: r.received(data),
+		Failures: r.rd.failures, DataPresent: data, Reasons: r.reasons,
 	}
+}
+
+// received is the count of answers a failed read reports against the
+// level's blockFor. With data in hand it is below blockFor, as a driver
+// reads "enough answers and data" as a read that did not fail: a
+// short-read round waits for every version merged, which may be more than
+// blockFor (see fetchMore), and Cassandra's BlockingReadRepair.awaitWrites
+// caps its count at blockFor-1 alike. Without data, blockFor answers is
+// what the driver retries on.
+func (r *read) received(dataPresent bool) int {
+	n := r.rd.counted()
+	if dataPresent {
+		n = min(n, r.plan.blockFor-1)
+	}
+	return n
 }
 
 // dataPresent reports whether the read had a data answer, for its error.

@@ -26,10 +26,10 @@ func TestReadManyErrorsNameTheFirstProblem(t *testing.T) {
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", ""}, Level: consistency.One}, "coordinator: invalid request: key may not be empty"},
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"", "b"}, Level: consistency.One}, "coordinator: invalid request: key may not be empty"},
 		{coordinator.ManyRequest{Keys: []string{"a", ""}, Level: consistency.One}, "coordinator: invalid request: empty table name"},
-		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", ""}}, "coordinator: invalid request: consistency level ANY cannot read; it is the zero Level: was Request.Level left unset?"},
+		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", ""}}, "coordinator: invalid request: consistency: unsupported consistency level ANY: it is for writes only, and the zero Level: was Request.Level left unset?"},
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", ""}, Level: consistency.One, Query: badQuery}, "coordinator: invalid request: replica: invalid query: slice 0: [\"b\", \"a\") selects no clustering key"},
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.One, Query: badQuery}, "coordinator: invalid request: replica: invalid query: slice 0: [\"b\", \"a\") selects no clustering key"},
-		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.Serial}, "coordinator: invalid request: a read at SERIAL needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos"},
+		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.Serial}, "coordinator: invalid request: consistency: unsupported consistency level SERIAL: a serial read needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos"},
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", ""}, Level: consistency.One, NowInSec: -1}, "coordinator: invalid request: negative read time -1"},
 	} {
 		_, err := e.c.ReadMany(context.Background(), tt.req)

@@ -50,13 +50,13 @@ func (req *Request) validate() error {
 	case req.Key == "":
 		return fmt.Errorf("%w: key may not be empty", ErrInvalidRequest)
 	case req.Level == consistency.Any:
-		return fmt.Errorf("%w: consistency level ANY cannot read; it is the zero Level: was Request.Level left unset?", ErrInvalidRequest)
+		return fmt.Errorf("%w: %w ANY: it is for writes only, and the zero Level: was Request.Level left unset?", ErrInvalidRequest, consistency.ErrUnsupportedLevel)
 	case req.NowInSec < 0:
 		return fmt.Errorf("%w: negative read time %d", ErrInvalidRequest, req.NowInSec)
 	case req.PageSize < 0:
 		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	case req.Level.IsSerial():
-		return fmt.Errorf("%w: a read at %s needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos", ErrInvalidRequest, req.Level)
+		return fmt.Errorf("%w: %w %s: a serial read needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos", ErrInvalidRequest, consistency.ErrUnsupportedLevel, req.Level)
 	}
 	if err := req.Level.ValidateForRead(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
