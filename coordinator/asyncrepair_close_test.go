@@ -108,8 +108,14 @@ func (l applyLabelRecorder) Apply(ctx context.Context, m replica.Mutation) error
 
 // An ASYNC repair runs under the profiler labels of the read whose repair
 // it is, not under those of whichever read first started the repair
-// workers.
+// workers. In a bubble, so that each read starts only once the repair
+// before it has left Apply: a goroutine dump taken while the last one was
+// still returning would hold both.
 func TestAsyncRepairsRunUnderTheirReadsProfilerLabels(t *testing.T) {
+	synctest.Test(t, testAsyncRepairsLabels)
+}
+
+func testAsyncRepairsLabels(t *testing.T) {
 	cl := instantCluster(t)
 	seen := make(chan string, 1)
 	reps, _, err := cl.Locate(tbl, key)
@@ -133,5 +139,6 @@ func TestAsyncRepairsRunUnderTheirReadsProfilerLabels(t *testing.T) {
 			require.NoError(t, err)
 		})
 		assert.Equal(t, fmt.Sprintf(`{"tenant":%q}`, tenant), <-seen, "read %d", i)
+		synctest.Wait()
 	}
 }
