@@ -58,7 +58,8 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 //     cover at least one clustering key, are ordered by start and do not
 //     overlap (they may touch), and delete something;
 //   - no negative TTL or deletion time; a tombstone has no TTL and no value;
-//     a local deletion time on exactly the tombstones and expiring cells, an
+//     a local deletion time on every expiring cell and on no other live one
+//     (a tombstone's may be 0: deleted at the epoch, as Cassandra allows), an
 //     expiring cell's no less than its TTL (it was written after the epoch,
 //     so that expiring it yields a valid tombstone); an expiry on exactly
 //     the expiring liveness; and no liveness with the TTL
