@@ -14,6 +14,7 @@ import (
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // Randomized and hand-worked tests of short-read protection and paging. The reference is the
@@ -91,6 +92,25 @@ func (g srGen) mutation(k string) replica.Partition {
 		return replica.NewPartition(k, replica.NewRow(ck).WithDeletion(replica.DeletedAt(ts, now-50)))
 	}
 	return replica.NewPartition(k, replica.NewRow(ck, replica.Live("v", "u", ts)))
+}
+
+// unrepairedCoordinator reads an instant cluster at NEVER without read
+// repair, so that every case reads the versions it seeded.
+func unrepairedCoordinator(t *testing.T) (*replicatest.Cluster, *coordinator.Coordinator) {
+	opts := policy(t, "NEVER")
+	opts.ReadRepair = repair.None
+	return propertyCoordinator(t, opts)
+}
+
+// seeded draws a version of k for each of cl's replicas and seeds it.
+func (g srGen) seeded(t *testing.T, cl *replicatest.Cluster, k string) []replica.Partition {
+	t.Helper()
+	reps := cl.Replicas()
+	vs := g.versions(t, k, len(reps))
+	for i, r := range reps {
+		require.NoError(t, r.Seed(tbl, vs[i]))
+	}
+	return vs
 }
 
 func (g srGen) versions(t *testing.T, k string, n int) []replica.Partition {
@@ -206,10 +226,7 @@ func TestShortReadRandomWholeRead(t *testing.T) {
 			g := srGen{rand.New(rand.NewPCG(1, uint64(len(tc.name))))}
 			for n := range srN {
 				k := fmt.Sprint("sr", n)
-				vs := g.versions(t, k, 3)
-				for i, r := range cl.Replicas() {
-					require.NoError(t, r.Seed(tbl, vs[i]))
-				}
+				vs := g.seeded(t, cl, k)
 				q := g.query()
 				want := srExpect(t, vs, q)
 				res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: consistency.All, Query: q, NowInSec: now})
@@ -229,16 +246,11 @@ func TestShortReadRandomWholeRead(t *testing.T) {
 // 1 to 3 under an overall LIMIT (or none), at ALL without repair: the
 // pages together return the model's rows, each page at most its size.
 func TestShortReadRandomPaged(t *testing.T) {
-	opts := policy(t, "NEVER")
-	opts.ReadRepair = repair.None
-	cl, c := propertyCoordinator(t, opts)
+	cl, c := unrepairedCoordinator(t)
 	g := srGen{rand.New(rand.NewPCG(7, 9))}
 	for n := range srN {
 		k := fmt.Sprint("zp", n)
-		vs := g.versions(t, k, 3)
-		for i, r := range cl.Replicas() {
-			require.NoError(t, r.Seed(tbl, vs[i]))
-		}
+		vs := g.seeded(t, cl, k)
 		q := g.query()
 		if g.r.IntN(3) == 0 {
 			q.Limit = 0
@@ -285,9 +297,7 @@ var srN, srMut = 600, 10
 // static-only partitions counted as a row for a query of every row, are
 // the model's per-partition rows, in key order, cut at LIMIT.
 func TestShortReadRandomMany(t *testing.T) {
-	opts := policy(t, "NEVER")
-	opts.ReadRepair = repair.None
-	cl, c := propertyCoordinator(t, opts)
+	cl, c := unrepairedCoordinator(t)
 	g := srGen{rand.New(rand.NewPCG(3, 5))}
 	for n := range srN {
 		q := g.query()
@@ -375,17 +385,12 @@ func TestShortReadRandomMany(t *testing.T) {
 // last row returned before, up to the page size and to what the LIMIT
 // leaves.
 func TestShortReadPagingWhileWriting(t *testing.T) {
-	opts := policy(t, "NEVER")
-	opts.ReadRepair = repair.None
-	cl, c := propertyCoordinator(t, opts)
+	cl, c := unrepairedCoordinator(t)
 	g := srGen{rand.New(rand.NewPCG(11, 13))}
 	for n := range srN {
 		k := fmt.Sprint("zw", n)
-		vs := g.versions(t, k, 3)
+		vs := g.seeded(t, cl, k)
 		reps := cl.Replicas()
-		for i, r := range reps {
-			require.NoError(t, r.Seed(tbl, vs[i]))
-		}
 		q := g.query()
 		limit := 0
 		if g.r.IntN(2) == 0 {
