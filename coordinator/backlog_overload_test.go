@@ -29,6 +29,10 @@ func TestARefusedRequestIsReplacedWhenOverloaded(t *testing.T) {
 		e.hangs(t, d1n1)
 		_, _, err := e.read(consistency.Quorum)
 		require.NoError(t, err, "alone in flight, the first read hedges around the wedged replica")
+		// Its losers that answered as it ended must be back before the two
+		// reads plan, or one of them may find a replica busy with an
+		// abandoned request the scheduler has not yet run to its end.
+		synctest.Wait()
 
 		var wg sync.WaitGroup
 		results := make([]coordinator.Result, 2)
