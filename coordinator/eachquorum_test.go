@@ -30,17 +30,25 @@ var twoDCs = []string{d1n1, d1n2, d1n3, d2n1, d2n2, d2n3}
 // everywhere, the coordinator in dc1.
 func newTwoDCs(t *testing.T, cfg coordinator.Config) *env {
 	t.Helper()
-	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
-		Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
-		Seed:        1,
-		Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-	})
-	require.NoError(t, err)
-	require.NoError(t, cl.Pin(tbl, key, twoDCs...))
-	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	cl := pinnedCluster(t, []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
+		consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}), twoDCs...)
 	cfg.LocalDatacenter = "dc1"
 	return newEnvOn(t, cl, cfg)
+}
+
+// pinnedCluster builds a cluster of dcs under repl, with key pinned to ids
+// in that order and seeded with v1 everywhere; every replica answers in
+// 1 ms.
+func pinnedCluster(t *testing.T, dcs []replicatest.Datacenter, repl consistency.Replication, ids ...string) *replicatest.Cluster {
+	t.Helper()
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: dcs, Replication: repl, Seed: 1,
+		Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.Pin(tbl, key, ids...))
+	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	return cl
 }
 
 func digestFirstOptions(t *testing.T) coordinator.TableOptions {

@@ -19,21 +19,6 @@ import (
 	"github.com/readpath/readpath/replica/replicatest"
 )
 
-// numbersCluster builds a cluster of the given datacenters (name -> nodes,
-// one rack per node) under repl, with key pinned to ids in that order and
-// seeded with v1 everywhere; every replica answers in 1 ms.
-func numbersCluster(t *testing.T, dcs []replicatest.Datacenter, repl consistency.Replication, ids ...string) *replicatest.Cluster {
-	t.Helper()
-	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: dcs, Replication: repl, Seed: 1,
-		Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-	})
-	require.NoError(t, err)
-	require.NoError(t, cl.Pin(tbl, key, ids...))
-	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
-	return cl
-}
-
 // EACH_QUORUM with a whole datacenter down: unavailable before anything is
 // sent, naming that datacenter with its own quorum and 0 alive
 // (ReplicaPlans.assureSufficientLiveReplicas, EACH_QUORUM branch).
@@ -63,7 +48,7 @@ func TestEachQuorumWholeDatacenterDown(t *testing.T) {
 // unavailable with the local numbers, though dc2 has three live replicas.
 func TestLocalQuorumLocalRF2(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl := numbersCluster(t,
+		cl := pinnedCluster(t,
 			[]replicatest.Datacenter{{Name: "dc1", Racks: 2, Nodes: 2}, {Name: "dc2", Racks: 3, Nodes: 3}},
 			consistency.NetworkTopology(map[string]int{"dc1": 2, "dc2": 3}),
 			"dc1-r1-n1", "dc1-r2-n2", d2n1, d2n2, d2n3)
@@ -85,7 +70,7 @@ func TestLocalQuorumLocalRF2(t *testing.T) {
 // asked (candidates are DC-local for a DC-local level).
 func TestLocalQuorumLocalRF1Failure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl := numbersCluster(t,
+		cl := pinnedCluster(t,
 			[]replicatest.Datacenter{{Name: "dc1", Racks: 1, Nodes: 1}, {Name: "dc2", Racks: 3, Nodes: 3}},
 			consistency.NetworkTopology(map[string]int{"dc1": 1, "dc2": 3}),
 			"dc1-r1-n1", d2n1, d2n2, d2n3)
@@ -113,7 +98,7 @@ func TestLocalQuorumLocalRF1Failure(t *testing.T) {
 // there, and none is alive; the error is still an UnavailableError.
 func TestLocalQuorumFromDatacenterWithRF0(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl := numbersCluster(t,
+		cl := pinnedCluster(t,
 			[]replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
 			consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 0}),
 			d1n1, d1n2, d1n3)

@@ -223,14 +223,19 @@ func refQuery(rows []refRow, q replica.Query, skip *string) []refRow {
 func viewRows(v replica.View) []refRow {
 	var out []refRow
 	for _, r := range v.Rows {
-		var cells []string
-		for _, c := range r.Cells {
-			cells = append(cells, fmt.Sprintf("%s[%s]=%s", c.Column, c.Path, c.Value))
-		}
-		slices.Sort(cells)
-		out = append(out, refRow{r.Clustering, strings.Join(cells, ",")})
+		out = append(out, viewRow(r))
 	}
 	return out
+}
+
+// viewRow is one row of a view as the model's row.
+func viewRow(r replica.ViewRow) refRow {
+	var cells []string
+	for _, c := range r.Cells {
+		cells = append(cells, fmt.Sprintf("%s[%s]=%s", c.Column, c.Path, c.Value))
+	}
+	slices.Sort(cells)
+	return refRow{r.Clustering, strings.Join(cells, ",")}
 }
 
 // ascending sorts model rows by clustering, as views hold them.

@@ -186,12 +186,7 @@ func srRows(v replica.View) []refRow {
 			out = append(out, refRow{Clustering: ""})
 			continue
 		}
-		var cells []string
-		for _, c := range r.Cells {
-			cells = append(cells, fmt.Sprintf("%s[%s]=%s", c.Column, c.Path, c.Value))
-		}
-		slices.Sort(cells)
-		out = append(out, refRow{r.Clustering, strings.Join(cells, ",")})
+		out = append(out, viewRow(r))
 	}
 	return out
 }
