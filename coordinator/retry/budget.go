@@ -85,6 +85,20 @@ func (cfg BudgetConfig) validate() error {
 	return nil
 }
 
+// Validate returns nil for a Budget made by NewBudget, and a *ConfigError
+// for a nil or zero Budget, which is not usable: NewExecutor and
+// coordinator.New refuse such a Budget with it, rather than the first
+// statement or read that withdraws from it crashing.
+func (b *Budget) Validate() error {
+	switch {
+	case b == nil:
+		return &ConfigError{"Budget", "nil", "not made by NewBudget"}
+	case b.slotNanos == 0:
+		return &ConfigError{"Budget", "the zero Budget", "not made by NewBudget"}
+	}
+	return nil
+}
+
 // epoch returns the number of the slot now falls in. A time with a
 // monotonic reading is placed by it: by UnixNano, the wall clock stepping
 // back an hour (NTP, a resumed VM) left every slot holding the later

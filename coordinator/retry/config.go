@@ -1,9 +1,11 @@
 package retry
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // Defaults of Config fields left zero.
@@ -148,6 +150,9 @@ func (cfg Config) validate() error {
 	if cfg.MaxRetries < 0 {
 		return &ConfigError{"Config.MaxRetries", cfg.MaxRetries, "must be >= 0"}
 	}
+	if err := cfg.validateImplementations(); err != nil {
+		return err
+	}
 	if err := cfg.validateSpeculation(); err != nil {
 		return err
 	}
@@ -156,6 +161,26 @@ func (cfg Config) validate() error {
 			"must be 0 when Config.Backoff is set"}
 	}
 	return cfg.ExponentialBackoff.validate()
+}
+
+// validateImplementations refuses a Policy, Speculation or jitter source
+// that is a nil pointer (or func) in its interface, and a Budget not made
+// by NewBudget: each would crash the first statement that used it.
+func (cfg Config) validateImplementations() error {
+	for _, f := range []struct {
+		field string
+		v     any
+	}{{"Config.Policy", cfg.Policy}, {"Config.Speculation", cfg.Speculation}, {"Config.ExponentialBackoff.Rand", cfg.ExponentialBackoff.Rand}} {
+		if typednil.Holds(f.v) {
+			return &ConfigError{f.field, f.v, fmt.Sprintf("a nil %T", f.v)}
+		}
+	}
+	if cfg.Budget != nil {
+		if err := cfg.Budget.Validate(); err != nil {
+			return fmt.Errorf("Config.Budget: %w", err)
+		}
+	}
+	return nil
 }
 
 func (cfg Config) validateSpeculation() error {

@@ -28,10 +28,14 @@ func (IdempotentOnlyPolicy) OnUnavailable(s Statement, _ *consistency.Unavailabl
 	return nextOnce(s, retryCount)
 }
 
-// OnRequestAborted tries the next target once after a request not sent
-// (ErrNotSent), which applied nothing, and rethrows other aborts.
-func (IdempotentOnlyPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
-	return onlyIf(classify(err).unsent, nextOnce(s, retryCount))
+// OnRequestAborted tries the next target after a request not sent
+// (ErrNotSent), which applied nothing, however many retries were made: the
+// Java driver moves past a node it cannot send to without asking its
+// policy, so the one retry after a failure that reached a target goes on
+// past every such node (bounded by the plan, MaxRetries and the budget).
+// It rethrows other aborts.
+func (IdempotentOnlyPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
+	return onlyIf(classify(err).unsent, retryNext(s.Level))
 }
 
 // OnErrorResponse rethrows.

@@ -171,7 +171,7 @@ func TestIdempotentOnlyPolicy(t *testing.T) {
 		{"unavailable, 2nd", q, unavailable(c.Quorum, 2, 1), 1, rethrown},
 		{"closed connection", q, retry.ErrConnectionClosed, 0, rethrown},
 		{"not sent", stmt(c.Quorum, retry.NotIdempotent), retry.ErrNotSent, 0, next(c.Quorum)},
-		{"not sent, 2nd", q, retry.ErrNotSent, 1, rethrown},
+		{"not sent, 2nd", q, retry.ErrNotSent, 1, next(c.Quorum)}, // past a node it could not send to
 		{"overloaded", q, retry.ErrOverloaded, 0, rethrown},
 	}
 	runDecisions(t, retry.IdempotentOnlyPolicy{}, cases)

@@ -1,10 +1,22 @@
 // Package typednil finds nil pointers returned as errors: a nil *T in an
 // error interface is not a nil error, and errors.Is, errors.As and Error
 // call its methods, which dereference nil and crash. Code that calls an
-// embedder's functions checks their errors with it before using them.
+// embedder's functions checks their errors with it before using them, and
+// configurations check the implementations they are given with Holds.
 package typednil
 
 import "reflect"
+
+// Holds reports whether v, an interface value that is not nil, holds a nil
+// pointer, func, map, channel or slice: a Locator or Policy that compares
+// unequal to nil but whose first call would crash.
+func Holds(v any) bool {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Chan, reflect.Slice:
+		return rv.IsNil()
+	}
+	return false
+}
 
 // Find returns the first nil pointer on err's tree (err itself, or one it
 // wraps through Unwrap() error or Unwrap() []error), or nil. It calls no

@@ -36,3 +36,34 @@ func TestFindsANilPointerAnywhereOnTheTree(t *testing.T) {
 		}
 	}
 }
+
+type nilMethods struct{}
+
+func (*nilMethods) Locate() {}
+
+func TestHoldsTellsANilInsideAnInterface(t *testing.T) {
+	var p *nilMethods
+	var f func()
+	var m map[string]int
+	var c chan int
+	var s []int
+	for name, tc := range map[string]struct {
+		v    any
+		want bool
+	}{
+		"nil interface": {nil, false},
+		"nil pointer":   {p, true},
+		"nil func":      {f, true},
+		"nil map":       {m, true},
+		"nil channel":   {c, true},
+		"nil slice":     {s, true},
+		"a pointer":     {&nilMethods{}, false},
+		"a func":        {func() {}, false},
+		"a value":       {nilMethods{}, false},
+		"a number":      {0, false},
+	} {
+		if got := typednil.Holds(tc.v); got != tc.want {
+			t.Errorf("%s: Holds = %v, want %v", name, got, tc.want)
+		}
+	}
+}
