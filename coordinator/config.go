@@ -8,6 +8,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator/retry"
+	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -228,6 +229,9 @@ func (cfg *Config) validate() error {
 	case cfg.RepairWorkers > maxRepairWorkers:
 		return configError("RepairWorkers %d is above %d", cfg.RepairWorkers, maxRepairWorkers)
 	}
+	if err := cfg.validateImplementations(); err != nil {
+		return err
+	}
 	if err := cfg.HedgeBudget.validate(); err != nil {
 		return err
 	}
@@ -235,6 +239,27 @@ func (cfg *Config) validate() error {
 		return err
 	}
 	return cfg.validateTables()
+}
+
+// validateImplementations refuses a Locator, Liveness, Observer or
+// outcome reporter that is a nil pointer (or func) in its interface, and a
+// Budget not made by retry.NewBudget: each would crash the first read that
+// used it.
+func (cfg *Config) validateImplementations() error {
+	for _, f := range []struct {
+		field string
+		v     any
+	}{{"Locator", cfg.Locator}, {"Liveness", cfg.Liveness}, {"Observer", cfg.Observer}, {"Outcomes", cfg.Outcomes}} {
+		if typednil.Holds(f.v) {
+			return configError("%s is a nil %T", f.field, f.v)
+		}
+	}
+	if cfg.Budget != nil {
+		if err := cfg.Budget.Validate(); err != nil {
+			return fmt.Errorf("%w: Budget: %w", ErrInvalidConfig, err)
+		}
+	}
+	return nil
 }
 
 func (b HedgeBudget) validate() error {

@@ -16,6 +16,7 @@ import (
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 var nowhere = coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {
@@ -89,6 +90,7 @@ func TestBadPlacementIsRejectedBeforeSending(t *testing.T) {
 		placements := map[string][]replica.Replica{
 			"none":      nil,
 			"nil":       {a, nil},
+			"nil ptr":   {a, (*replicatest.Replica)(nil)}, // crashed the read in Endpoint
 			"duplicate": {a, b, a},
 		}
 		for name, reps := range placements {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -27,6 +28,9 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	for i, r := range reps {
 		if r == nil {
 			return fmt.Errorf("%w: replica %d is nil", ErrBadPlacement, i)
+		}
+		if typednil.Holds(r) {
+			return fmt.Errorf("%w: replica %d is a nil %T", ErrBadPlacement, i, r)
 		}
 	}
 	if id, ok := listedTwice(eps, spill); ok {
@@ -129,11 +133,12 @@ func (d *dupTables) sized(n int) (fps []uint64, slots []int32, bits int) {
 }
 
 // endpoints asks each replica for its endpoint once, into buf; a nil
-// replica gets the zero endpoint, for checkPlacement to reject.
+// replica, or a nil pointer in the interface, whose Endpoint would crash,
+// gets the zero endpoint, for checkPlacement to reject.
 func endpoints(reps []replica.Replica, buf []replica.Endpoint) []replica.Endpoint {
 	for _, r := range reps {
 		var ep replica.Endpoint
-		if r != nil {
+		if r != nil && !typednil.Holds(r) {
 			ep = r.Endpoint()
 		}
 		buf = append(buf, ep)
