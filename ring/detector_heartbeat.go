@@ -6,8 +6,12 @@ import "time"
 // heartbeat, say). The first heartbeat starts the node's phi accounting;
 // a heartbeat of a node convicted by phi readmits it. A heartbeat not
 // after the node's latest (out of order, or the same one again) is
-// ignored, and readmits nothing.
+// ignored, and readmits nothing. So is a heartbeat of the empty ID, which
+// names no node (ReportOutcome ignores it too).
 func (d *Detector) Heartbeat(id string, at time.Time) {
+	if id == "" {
+		return
+	}
 	t := d.track(id)
 	t.mu.Lock()
 	defer t.mu.Unlock()
