@@ -10,7 +10,7 @@ import (
 )
 
 // A node the Locator cannot connect to, or whose Connect returns a nil
-// replica or another node's, is refused by AddNode and ReplaceNode with the
+// replica (or a nil pointer as one) or another node's, is refused by AddNode and ReplaceNode with the
 // error their docs name, and changes nothing.
 func TestLocatorChangeRefusedByConnectChangesNothing(t *testing.T) {
 	failing := errors.New("dial failed")
@@ -20,6 +20,8 @@ func TestLocatorChangeRefusedByConnectChangesNothing(t *testing.T) {
 			return nil, failing
 		case "nil":
 			return nil, nil
+		case "nil pointer": // crashed the change in its Endpoint
+			return (*replicatest.Replica)(nil), nil
 		case "impostor":
 			return replicatest.NewReplica(replica.Endpoint{ID: "someone else"}), nil
 		}
@@ -36,7 +38,7 @@ func TestLocatorChangeRefusedByConnectChangesNothing(t *testing.T) {
 	for _, tc := range []struct {
 		id, kind string
 		want     any
-	}{{"unreachable", "*ConnectError", &connErr}, {"nil", "*NodeError", &nodeErr}, {"impostor", "*NodeError", &nodeErr}} {
+	}{{"unreachable", "*ConnectError", &connErr}, {"nil", "*NodeError", &nodeErr}, {"nil pointer", "*NodeError", &nodeErr}, {"impostor", "*NodeError", &nodeErr}} {
 		n := ring.Node{ID: tc.id, Datacenter: nodes[0].Datacenter, Rack: nodes[0].Rack, Tokens: []int64{42}}
 		if err := l.AddNode(n); !errors.As(err, tc.want) {
 			t.Errorf("AddNode(%s) = %v, want a %s", tc.id, err, tc.kind)

@@ -1,9 +1,11 @@
 package ring
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -101,6 +103,8 @@ func (l *Locator) replicaFor(n Node, prev *locatorState) (replica.Replica, error
 		return nil, &ConnectError{Node: n.ID, Err: usable(err, "Connect")}
 	case rep == nil:
 		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a nil replica"}
+	case typednil.Holds(rep):
+		return nil, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a nil %T", rep)}
 	case rep.Endpoint() != n.Endpoint():
 		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a replica for " + rep.Endpoint().String()}
 	}
