@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // Behavior is everything that shapes how a fake replica answers. The zero
@@ -54,7 +56,7 @@ func (w Window) String() string { return "[" + w.Start.String() + ", " + w.End.S
 
 // Validate returns a *ConfigError if a setting is out of range: a negative,
 // infinite or NaN Slowdown, a PauseChance outside [0, 1] or one without a
-// PauseLength, an invalid latency model, a window that is empty or starts
+// PauseLength, an invalid latency model (a nil pointer as one too), a window that is empty or starts
 // before 0, or an ErrorAfter fault with a negative delay.
 func (b Behavior) Validate() error {
 	if !(b.Slowdown >= 0) || math.IsInf(b.Slowdown, 1) {
@@ -71,10 +73,13 @@ func (b Behavior) Validate() error {
 			return invalid("pause window "+w.String(), "must start at or after 0 and end after its start")
 		}
 	}
-	return errorsOf(validateLatency(b.Latency), validateLatency(b.PauseLength), b.Fault.validate())
+	return errorsOf(validateLatency("latency", b.Latency), validateLatency("pause length", b.PauseLength), b.Fault.validate())
 }
 
-func validateLatency(l Latency) error {
+func validateLatency(setting string, l Latency) error {
+	if typednil.Holds(l) { // its Sample would crash the replica's every read
+		return invalid(setting, "a nil %T", l)
+	}
 	if v, ok := l.(validator); ok {
 		return v.validate()
 	}

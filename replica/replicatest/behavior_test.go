@@ -2,7 +2,9 @@ package replicatest_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/readpath/readpath/replica/replicatest"
 	"github.com/stretchr/testify/assert"
@@ -35,6 +37,8 @@ func TestBehaviorValidate(t *testing.T) {
 		{"empty window", replicatest.Behavior{Pauses: []replicatest.Window{{ms(1), ms(1)}}}, false},
 		{"inverted window", replicatest.Behavior{Pauses: []replicatest.Window{{ms(2), ms(1)}}}, false},
 		{"negative error delay", replicatest.Behavior{Fault: replicatest.ErrorAfter(-1, nil)}, false},
+		{"nil pointer latency", replicatest.Behavior{Latency: (*stepLatency)(nil)}, false},
+		{"nil pointer pause length", replicatest.Behavior{PauseChance: 0.5, PauseLength: (*stepLatency)(nil)}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -92,3 +96,8 @@ func TestBehaviorString(t *testing.T) {
 	assert.Equal(t, "latency Constant(3ms), slowdown 2, pause chance 0.01 of Constant(50ms), pauses [[100ms, 180ms)], fault down", b.String())
 	assert.Equal(t, "latency <nil>, slowdown 1, fault none", replicatest.Behavior{}.String())
 }
+
+// stepLatency is an embedder's latency model on a pointer.
+type stepLatency struct{ d time.Duration }
+
+func (s *stepLatency) Sample(*rand.Rand) time.Duration { return s.d }
