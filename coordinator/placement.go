@@ -26,10 +26,11 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 		return fmt.Errorf("%w: no replicas (does its replication name a datacenter without nodes?)", ErrBadPlacement)
 	}
 	for i, r := range reps {
-		if r == nil {
+		switch {
+		case eps[i].ID != "": // endpoints asked it: neither nil nor a nil pointer
+		case r == nil:
 			return fmt.Errorf("%w: replica %d is nil", ErrBadPlacement, i)
-		}
-		if typednil.Holds(r) {
+		case typednil.Holds(r):
 			return fmt.Errorf("%w: replica %d is a nil %T", ErrBadPlacement, i, r)
 		}
 	}
