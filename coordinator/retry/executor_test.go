@@ -325,6 +325,12 @@ func TestExecuteRejectsBadCalls(t *testing.T) {
 			_, err := retry.Execute(t.Context(), ex, stmt(c.One, 7), plan, cl.attempt)
 			return err
 		}, retry.ErrInvalidStatement},
+		{"nil pointer policy", func() error { // failed at its first call, as a *PolicyPanicError
+			s := stmt(c.One, retry.Idempotent)
+			s.Policy = (*nilPolicy)(nil)
+			_, err := retry.Execute(t.Context(), ex, s, plan, cl.attempt)
+			return err
+		}, retry.ErrInvalidStatement},
 	}
 	for _, tt := range tests {
 		assert.ErrorIs(t, tt.run(), tt.want, tt.name)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // ErrInvalidStatement is returned, wrapped, by Statement.Validate and by
@@ -30,8 +31,12 @@ type Statement struct {
 }
 
 // Validate returns an error wrapping ErrInvalidStatement for an undefined
-// level or idempotence.
+// level or idempotence, or a Policy that is a nil pointer in its interface
+// (not nil, so it would replace the executor's, and fail at its first call).
 func (s Statement) Validate() error {
+	if typednil.Holds(s.Policy) {
+		return fmt.Errorf("%w: a nil %T as its policy", ErrInvalidStatement, s.Policy)
+	}
 	if !s.Level.Valid() {
 		return fmt.Errorf("%w: consistency level %s", ErrInvalidStatement, s.Level)
 	}
