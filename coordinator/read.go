@@ -116,7 +116,7 @@ func (r *read) makePlan() error {
 // decideSpeculation loads the table's threshold and decides whether the
 // read's first round may speculate at all.
 func (r *read) decideSpeculation() {
-	d, ok := r.t.threshold.Load(r.start)
+	d, ok := r.t.threshold.LoadFor(r.opts.SpeculativeRetry, r.start)
 	r.trace.Threshold, r.trace.Speculate = d, ok
 	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
 	remaining := r.ctx.deadline.Sub(r.start)

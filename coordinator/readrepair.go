@@ -76,7 +76,7 @@ func staleCount(diffs []replica.Partition) int {
 // it may: not under NEVER, nor when the threshold exceeds the read timeout.
 func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bool) {
 	t := now()
-	d, ok := r.t.writeThreshold.Load(t)
+	d, ok := r.t.writeThreshold.LoadFor(r.opts.AdditionalWritePolicy, t)
 	return t, d, ok && d < r.c.cfg.ReadTimeout
 }
 

@@ -105,6 +105,23 @@ func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
 	return th.recompute(now)
 }
 
+// LoadFor is Load for a caller that holds policy p, which SetPolicy may
+// have replaced since it took it: a read that must finish under the policy
+// it started with. The policy in force answers as Load does; another one
+// gets its own threshold over the same tracker, computed for this call
+// and not kept (a read that races an ALTER TABLE, so rare).
+func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration, speculate bool) {
+	st := th.state.Load()
+	if st.policy != p {
+		own := th.compute(p, st.kept, time.Time{})
+		return own.d, own.speculate
+	}
+	if now.Before(st.due) {
+		return st.d, st.speculate
+	}
+	return th.recompute(now)
+}
+
 // recompute refreshes a stale threshold, or one whose table now has enough
 // samples for its first value, unless another Load already is: then it
 // returns the value in force rather than wait or repeat the work.
