@@ -25,11 +25,18 @@ var ErrUnknownVersion = errors.New("digest: unknown encoding version")
 // not modified after it is returned, so it may be shared between goroutines.
 type VersionError struct {
 	Version byte
+	// Known is the newest version the refusing build knows: Latest when 0,
+	// older on a node that predates Version (during a rolling upgrade).
+	Known byte
 }
 
 func (e *VersionError) Error() string {
+	known := e.Known
+	if known == 0 {
+		known = Latest
+	}
 	return "digest: unknown encoding version " + strconv.Itoa(int(e.Version)) +
-		" (this build knows 1 to " + strconv.Itoa(int(Latest)) + ")"
+		" (this build knows 1 to " + strconv.Itoa(int(known)) + ")"
 }
 
 // Is makes errors.Is(err, ErrUnknownVersion) hold.

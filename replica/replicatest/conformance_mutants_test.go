@@ -173,6 +173,9 @@ var mutants = map[string]struct {
 		resp.Partition.Rows = r.held
 		return resp, err
 	}}, "answers_stay_as_returned"},
+	// Losing bytes or bits the data model keeps (conformance_wire_mutants_test.go).
+	"carries column names and paths as UTF-8 strings": {utf8Transport, "binary_keys"},
+	"stores local deletion times in 32 bits":          {store32BitTimes, "read_time"},
 }
 
 // limitEachSlice reads a limited query of several slices one slice at a

@@ -1,6 +1,7 @@
 package replicatest
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/readpath/readpath/digest"
@@ -11,26 +12,41 @@ import (
 // rich returns two versions of partition key holding every element of the
 // model: a static row, range tombstones, row liveness (one expiring), a
 // complex column with a complex deletion, expiring cells and tombstones,
-// timed so that the read times of readTimes purge different parts of them.
-func rich(key string) (older, newer replica.Partition) {
+// timed so that the read times of readTimes(base) purge different parts of
+// them. Every deletion time and expiry is base seconds later.
+func rich(key string, base int64) (older, newer replica.Partition) {
+	at := func(s int64) int64 { return base + s }
 	older = replica.NewPartition(key,
-		replica.NewRow("a", replica.Live("x", "1", 10), replica.Expiring("y", "soon", 10, 100, 300)).WithLiveness(replica.Inserted(10)),
+		replica.NewRow("a", replica.Live("x", "1", 10), replica.Expiring("y", "soon", 10, 100, at(300))).WithLiveness(replica.Inserted(10)),
 		replica.NewRow("c", replica.Live("x", "2", 10)),
-		replica.NewRow("e").WithLiveness(replica.InsertedWithTTL(10, 50, 250)),
+		replica.NewRow("e").WithLiveness(replica.InsertedWithTTL(10, 50, at(250))),
 	).WithStatic(replica.Live("plan", "free", 10), replica.Live("tags", "", 10).WithPath("a")).
-		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("b"), replica.EndBefore("d"), replica.DeletedAt(12, 200)))
+		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("b"), replica.EndBefore("d"), replica.DeletedAt(12, at(200))))
 	newer = replica.NewPartition(key,
-		replica.NewRow("a", replica.Live("m", "v", 20).WithPath("k1"), replica.Tombstone("z", 20, 400)).
-			WithComplexDeletion("m", replica.DeletedAt(19, 180)),
-		replica.NewRow("d", replica.Live("x", "3", 20), replica.Expiring("m", "w", 20, 10, 170).WithPath("k2")),
-	).WithStatic(replica.Tombstone("plan", 20, 150)).
-		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("d"), replica.Top(), replica.DeletedAt(5, 100)))
+		replica.NewRow("a", replica.Live("m", "v", 20).WithPath("k1"), replica.Tombstone("z", 20, at(400))).
+			WithComplexDeletion("m", replica.DeletedAt(19, at(180))),
+		replica.NewRow("d", replica.Live("x", "3", 20), replica.Expiring("m", "w", 20, 10, at(170)).WithPath("k2")),
+	).WithStatic(replica.Tombstone("plan", 20, at(150))).
+		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("d"), replica.Top(), replica.DeletedAt(5, at(100))))
 	return older, newer
 }
 
-// readTimes are the (nowInSec, gcBefore) pairs the read-time checks read
-// at: none, then later and later, each purging more of rich's data.
-var readTimes = [][2]int64{{0, 0}, {170, 101}, {260, 160}, {310, 190}, {500, 450}}
+// timeBases are the offsets the read-time check shifts rich's times by:
+// none, and past 2106, where a store that keeps deletion times and expiries
+// in 32 bits, signed (until 2038, as Cassandra 4.1) or not (until 2106, as
+// 5.0), wraps them. Times are 64-bit.
+var timeBases = []int64{0, 1<<32 + 1<<20}
+
+// readTimes returns the (nowInSec, gcBefore) pairs the read-time checks
+// read rich(key, base) at: none, then later and later, each purging more.
+func readTimes(base int64) [][2]int64 {
+	times := [][2]int64{{0, 0}, {170, 101}, {260, 160}, {310, 190}, {500, 450}}
+	for i := 1; i < len(times); i++ {
+		times[i][0] += base
+		times[i][1] += base
+	}
+	return times
+}
 
 // checkReadTime writes rich data and reads it at several read times, column
 // selections and digest versions: every answer, data, digest and
@@ -38,14 +54,17 @@ var readTimes = [][2]int64{{0, 0}, {170, 101}, {260, 160}, {310, 190}, {500, 450
 // written. Some read times purge some of the tombstones (see
 // TestReadTimesPurgeSomeTombstones), which must not be counted.
 func checkReadTime(t *testing.T, r replica.Replica) {
-	older, newer := rich("k")
-	apply(t, r, older)
-	apply(t, r, newer)
-	stored, _ := repair.Merge(older, newer)
-	for _, at := range readTimes {
-		for _, cols := range [][]string{nil, {"x", "m"}} {
-			cmd := replica.Command{Table: conformanceTable, Key: "k", NowInSec: at[0], GCBefore: at[1], Columns: cols}
-			expectAnswer(t, r, cmd, stored)
+	for _, base := range timeBases {
+		key := fmt.Sprint("k", base)
+		older, newer := rich(key, base)
+		apply(t, r, older)
+		apply(t, r, newer)
+		stored, _ := repair.Merge(older, newer)
+		for _, at := range readTimes(base) {
+			for _, cols := range [][]string{nil, {"x", "m"}} {
+				cmd := replica.Command{Table: conformanceTable, Key: key, NowInSec: at[0], GCBefore: at[1], Columns: cols}
+				expectAnswer(t, r, cmd, stored)
+			}
 		}
 	}
 }
@@ -54,7 +73,7 @@ func checkReadTime(t *testing.T, r replica.Replica) {
 // of a partition version 1 can express and of one it cannot.
 func checkDigestVersions(t *testing.T, r replica.Replica) {
 	plain, _ := versions("plain")
-	older, newer := rich("rich")
+	older, newer := rich("rich", 0)
 	apply(t, r, plain)
 	apply(t, r, older)
 	apply(t, r, newer)

@@ -51,10 +51,12 @@ func WithWorkers(workers, queueLimit int) Option {
 
 // WithMaxDigestVersion makes the replica act as a node of an older build
 // during a rolling upgrade, one that knows digest versions up to v only: it
-// reports v through MaxDigestVersion, and answers a digest-only read at the
-// version the command asks for, or at v if the command asks for the newest
-// (0) or for one above v, as a build that predates those versions would. v
-// must be from digest.V1 to digest.Latest, the default.
+// reports v through MaxDigestVersion, answers a digest-only read at the
+// version the command asks for, or at v if it asks for the newest (0), and
+// refuses one that asks for a version above v (a *replica.CommandError
+// wrapping a *digest.VersionError), as Command.Respond refuses a version no
+// build knows: a coordinator must ask for a version every replica it
+// contacts knows. v must be from digest.V1 to digest.Latest, the default.
 func WithMaxDigestVersion(v byte) Option {
 	return func(o *options) { o.maxDigest = v }
 }

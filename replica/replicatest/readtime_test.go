@@ -1,6 +1,7 @@
 package replicatest_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,9 +70,17 @@ func TestWithMaxDigestVersion(t *testing.T) {
 	p := replica.NewPartition("k", replica.NewRow("r", replica.Live("a", "v", 1))).WithStatic(replica.Live("s", "v", 1))
 	require.NoError(t, old.Seed(table, p))
 	v1, _ := p.DigestAt(digest.V1)
-	for _, version := range []byte{0, digest.V1, digest.V2, digest.Latest + 1} {
+	for _, version := range []byte{0, digest.V1} {
 		got := read(t, old, replica.Command{Table: table, Key: "k", DigestOnly: true, DigestVersion: version})
 		assert.Equal(t, v1, got.Digest, "asked for version %d", version)
+	}
+	for _, version := range []byte{digest.V2, digest.Latest + 1} { // a version it predates: refused
+		_, err := old.Read(context.Background(), replica.Command{Table: table, Key: "k", DigestOnly: true, DigestVersion: version})
+		var ve *digest.VersionError
+		require.ErrorAs(t, err, &ve, "asked for version %d", version)
+		assert.Equal(t, digest.V1, ve.Known)
+		assert.ErrorIs(t, err, digest.ErrUnknownVersion)
+		assert.ErrorIs(t, err, replica.ErrInvalidCommand)
 	}
 	assert.True(t, read(t, old, replica.Command{Table: table, Key: "k"}).Partition.Equal(p), "data reads are as ever")
 

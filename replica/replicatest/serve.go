@@ -31,8 +31,14 @@ func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 	if err := r.serve(ctx, "read", req); err != nil {
 		return replica.Response{}, err
 	}
-	if cmd.DigestOnly && r.maxDigest < digest.Latest && (cmd.DigestVersion == 0 || cmd.DigestVersion > r.maxDigest) {
-		cmd.DigestVersion = r.maxDigest // an older build knows no newer version
+	if cmd.DigestOnly && r.maxDigest < digest.Latest {
+		switch v := cmd.DigestVersion; {
+		case v == 0:
+			cmd.DigestVersion = r.maxDigest // the newest it knows
+		case v > r.maxDigest: // a version this build predates: refused, as Respond refuses one no build knows
+			err := &replica.CommandError{Reason: "digest version", Err: &digest.VersionError{Version: v, Known: r.maxDigest}}
+			return replica.Response{}, r.fail("read", err)
+		}
 	}
 	resp, err := r.data.read(cmd)
 	if err != nil {

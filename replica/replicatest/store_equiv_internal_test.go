@@ -141,14 +141,22 @@ func TestAnyReadAnswersAsIfMergedOnArrival(t *testing.T) {
 			cmd := readGen(t)
 			got, err := r.Read(ctx, cmd)
 			asked := cmd
-			if cmd.DigestOnly && maxDigest < digest.Latest && (cmd.DigestVersion == 0 || cmd.DigestVersion > maxDigest) {
-				asked.DigestVersion = maxDigest
+			var refused error // an older build's refusal of a newer version
+			if v := cmd.DigestVersion; cmd.DigestOnly && maxDigest < digest.Latest {
+				if v == 0 {
+					asked.DigestVersion = maxDigest
+				} else if v > maxDigest {
+					refused = &replica.CommandError{Reason: "digest version", Err: &digest.VersionError{Version: v, Known: maxDigest}}
+				}
 			}
 			held := model
 			if !seeded {
 				held = replica.Partition{}
 			}
 			want, wantErr := asked.Respond(held)
+			if refused != nil {
+				want, wantErr = replica.Response{}, refused
+			}
 			if (err == nil) != (wantErr == nil) || err != nil && !errors.Is(err, wantErr) && errors.Unwrap(err).Error() != wantErr.Error() {
 				t.Fatalf("op %d: %+v: error %v; want %v", i, cmd, err, wantErr)
 			}
