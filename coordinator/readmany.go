@@ -25,7 +25,9 @@ type ManyRequest struct {
 	// Limit is a per-partition limit (CQL's PER PARTITION LIMIT).
 	Query replica.Query
 	// Limit, if not 0, is the most live rows returned across all keys, in
-	// the order of Keys (CQL's LIMIT on an IN query): each partition is read
+	// the order of Keys (CQL's LIMIT on an IN query, whose values Cassandra
+	// sorts by their type before it reads: a CQL layer passes Keys sorted,
+	// as cql_select_test.go does): each partition is read
 	// with at most that many, and the results are cut once the rows of the
 	// keys before reach it. Without a PageSize it is also the page size of
 	// the pages Next reads.

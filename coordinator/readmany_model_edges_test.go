@@ -192,7 +192,7 @@ func (mc modelCase) run(t *testing.T) (got []string, problem string) {
 // per-partition limit, in the list's order, once, up to the LIMIT under a
 // page size, no page past its size; every key that cannot be located is
 // reported with its error (when paging reaches it), and no other key fails.
-func TestReviewManyPagingModel(t *testing.T) {
+func TestReadManyPagingModel(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		mc := drawModelCase(rt)
 		got, problem := mc.run(t)

@@ -38,7 +38,7 @@ func sixNodes(t *testing.T) *env {
 // One key whose replicas are down fails alone, with its own
 // UnavailableError (QUORUM: 2 required, 1 alive), counted once; the keys
 // around it are read, in order, and nothing is sent for it.
-func TestReviewManyOneKeyUnavailable(t *testing.T) {
+func TestReadManyOneKeyUnavailable(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := sixNodes(t)
 		require.NoError(t, e.cluster.SetAlive("dc1-r1-n4", false))
@@ -64,7 +64,7 @@ func TestReviewManyOneKeyUnavailable(t *testing.T) {
 // An unavailable key inside a page holds no rows and does not end the
 // page: the page of 3 takes a's two rows and b's first, and the next page
 // resumes b; x is not read again.
-func TestReviewManyUnavailableKeyInsideAPage(t *testing.T) {
+func TestReadManyUnavailableKeyInsideAPage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := sixNodes(t)
 		require.NoError(t, e.cluster.SetAlive("dc1-r1-n4", false))
@@ -89,7 +89,7 @@ func TestReviewManyUnavailableKeyInsideAPage(t *testing.T) {
 // A key whose replicas hang times out with its own ReadTimeoutError
 // (QUORUM: blockFor 2, none received, no data) at the read timeout, while
 // the others return at once; only that read counts as a timeout.
-func TestReviewManyOneKeyTimesOut(t *testing.T) {
+func TestReadManyOneKeyTimesOut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := sixNodes(t)
 		for _, id := range []string{"dc1-r1-n4", "dc1-r2-n5", "dc1-r3-n6"} {
@@ -116,7 +116,7 @@ func TestReviewManyOneKeyTimesOut(t *testing.T) {
 
 // A context cancelled before ReadMany starts reads nothing: every key's
 // error wraps context.Canceled, in key order, without repeats.
-func TestReviewManyContextCancelledBeforeStart(t *testing.T) {
+func TestReadManyContextCancelledBeforeStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 1, "a", "b", "c")
@@ -141,7 +141,7 @@ func TestReviewManyContextCancelledBeforeStart(t *testing.T) {
 // A caller's deadline that passes while keys remain: the reads running end
 // with a ReadTimeoutError, the keys not started with an error wrapping
 // context.DeadlineExceeded.
-func TestReviewManyDeadlineMidway(t *testing.T) {
+func TestReadManyDeadlineMidway(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		for _, id := range []string{A, B, C} {
@@ -170,7 +170,7 @@ func TestReviewManyDeadlineMidway(t *testing.T) {
 
 // Requests ReadMany cannot run are refused with a typed error, before
 // anything is read.
-func TestReviewManyRefusesBadRequests(t *testing.T) {
+func TestReadManyRefusesBadRequests(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 1, "a", "b")
@@ -206,7 +206,7 @@ func TestReviewManyRefusesBadRequests(t *testing.T) {
 // A paging state is bound to its key, query and columns: one fed back
 // with the query's per-partition limit, order, slices or columns changed
 // is refused, as is one for a key that is not the list's first.
-func TestReviewManyRefusesAStateOfAnotherQuery(t *testing.T) {
+func TestReadManyRefusesAStateOfAnotherQuery(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 4, "a", "b")

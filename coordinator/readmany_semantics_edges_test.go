@@ -53,7 +53,7 @@ func pagesInOrder(t *testing.T, c *coordinator.Coordinator, req coordinator.Many
 // The results follow the caller's list, first occurrence of each key, not
 // the keys' byte order (a CQL layer sorts an IN list as Cassandra does
 // before it calls ReadMany), and LIMIT counts in that order.
-func TestReviewManyKeepsTheListsOrderWithoutRepeats(t *testing.T) {
+func TestReadManyKeepsTheListsOrderWithoutRepeats(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 2, "a", "b", "c")
@@ -74,7 +74,7 @@ func TestReviewManyKeepsTheListsOrderWithoutRepeats(t *testing.T) {
 // A LIMIT below the per-partition limit, in pages: PER PARTITION LIMIT 4
 // LIMIT 7 in pages of 3 over two keys of five rows gives a's four rows,
 // then b's first three, each page full, and stops at the limit.
-func TestReviewManyLimitBelowPerPartitionLimitInPages(t *testing.T) {
+func TestReadManyLimitBelowPerPartitionLimitInPages(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 5, "a", "b")
@@ -97,7 +97,7 @@ func TestReviewManyLimitBelowPerPartitionLimitInPages(t *testing.T) {
 // a pager not known to be exhausted: the next page resumes it, finds
 // nothing, and reads on; the last such page is empty, as Cassandra's may
 // be. The LIMIT reached on a boundary ends the paging.
-func TestReviewManyPagesEndingAtPartitionBoundaries(t *testing.T) {
+func TestReadManyPagesEndingAtPartitionBoundaries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 1, "a")
@@ -130,7 +130,7 @@ func TestReviewManyPagesEndingAtPartitionBoundaries(t *testing.T) {
 
 // Reversed, the LIMIT cuts a key after its last row in reverse order, and
 // the next page resumes it before that row.
-func TestReviewManyReversedLimitAcrossKeys(t *testing.T) {
+func TestReadManyReversedLimitAcrossKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 3, "a", "b")
@@ -145,7 +145,7 @@ func TestReviewManyReversedLimitAcrossKeys(t *testing.T) {
 // A partition holding only static data counts as one row of the page and
 // of the LIMIT when the query selects every row (Cassandra's CQLCounter
 // counts it), and shows nothing to a slice, where it counts nothing.
-func TestReviewManyStaticOnlyPartitions(t *testing.T) {
+func TestReadManyStaticOnlyPartitions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		seedRows(t, e, 3, "a")
@@ -171,7 +171,7 @@ func TestReviewManyStaticOnlyPartitions(t *testing.T) {
 // A key whose replicas disagree is reconciled and repaired on its own; the
 // keys around it, which agree, are neither: one mismatch, two repairs
 // (the stale B and C), and every replica holds the newest x after.
-func TestReviewManyRepairsOnlyTheKeyThatDisagrees(t *testing.T) {
+func TestReadManyRepairsOnlyTheKeyThatDisagrees(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		for _, k := range []string{"a", "x", "b"} {
@@ -221,7 +221,7 @@ func (r recorder) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 // alike, carries the page's one read time, taken when it starts, though
 // the keys are read a second apart; the next page, of a request without a
 // NowInSec, takes its own.
-func TestReviewManyOneReadTimePerPage(t *testing.T) {
+func TestReadManyOneReadTimePerPage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		for _, id := range []string{A, B, C} {
@@ -268,7 +268,7 @@ func TestReviewManyOneReadTimePerPage(t *testing.T) {
 // A per-partition limit with many keys and a small concurrency: every
 // key's pages together give its first rows up to the limit, in key order,
 // whatever the page size.
-func TestReviewManyPerPartitionLimitOverManyKeys(t *testing.T) {
+func TestReadManyPerPartitionLimitOverManyKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		var keys []string

@@ -31,7 +31,7 @@ func (r slowApply) Apply(ctx context.Context, m replica.Mutation) error {
 // sent is counted acknowledged, failed, dropped or abandoned; the read is
 // counted cancelled, not as a timeout or failure; and nothing is left
 // running.
-func TestReviewManyCancelledRepairAfterTheCutIsAccounted(t *testing.T) {
+func TestReadManyCancelledRepairAfterTheCutIsAccounted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		for _, k := range []string{"a", "x"} {
