@@ -48,13 +48,13 @@ func TestBudgetFloorAndWindowBoundary(t *testing.T) {
 
 		// A hedge due at 9.999 s draws in the window's last slot, which
 		// still holds the first slot's ten.
-		time.Sleep(start.Add(10*time.Second - ms(6)).Sub(time.Now()))
+		time.Sleep(time.Until(start.Add(10*time.Second - ms(6))))
 		fired, cause := hedgeDue(t, e)
 		assert.False(t, fired)
 		assert.Equal(t, coordinator.SuppressedBudget, cause)
 
 		// At 10 s the first slot has left the window.
-		time.Sleep(start.Add(10 * time.Second).Sub(time.Now()))
+		time.Sleep(time.Until(start.Add(10 * time.Second)))
 		for i := range 10 {
 			fired, _ := hedgeDue(t, e)
 			assert.True(t, fired, "hedge %d after the window slid", i)

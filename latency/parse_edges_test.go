@@ -106,7 +106,7 @@ func TestParseHugeFixedDelayNeverWraps(t *testing.T) {
 // The constructors refuse what the parser refuses, NaN and infinities
 // included, with the same typed error.
 func TestConstructorsRejectNonFinite(t *testing.T) {
-	for _, p := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, -0.0, 100, 100.00001, 99.99999, 1e-5, -1, math.SmallestNonzeroFloat64, math.Nextafter(100, 0)} {
+	for _, p := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 100, 100.00001, 99.99999, 1e-5, -1, math.SmallestNonzeroFloat64, math.Nextafter(100, 0)} {
 		_, err := latency.Percentile(p)
 		assert.ErrorIs(t, err, latency.ErrInvalidSpeculativeRetry, "%v", p)
 		_, err = latency.Min(p, time.Millisecond)
