@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -282,8 +283,8 @@ func (b HedgeBudget) retryConfig() retry.BudgetConfig {
 }
 
 func (s SnitchConfig) validate() error {
-	if s.Badness != s.Badness {
-		return configError("Snitch.Badness must be a number, not %v", s.Badness)
+	if s.Badness != s.Badness || math.IsInf(s.Badness, 1) {
+		return configError("Snitch.Badness must be a finite number, not %v", s.Badness)
 	}
 	if s.ResetInterval < 0 {
 		return configError("Snitch.ResetInterval %v is negative", s.ResetInterval)

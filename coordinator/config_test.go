@@ -35,6 +35,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"budget NaN":             {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: math.NaN()}},
 		"negative budget window": {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: -1}},
 		"badness NaN":            {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: math.NaN()}},
+		"badness +Inf":           {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: math.Inf(1)}}, // ranked a replica that missed first
 		"bad default strategy":   {Locator: nowhere, DefaultTable: coordinator.TableOptions{Strategy: 9}},
 		"bad table repair":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"t": {ReadRepair: repair.Mode(9)}}},
 		"empty table name":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"": {}}},

@@ -170,12 +170,17 @@ func (c *Coordinator) overloaded() bool {
 // round is still outstanding: a slow replica's rack-mates often share its
 // cause (a switch, a power feed, a noisy tenant). Another rack never
 // justifies another datacenter: a replica of another datacenter is on
-// another rack by definition, and is farther.
+// another rack by definition, and is farther; nor does it justify a
+// replica that missed since its last answer over one that did not, which
+// would fail the hedge as it failed before.
 func (r *read) speculationTarget() (candidate, bool) {
 	var first *candidate
 	for i := range r.plan.order {
 		c := &r.plan.order[i]
 		if r.asked(i) || !r.sendable(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
+			continue
+		}
+		if first != nil && missed(c) && !missed(first) {
 			continue
 		}
 		if !r.rackOutstanding(c.ep) {
@@ -190,6 +195,10 @@ func (r *read) speculationTarget() (candidate, bool) {
 	}
 	return *first, true
 }
+
+// missed reports whether c's replica ended a request without an answer
+// since its last one.
+func missed(c *candidate) bool { return c.score != nil && c.score.misses.Load() > 0 }
 
 // asked reports whether a request of the read went to plan.order[i]; for a
 // digest-first read's straggler, one besides the digest that did not count.
