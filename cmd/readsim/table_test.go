@@ -14,9 +14,9 @@ func TestTableCells(t *testing.T) {
 		r    row
 		want map[string]string // header -> cell
 	}{
-		{"a p99.9 of 999 latencies is marked", row{Reads: 999, Latencies: 999, P999: 9.95, Trustworthy: true},
-			map[string]string{"reads": "999", "p99.9": "9.9*", "p50/ideal": "–", "late": "0.0"}},
-		{"of 1000, not", row{Reads: 1000, Latencies: 1000, P999: 9.95, P50VsIdeal: &two, P99VsIdeal: &two, Trustworthy: true},
+		{"a p99.9 of 1500 latencies is marked", row{Reads: 1500, Latencies: 1500, P999: 9.95, Trustworthy: true},
+			map[string]string{"reads": "1500", "p99.9": "9.9*", "p50/ideal": "–", "late": "0.0"}},
+		{"of 1501, not", row{Reads: 1501, Latencies: 1501, P999: 9.95, P50VsIdeal: &two, P99VsIdeal: &two, Trustworthy: true},
 			map[string]string{"p99.9": "9.9", "p50/ideal": "1.07", "p99/ideal": "1.07"}},
 		{"fan-out requests", row{Reads: 100000, Latencies: 1000, Trustworthy: true},
 			map[string]string{"reads": "1000x100"}},
@@ -36,7 +36,7 @@ func TestTableCells(t *testing.T) {
 
 // The footer explains a mark only when a row carries it.
 func TestFooterExplainsTheMarks(t *testing.T) {
-	clean := row{Latencies: 1000, Ideal: &idealFigures{}, Trustworthy: true}
+	clean := row{Latencies: 4000, Ideal: &idealFigures{}, Trustworthy: true}
 	f := footer([]row{clean})
 	assert.NotContains(t, f, "no model")
 	assert.NotContains(t, f, "* p99.9")
@@ -48,7 +48,7 @@ func TestFooterExplainsTheMarks(t *testing.T) {
 	bad.Scenario, bad.Policy, bad.Trustworthy, bad.Warning = "fanout", "90p", false, "wake-ups 9.0 ms late (p99)"
 	f = footer([]row{clean, few, noModel, bad})
 	assert.Contains(t, f, "– no model: ")
-	assert.Contains(t, f, "* p99.9 of fewer than 1000 latencies")
+	assert.Contains(t, f, "* p99.9 of at most 1500 latencies")
 	assert.Contains(t, f, "! WARNING: 1 of 4 rows")
 	assert.Contains(t, f, "!   fanout 90p: wake-ups 9.0 ms late (p99)\n")
 }
