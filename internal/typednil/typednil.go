@@ -8,11 +8,12 @@ package typednil
 import "reflect"
 
 // Holds reports whether v, an interface value that is not nil, holds a nil
-// pointer, func, map, channel or slice: a Locator or Policy that compares
-// unequal to nil but whose first call would crash.
+// pointer or func: a Locator or Policy that compares unequal to nil but
+// whose first call would crash. A nil map or slice is not held against an
+// implementation: reading one is legal, and may mean "none" to it.
 func Holds(v any) bool {
 	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Chan, reflect.Slice:
+	case reflect.Pointer, reflect.Func:
 		return rv.IsNil()
 	}
 	return false
