@@ -51,6 +51,7 @@ func (r *read) refuseBacklogged(k *call) bool {
 		return false
 	}
 	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent
+	k.returned.Store(true) // nothing runs: no replica to wait for
 	k.dropByWorker()
 	r.rd.refused++
 	r.accept(k.idx)

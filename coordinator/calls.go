@@ -17,8 +17,10 @@ import (
 // recycles it: a loser still running when the read returns writes here and
 // nowhere else.
 type call struct {
-	holders atomic.Int32 // the read and the worker, until each drops it
-	started atomic.Bool  // a worker has taken it up
+	holders  atomic.Int32 // the read and the worker, until each drops it
+	started  atomic.Bool  // a worker has taken it up
+	returned atomic.Bool  // the replica returned from it (set before the answer is handed over)
+	counted  atomic.Bool  // dropByRead counted it abandoned
 
 	c    *Coordinator
 	ctx  context.Context
@@ -51,25 +53,36 @@ func (c *Coordinator) newCall() *call {
 	return k
 }
 
-// dropByRead lets go of k for its read. A call its worker still holds
-// is abandoned: the replica has not returned from it, and until it does
-// the call counts against the replica's backlog (see BacklogError). The
-// worker may end it between the two atomics, taking the count to -1 for
-// an instant; readers clamp it rather than every read paying a third.
+// dropByRead lets go of k for its read. A call whose replica has not
+// returned from it is abandoned, and until the replica does it counts
+// against the replica's backlog (see BacklogError). That is decided by
+// returned, not by whether the worker still holds k: a worker holds an
+// answered call for a moment after handing its answer over, and counting
+// that as abandoned refused requests to healthy replicas under a small
+// MaxAbandonedPerReplica. The count is made before the hold is dropped,
+// so that a worker dropping k last sees counted.
 func (k *call) dropByRead() {
 	sc := k.cand.score // once dropped, k is the worker's to recycle
-	if k.holders.Add(-1) == 0 {
-		k.recycle()
-		return
+	counted := !k.returned.Load()
+	if counted {
+		k.counted.Store(true)
+		sc.abandoned.Add(1)
 	}
-	sc.abandoned.Add(1)
+	if k.holders.Add(-1) == 0 {
+		if counted { // the replica returned since: not abandoned after all
+			sc.abandoned.Add(-1)
+		}
+		k.recycle()
+	}
 }
 
 // dropByWorker lets go of k for its worker. Dropping it last, the worker
-// ends an abandoned call: the read has let go of it already.
+// ends an abandoned call, if the read counted it so.
 func (k *call) dropByWorker() {
 	if k.holders.Add(-1) == 0 {
-		k.cand.score.abandoned.Add(-1)
+		if k.counted.Load() {
+			k.cand.score.abandoned.Add(-1)
+		}
 		k.recycle()
 	}
 }
@@ -97,6 +110,7 @@ func (k *call) run() {
 // looks slow.
 func (k *call) read() {
 	k.err = k.safeRead()
+	k.returned.Store(true)
 	k.at = k.now()
 	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled())
 	k.report()
@@ -124,6 +138,7 @@ func (k *call) cancelled() bool {
 // apply runs a repair write of k.part.
 func (k *call) apply() {
 	k.err = k.c.safeApply(k.ctx, k.cand, replica.Mutation{Table: k.cmd.Table, Partition: k.part})
+	k.returned.Store(true)
 	k.at = k.now()
 	k.report()
 	k.deliver()

@@ -24,7 +24,7 @@ import (
 // nothing and counts nowhere; two concurrent Closes both return.
 func TestCloseWhileReadsRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		obs := &reviewRecorder{}
+		obs := &repairRecorder{}
 		e := newEnv(t, coordinator.Config{Observer: obs,
 			DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async}})
 		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C)) // B is stale
@@ -91,7 +91,7 @@ func TestCloseCancelsARepairInFlightAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
 		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
-		obs := &reviewRecorder{}
+		obs := &repairRecorder{}
 		c, err := coordinator.New(coordinator.Config{
 			Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return applyUntilCancelled{r} }),
 			Liveness: e.cluster, Observer: obs,
@@ -126,7 +126,7 @@ func TestFullRepairQueueDropsAndCounts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
 		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
-		obs := &reviewRecorder{}
+		obs := &repairRecorder{}
 		release := make(chan struct{})
 		c, err := coordinator.New(coordinator.Config{
 			Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return gatedApply{r, release} }),
@@ -248,7 +248,7 @@ func TestAbandonedRequestsCappedAndReleased(t *testing.T) {
 // suppressed and counted as overload; with one read in flight it is sent.
 func TestMaxInFlightSuppressesHedges(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		obs := &reviewRecorder{}
+		obs := &repairRecorder{}
 		e := newEnv(t, coordinator.Config{MaxInFlight: 1, Observer: obs, DefaultTable: policy(t, "5ms"),
 			HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
 			Snitch:      coordinator.SnitchConfig{Disabled: true}}) // both reads contact A and B

@@ -15,7 +15,7 @@ import (
 	"github.com/readpath/readpath/repair"
 )
 
-func reviewCounters(tm coordinator.TableMetrics) map[string]int64 {
+func counterValues(tm coordinator.TableMetrics) map[string]int64 {
 	m := map[string]int64{}
 	for name, n := range tm.Counters() {
 		m[name] = n
@@ -46,7 +46,7 @@ func TestDropTableForgetsStateKeepsTotals(t *testing.T) {
 		tm := before.Tables[0]
 		assert.Positive(t, tm.SpeculativeRetries)
 		assert.Equal(t, int64(3), tm.Reads)
-		assert.Equal(t, reviewCounters(tm), reviewCounters(before.Total))
+		assert.Equal(t, counterValues(tm), counterValues(before.Total))
 
 		e.c.DropTable(tbl)
 		e.c.DropTable(tbl)         // twice: nothing more
@@ -55,7 +55,7 @@ func TestDropTableForgetsStateKeepsTotals(t *testing.T) {
 		assert.Nil(t, after.Tables)
 		_, ok := e.c.TableMetrics(tbl)
 		assert.False(t, ok)
-		assert.Equal(t, reviewCounters(before.Total), reviewCounters(after.Total), "totals never go backwards")
+		assert.Equal(t, counterValues(before.Total), counterValues(after.Total), "totals never go backwards")
 		assert.Equal(t, before.Total.ReadsByLevel, after.Total.ReadsByLevel)
 		assert.Equal(t, coordinator.Config{}.DefaultTable, e.c.TableOptions(tbl), "its options are gone")
 
@@ -154,14 +154,14 @@ func TestConcurrentOptionsDropMetrics(t *testing.T) {
 			}
 		})
 		wg.Go(func() {
-			last := reviewCounters(e.c.Metrics().Total)
+			last := counterValues(e.c.Metrics().Total)
 			for {
 				select {
 				case <-stop:
 					return
 				case <-time.After(ms(0.5)):
 				}
-				now := reviewCounters(e.c.Metrics().Total)
+				now := counterValues(e.c.Metrics().Total)
 				for name, n := range now {
 					assert.GreaterOrEqual(t, n, last[name], name)
 				}

@@ -16,51 +16,51 @@ import (
 	"github.com/readpath/readpath/replica/replicatest"
 )
 
-const reviewEvents = "events"
+const eventsTable = "events"
 
-// reviewRecorder is an Observer that keeps every event.
-type reviewRecorder struct {
+// repairRecorder is an Observer that keeps every event.
+type repairRecorder struct {
 	mu      sync.Mutex
 	hedges  []coordinator.HedgeEvent
 	repairs []coordinator.RepairEvent
 }
 
-func (o *reviewRecorder) OnHedge(e coordinator.HedgeEvent) {
+func (o *repairRecorder) OnHedge(e coordinator.HedgeEvent) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.hedges = append(o.hedges, e)
 }
 
-func (o *reviewRecorder) OnRepair(e coordinator.RepairEvent) {
+func (o *repairRecorder) OnRepair(e coordinator.RepairEvent) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.repairs = append(o.repairs, e)
 }
 
-func (o *reviewRecorder) snapshot() ([]coordinator.HedgeEvent, []coordinator.RepairEvent) {
+func (o *repairRecorder) snapshot() ([]coordinator.HedgeEvent, []coordinator.RepairEvent) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return append([]coordinator.HedgeEvent(nil), o.hedges...), append([]coordinator.RepairEvent(nil), o.repairs...)
 }
 
-// reviewOutcome is one read of a workload.
-type reviewOutcome struct {
+// readOutcome is one read of a workload.
+type readOutcome struct {
 	table string
 	level consistency.Level
 	res   coordinator.Result
 	err   error
 }
 
-// reviewWorkload runs, one after the other and settling between them,
+// runMixedWorkload runs, one after the other and settling between them,
 // reads of tbl (BLOCKING, 5ms) and of events (ASYNC, 5ms) that succeed
 // plainly, hedge (won and lost), mismatch and repair, fail, time out and
 // are cancelled; and returns them.
-func reviewWorkload(t *testing.T, e *env) []reviewOutcome {
+func runMixedWorkload(t *testing.T, e *env) []readOutcome {
 	t.Helper()
-	var outs []reviewOutcome
+	var outs []readOutcome
 	read := func(ctx context.Context, table string, level consistency.Level) {
 		res, err := e.c.Read(ctx, coordinator.Request{Table: table, Key: key, Level: level})
-		outs = append(outs, reviewOutcome{table, level, res, err})
+		outs = append(outs, readOutcome{table, level, res, err})
 		settle()
 	}
 	healthy := func() {
@@ -68,7 +68,7 @@ func reviewWorkload(t *testing.T, e *env) []reviewOutcome {
 			e.behave(t, id, constant(ms(1)))
 		}
 	}
-	for _, table := range []string{tbl, reviewEvents} {
+	for _, table := range []string{tbl, eventsTable} {
 		read(context.Background(), table, consistency.Quorum)
 		read(context.Background(), table, consistency.One)
 		read(context.Background(), table, consistency.All)
@@ -106,7 +106,7 @@ func newCountingEnv(t *testing.T, obs coordinator.Observer) *env {
 		Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
 	})
 	require.NoError(t, err)
-	for _, table := range []string{tbl, reviewEvents} {
+	for _, table := range []string{tbl, eventsTable} {
 		require.NoError(t, cl.Pin(table, key, A, B, C))
 		require.NoError(t, cl.Seed(table, row(key, "v1", 10)))
 	}
@@ -114,7 +114,7 @@ func newCountingEnv(t *testing.T, obs coordinator.Observer) *env {
 	async.ReadRepair = repair.Async
 	return newEnvOn(t, cl, coordinator.Config{
 		ReadTimeout: ms(100), HedgeBudget: coordinator.HedgeBudget{Unlimited: true}, Observer: obs,
-		Tables: map[string]coordinator.TableOptions{tbl: blocking, reviewEvents: async},
+		Tables: map[string]coordinator.TableOptions{tbl: blocking, eventsTable: async},
 	})
 }
 
@@ -122,9 +122,9 @@ func newCountingEnv(t *testing.T, obs coordinator.Observer) *env {
 // the fake replicas saw, per table and in total.
 func TestCountersAddUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		obs := &reviewRecorder{}
+		obs := &repairRecorder{}
 		e := newCountingEnv(t, obs)
-		outs := reviewWorkload(t, e)
+		outs := runMixedWorkload(t, e)
 		settle()
 		m := e.c.Metrics()
 		require.Len(t, m.Tables, 2)
@@ -155,7 +155,7 @@ func TestCountersAddUp(t *testing.T) {
 		assert.Equal(t, sum.ReadsByLevel, m.Total.ReadsByLevel)
 
 		hedges, repairs := obs.snapshot()
-		for _, table := range []string{tbl, reviewEvents} {
+		for _, table := range []string{tbl, eventsTable} {
 			tm := byName[table]
 			var want coordinator.TableMetrics
 			want.ReadsByLevel = map[consistency.Level]int64{}

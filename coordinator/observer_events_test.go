@@ -16,11 +16,11 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-type reviewCtxKey struct{}
+type ctxKey struct{}
 
-// reviewCtxObserver records the context value of each event; its plain
+// ctxRecordingObserver records the context value of each event; its plain
 // methods must never be called.
-type reviewCtxObserver struct {
+type ctxRecordingObserver struct {
 	t       *testing.T
 	mu      sync.Mutex
 	hedges  []string
@@ -28,21 +28,21 @@ type reviewCtxObserver struct {
 	events  []coordinator.RepairEvent
 }
 
-func (o *reviewCtxObserver) OnHedge(coordinator.HedgeEvent) { o.t.Error("OnHedge called") }
+func (o *ctxRecordingObserver) OnHedge(coordinator.HedgeEvent) { o.t.Error("OnHedge called") }
 
-func (o *reviewCtxObserver) OnRepair(coordinator.RepairEvent) { o.t.Error("OnRepair called") }
+func (o *ctxRecordingObserver) OnRepair(coordinator.RepairEvent) { o.t.Error("OnRepair called") }
 
-func (o *reviewCtxObserver) OnHedgeContext(ctx context.Context, _ coordinator.HedgeEvent) {
+func (o *ctxRecordingObserver) OnHedgeContext(ctx context.Context, _ coordinator.HedgeEvent) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	v, _ := ctx.Value(reviewCtxKey{}).(string)
+	v, _ := ctx.Value(ctxKey{}).(string)
 	o.hedges = append(o.hedges, v)
 }
 
-func (o *reviewCtxObserver) OnRepairContext(ctx context.Context, e coordinator.RepairEvent) {
+func (o *ctxRecordingObserver) OnRepairContext(ctx context.Context, e coordinator.RepairEvent) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	v, _ := ctx.Value(reviewCtxKey{}).(string)
+	v, _ := ctx.Value(ctxKey{}).(string)
 	o.repairs = append(o.repairs, v)
 	o.events = append(o.events, e)
 }
@@ -54,7 +54,7 @@ func TestContextObserverEveryEventOnceWithItsRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
 		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C)) // B is stale
-		obs := &reviewCtxObserver{t: t}
+		obs := &ctxRecordingObserver{t: t}
 		release := make(chan struct{})
 		opts := policy(t, "5ms")
 		opts.ReadRepair = repair.Async
@@ -66,7 +66,7 @@ func TestContextObserverEveryEventOnceWithItsRead(t *testing.T) {
 		})
 		require.NoError(t, err)
 		read := func(name string, level consistency.Level) coordinator.Result {
-			ctx := context.WithValue(context.Background(), reviewCtxKey{}, name)
+			ctx := context.WithValue(context.Background(), ctxKey{}, name)
 			res, err := c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: level})
 			require.NoError(t, err)
 			synctest.Wait()

@@ -135,14 +135,32 @@ func (d *dupTables) sized(n int) (fps []uint64, slots []int32, bits int) {
 
 // endpoints asks each replica for its endpoint once, into buf; a nil
 // replica, or a nil pointer in the interface, whose Endpoint would crash,
-// gets the zero endpoint, for checkPlacement to reject.
-func endpoints(reps []replica.Replica, buf []replica.Endpoint) []replica.Endpoint {
-	for _, r := range reps {
+// gets the zero endpoint, for checkPlacement to reject. A replica whose
+// Endpoint panics fails the read with ErrBadPlacement: it is that
+// replica's fault, and under ReadMany the panic would end the process.
+func endpoints(reps []replica.Replica, buf []replica.Endpoint) (eps []replica.Endpoint, err error) {
+	i := 0
+	defer func() {
+		if v := recover(); v != nil {
+			err = replicaPanicked(i, reps[i], "Endpoint", v)
+		}
+	}()
+	for ; i < len(reps); i++ {
 		var ep replica.Endpoint
-		if r != nil && !typednil.Holds(r) {
+		if r := reps[i]; r != nil && !typednil.Holds(r) {
 			ep = r.Endpoint()
 		}
 		buf = append(buf, ep)
 	}
-	return buf
+	return buf, nil
+}
+
+// replicaPanicked is the error of a read whose placement holds replica i,
+// r, whose method panicked with v during planning. It wraps ErrBadPlacement
+// and, if v is an error, v.
+func replicaPanicked(i int, r replica.Replica, method string, v any) error {
+	if err, ok := v.(error); ok && typednil.Find(err) == nil {
+		return fmt.Errorf("%w: replica %d (a %T): %s panicked: %w", ErrBadPlacement, i, r, method, err)
+	}
+	return fmt.Errorf("%w: replica %d (a %T): %s panicked: %v", ErrBadPlacement, i, r, method, v)
 }

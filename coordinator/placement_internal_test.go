@@ -17,7 +17,11 @@ func placementOf(ids ...string) ([]replica.Replica, []replica.Endpoint) {
 	for i, id := range ids {
 		reps[i] = replicatest.NewReplica(replica.Endpoint{ID: id, Datacenter: "dc1", Rack: "r1"})
 	}
-	return reps, endpoints(reps, nil)
+	eps, err := endpoints(reps, nil)
+	if err != nil {
+		panic(err) // fakes' Endpoint does not panic
+	}
+	return reps, eps
 }
 
 // The duplicate check finds a duplicate wherever it is, among IDs that

@@ -73,7 +73,10 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	in.snitch.rank(buf[local:], now, want-local)
 	p.order = buf
 	p.contacts = p.blockFor
-	p.digestVersion = digestVersion(buf)
+	var err error
+	if p.digestVersion, err = digestVersion(buf); err != nil {
+		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, err
+	}
 	if in.level == consistency.EachQuorum && !in.repl.IsSimple() {
 		p.dcs = eachQuorumNeeds(in.repl, buf)
 		p.contacts = eachQuorumContacts(buf, p.dcs)
@@ -81,13 +84,21 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	return p, nil
 }
 
-// digestVersion is the newest digest version every candidate supports.
-func digestVersion(cs []candidate) byte {
-	v := digest.Latest
-	for i := range cs {
+// digestVersion is the newest digest version every candidate supports. A
+// replica whose MaxDigestVersion panics fails the read, as one whose
+// Endpoint does.
+func digestVersion(cs []candidate) (v byte, err error) {
+	i := 0
+	defer func() {
+		if p := recover(); p != nil {
+			err = replicaPanicked(i, cs[i].r, "MaxDigestVersion", p)
+		}
+	}()
+	v = digest.Latest
+	for ; i < len(cs); i++ {
 		v = min(v, replica.DigestVersionFor(cs[i].r))
 	}
-	return v
+	return v, nil
 }
 
 // dcNeed is how many answers one datacenter must give at EACH_QUORUM.

@@ -97,8 +97,11 @@ func (r *read) makePlan() error {
 	} else {
 		r.placed = max(r.placed, n)
 	}
-	eps := endpoints(reps, epBuf)
-	if err := checkPlacement(reps, eps, repl, &r.wide.dups); err != nil {
+	eps, err := endpoints(reps, epBuf)
+	if err == nil {
+		err = checkPlacement(reps, eps, repl, &r.wide.dups)
+	}
+	if err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
 	if r.t == r.c.unplaced {

@@ -80,7 +80,10 @@ const defaultConcurrency = 32
 // no key, an invalid level, concurrency or paging state
 // (ErrInvalidRequest), or ErrClosed. When the page's size cut the
 // results, Next returns the request that reads the next page; a page costs
-// the keys it reads, however many the list has left.
+// the keys it reads, however many the list has left. A panic of the
+// caller's own code in a key's read (its Locator's, say) stops the other
+// keys' reads and is raised again on the caller's goroutine once they
+// have returned, as Read would raise it, rather than end the process.
 func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResult, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
@@ -117,8 +120,10 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	// does not cancel the others.
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var raised panicked
 	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
 		wg.Go(func() {
+			defer raised.catch(func() { stop(); next.Store(int64(len(keys))) })
 			for !fill.full() {
 				i := int(next.Add(1) - 1)
 				if i >= len(keys) {
@@ -137,6 +142,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		})
 	}
 	wg.Wait()
+	raised.raise()
 	out := fill.results(ctx, min(int(next.Load()), len(keys)))
 	req.limitRows(out, budget)
 	// limitRows may cut a key before the page's last, and leave nothing of
