@@ -120,10 +120,9 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	// does not cancel the others.
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	var raised panicked
 	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
 		wg.Go(func() {
-			defer raised.catch(func() { stop(); next.Store(int64(len(keys))) })
+			defer fill.catch()
 			for !fill.full() {
 				i := int(next.Add(1) - 1)
 				if i >= len(keys) {
@@ -142,7 +141,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		})
 	}
 	wg.Wait()
-	raised.raise()
+	fill.raise()
 	out := fill.results(ctx, min(int(next.Load()), len(keys)))
 	req.limitRows(out, budget)
 	// limitRows may cut a key before the page's last, and leave nothing of

@@ -35,6 +35,9 @@ type pageFill struct {
 	ahead int // the live rows of the keys before front
 	got   int // the live rows of every key read
 	cut   int // front when the page filled: the first key it leaves out
+
+	panicOnce sync.Once
+	panicked  any // the first panic of a key's read, raised again by raise
 }
 
 func newPageFill(keys []string, size int, stop context.CancelFunc) *pageFill {

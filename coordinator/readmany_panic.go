@@ -1,30 +1,25 @@
 package coordinator
 
-import "sync"
+// A panic of the caller's own code (a Locator, a Liveness) reaches the
+// caller of Read as it is; raised on a goroutine ReadMany started, it
+// would end the process instead, where nobody could recover it. So the
+// page carries it to ReadMany's caller.
 
-// panicked carries a panic from ReadMany's goroutines to its caller. A
-// panic of the caller's own code (a Locator, a Liveness) reaches the caller
-// of Read as it is; raised on a goroutine ReadMany started, it would end
-// the process instead, where nobody could recover it.
-type panicked struct {
-	once  sync.Once
-	value any
-	set   bool
-}
-
-// catch, deferred by a goroutine, keeps the first panic and calls stop,
-// which keeps the other goroutines from reading more keys.
-func (p *panicked) catch(stop func()) {
+// catch, deferred by each of ReadMany's goroutines, keeps the first panic,
+// and ends the page: the other goroutines take no more keys, and the reads
+// of a page are cancelled.
+func (f *pageFill) catch() {
 	if v := recover(); v != nil {
-		p.once.Do(func() { p.value, p.set = v, true })
-		stop()
+		f.panicOnce.Do(func() { f.panicked = v })
+		f.enough.Store(true)
+		f.stop()
 	}
 }
 
 // raise panics again with the panic caught, if any, once every goroutine
 // has returned.
-func (p *panicked) raise() {
-	if p.set {
-		panic(p.value)
+func (f *pageFill) raise() {
+	if f.panicked != nil {
+		panic(f.panicked)
 	}
 }
