@@ -62,7 +62,7 @@ func TestCallerDeadlineInALaterRound(t *testing.T) {
 				assert.Equal(t, 2, timeout.BlockFor)
 				assert.Equal(t, 1, timeout.Received, "A's")
 				assert.True(t, timeout.DataPresent)
-				assertStalledIn(t, res.Trace, p.phase, context.DeadlineExceeded)
+				assertStalledIn(t, res.Trace, p.phase)
 				m := e.c.Metrics().Total
 				assert.Equal(t, int64(1), m.Timeouts)
 				assert.Zero(t, m.Cancelled)
@@ -88,7 +88,7 @@ func TestCallerCancellationInALaterRound(t *testing.T) {
 				assert.NotErrorAs(t, err, &timeout)
 				var failure *consistency.ReadFailureError
 				assert.NotErrorAs(t, err, &failure)
-				assertStalledIn(t, res.Trace, p.phase, context.Canceled)
+				assertStalledIn(t, res.Trace, p.phase)
 				m := e.c.Metrics().Total
 				assert.Equal(t, int64(1), m.Cancelled)
 				assert.Zero(t, m.Timeouts)
@@ -98,23 +98,16 @@ func TestCallerCancellationInALaterRound(t *testing.T) {
 	}
 }
 
-// assertStalledIn checks that the trace's last request, B's, in phase, is
-// the one the read ended on, and that every request before it was answered
-// and none speculative. B's request is pending, or failed with the read's
-// end (ended) at that instant: its context ends when the read's does, and
-// the read may take that failure before it sees its context end.
-func assertStalledIn(t *testing.T, tr coordinator.Trace, phase coordinator.Phase, ended error) {
+// assertStalledIn checks that the trace's last request, B's, is the one
+// pending, in phase, and that every request before it was answered and
+// none speculative.
+func assertStalledIn(t *testing.T, tr coordinator.Trace, phase coordinator.Phase) {
 	t.Helper()
 	require.NotEmpty(t, tr.Requests)
 	last := tr.Requests[len(tr.Requests)-1]
 	assert.Equal(t, B, last.Endpoint, tr.String())
 	assert.Equal(t, phase, last.Phase, tr.String())
-	if last.Outcome == coordinator.Failed {
-		assert.ErrorIs(t, last.Err, ended, tr.String())
-		assert.Equal(t, ms(20), last.Done, tr.String())
-	} else {
-		assert.Equal(t, coordinator.Pending, last.Outcome, tr.String())
-	}
+	assert.Equal(t, coordinator.Pending, last.Outcome, tr.String())
 	assert.False(t, last.Used)
 	for _, rt := range tr.Requests[:len(tr.Requests)-1] {
 		assert.Equal(t, coordinator.Answered, rt.Outcome, tr.String())

@@ -206,8 +206,15 @@ func (r *read) sendMutation(cand candidate, p replica.Partition, speculative boo
 func (r *read) accept(idx int) {
 	a := r.calls[idx]
 	rt := &r.trace.Requests[idx]
-	rt.Done = a.at.Sub(r.start)
 	r.rd.ended(&a.cand, rt.Kind == KindData, a.err == nil)
+	if a.err != nil && r.ctx.Err() != nil && isContextErr(a.err) {
+		// Cut off by the read's end (its deadline, or its caller's), which
+		// the read may take before it sees its context end: pending, as a
+		// request it stopped waiting for, so that a BLOCKING repair's write
+		// goes on to the ASYNC queue whichever the read took first.
+		return
+	}
+	rt.Done = a.at.Sub(r.start)
 	r.tombstones = max(r.tombstones, a.tombstones)
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
@@ -283,4 +290,9 @@ func (r *read) reusableChannel() chan int {
 		<-ch
 	}
 	return ch
+}
+
+// isContextErr reports whether err is, or wraps, a context's ending.
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -99,7 +99,7 @@ type Outcome uint8
 
 // The outcomes of a request.
 const (
-	Pending  Outcome = iota // no answer when the read ended; cancelled
+	Pending  Outcome = iota // no answer when the read ended, or its end's error; cancelled
 	Answered                // a successful answer
 	Failed                  // an error, a panic or an unusable answer
 )
