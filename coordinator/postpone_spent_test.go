@@ -21,7 +21,7 @@ func TestNoPostponementOnceTheRoundHasSpeculated(t *testing.T) {
 		e.behave(t, B, replicatest.Behavior{Fault: replicatest.ErrorAfter(ms(1), errors.New("disk"))})
 		toC := func(k coordinator.HeldCall) bool { return k.Replica == C }
 		res, took := e.heldRead(t, toC, ms(70), nil)
-		assert.Equal(t, ms(71), took)
+		assert.Equal(t, ms(71), took, "%s", res.Trace)
 		h := res.Trace.Hedge
 		assert.True(t, h.Fired)
 		assert.Equal(t, ms(1), h.At, "hedged at B's failure")

@@ -16,11 +16,16 @@ import (
 // heldRead runs a QUORUM read of key while the coordinator's goroutines
 // take up the requests that hold picks only at release, after the start of
 // the read; before letting them go it calls meanwhile, if any. It returns
-// the result and how long the read took.
+// the result and how long the read took (until release at the least).
+//
+// Three holding workers a stripe: a request sent when its round's first
+// two answer finds their workers busy until they park again, and with only
+// two it started at once on a new, unheld goroutine whenever the read sent
+// it first (one run in a few hundred under load).
 func (e *env) heldRead(t *testing.T, hold func(coordinator.HeldCall) bool, release time.Duration, meanwhile func()) (coordinator.Result, time.Duration) {
 	t.Helper()
 	held := make(chan struct{})
-	coordinator.HoldWorkers(e.c, 2, hold, held)
+	coordinator.HoldWorkers(e.c, 3, hold, held)
 	start := time.Now()
 	results, errs := make(chan coordinator.Result, 1), make(chan error, 1)
 	go func() {

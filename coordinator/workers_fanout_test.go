@@ -50,7 +50,10 @@ func TestWideReadReusesWorkers(t *testing.T) {
 			read()
 		}
 		// None, but for the odd worker whose reading stack moved stripe (the
-		// race detector's larger frames do that): under one per read.
-		assert.Less(t, goroutinesCreated()-before, uint64(reads), "goroutines started by %d reads of %d requests", reads, rf)
+		// race detector's larger frames do that, a collection's stack shrink
+		// too): under one in eight requests, where the bug started 31 of
+		// every read's 64. Under the race detector on a busy machine one run
+		// in a hundred started 21 to 64 in all, more than one a read.
+		assert.Less(t, goroutinesCreated()-before, uint64(reads*rf/8), "goroutines started by %d reads of %d requests", reads, rf)
 	})
 }
