@@ -145,7 +145,7 @@ func (sc *score) sent() {
 // whether the read cancelled the request; an error wrapping
 // context.Canceled otherwise is the replica's failure.
 func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool) {
-	sc.inflight.Add(-1)
+	defer sc.inflight.Add(-1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
 	}

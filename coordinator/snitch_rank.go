@@ -21,28 +21,34 @@ func (s *snitch) rank(cs []candidate, now int64, k int) {
 		return
 	}
 	var keyBuf [inlineRank]float64
-	var missBuf [inlineRank]int64
-	keys, misses := keyBuf[:], missBuf[:]
+	var countBuf [2 * inlineRank]int64
+	keys, counts := keyBuf[:], countBuf[:]
 	if len(cs) > inlineRank { // rare: ranked the same way, on the heap
-		keys, misses = make([]float64, len(cs)), make([]int64, len(cs))
+		keys, counts = make([]float64, len(cs)), make([]int64, 2*len(cs))
 	}
-	s.rankWith(cs, now, k, keys, misses)
+	s.rankWith(cs, now, k, keys, counts)
 }
 
 // inlineRank is how many candidates rank orders without allocating.
 const inlineRank = 16
 
-// rankWith is rank's work, with room for a key and a miss count per
-// candidate (at least len(cs) of each); k ≥ 1. now is a snitchClock.Nanos
-// reading: converted once a plan, not once a candidate (a fifth of ranking
-// nine).
-func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, misses []int64) {
+// rankWith is rank's work, with room for a key per candidate and for two
+// counts, its misses and its requests out (at least len(cs) keys, twice
+// that counts); k ≥ 1. now is a snitchClock.Nanos reading: converted once
+// a plan, not once a candidate (a fifth of ranking nine).
+func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, counts []int64) {
 	// Resliced here, every index below is provably in range and goes
 	// unchecked, as it did when rank indexed arrays of its own.
-	keys, misses = keys[:len(cs)], misses[:len(cs)]
+	keys = keys[:len(cs)]
+	misses, inflight := counts[:len(cs)], counts[len(cs):2*len(cs)]
 	k = min(k, len(cs))
 	best := math.Inf(1)
 	for i, c := range cs {
+		// Requests out first: a request's end counts it out last (see
+		// score.ended), so a replica seen with none out is seen with that
+		// request's miss and latency too, never as idle and unmeasured
+		// (first in the order) just as it failed.
+		inflight[i] = c.score.inflight.Load()
 		keys[i], misses[i] = c.score.latency(), c.score.misses.Load()
 		if keys[i] > 0 {
 			best = min(best, keys[i])
@@ -72,8 +78,8 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, miss
 		best = 1 // nothing measured: outstanding requests alone decide
 	}
 	clean := 0.0 // the largest key of a replica that has not missed
-	for i, c := range cs {
-		keys[i] = weigh(keys[i], best, c.score.inflight.Load())
+	for i := range cs {
+		keys[i] = weigh(keys[i], best, inflight[i])
 		if misses[i] == 0 {
 			clean = max(clean, keys[i])
 		}
