@@ -11,7 +11,8 @@
 //
 // It prints the table, or with -w writes it into README.md in place. With
 // -rounds it prints instead each ratio's range over the loop's rounds, how
-// many rounds meet its target, and the benchmarks that varied most between
+// many rounds meet its target, the same for each target on a benchmark's
+// own figure ("≤ 20 ms"), and the benchmarks that varied most between
 // rounds: what tells a target that holds from one that flips, and a quiet
 // machine from a noisy one.
 package main

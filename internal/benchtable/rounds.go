@@ -12,7 +12,8 @@ import (
 // The table gives medians; whether a target holds robustly, or flips
 // between runs of the same code, shows in the rounds. Rounds prints, for
 // each ratio row, the range of the ratio over the loop's rounds and how
-// many rounds meet the target, and then the benchmarks whose own figures
+// many rounds meet the target, the same for each row whose target is on
+// its own figure ("≤ 20 ms"), and then the benchmarks whose own figures
 // varied most between rounds: a wide spread there says the machine was
 // not quiet, whatever the medians say.
 
@@ -88,6 +89,7 @@ func Rounds(readme string, rs Results) (string, error) {
 		}
 		b.WriteString("\n")
 	}
+	limitRounds(&b, rows, rs)
 	slices.SortStableFunc(spreads, func(x, y spread) int { return cmp.Compare(y.s, x.s) })
 	fmt.Fprintf(&b, "widest spreads between rounds (max / min):\n")
 	for _, s := range spreads[:min(widest, len(spreads))] {

@@ -97,3 +97,36 @@ func TestRoundsNamesRoundsThatDoNotPair(t *testing.T) {
 	_, err = Rounds("# no table\n", Parse(roundsOut))
 	assert.ErrorContains(t, err, "no table")
 }
+
+func TestRoundsCountsTheRoundsWithinATargetOnTheFigureItself(t *testing.T) {
+	readme := header + ` allocs/op | reference | ratio | target |
+|---|---|---|---|---|---|---|
+| Read | 1 ns | 1 ns | 9 |  |  | ≤ 3.1 µs |
+| Ref | 1 ns | 1 ns | 9 | Lock 1 ns / 1 ns | 1.00× / 1.00× | ≤ 1.5 µs |
+| Read | 1 ns | 1 ns | 9 | Ref 1 ns / 1 ns | 1.00× / 1.00× | ≤ 2.5× |
+| Par | 1 ns | 1 ns | 0 |  |  | 0 allocs |
+`
+	report, err := Rounds(readme, Parse(roundsOut))
+	require.NoError(t, err)
+	_, figures, ok := strings.Cut(report, "figure per round (min–max; rounds meeting the target):\n")
+	require.True(t, ok, report)
+	figures, _, _ = strings.Cut(figures, "widest spreads")
+	assert.Equal(t, strings.Join([]string{
+		// Read: 3000, 3300, 3000 ns at cpu 1; 4000 at cpu 2, over 3.1 µs in every round
+		"Read (≤ 3.1 µs): cpu 1 3.00 µs – 3.30 µs 2/3, cpu 2 4.00 µs – 4.00 µs 0/3",
+		// Ref has a reference and a target on its own figure: 1000, 1500, 1000; 2000, 2000, 1600
+		"Ref (≤ 1.5 µs): cpu 1 1.00 µs – 1.50 µs 3/3, cpu 2 1.60 µs – 2.00 µs 0/3",
+	}, "\n")+"\n", figures, "each benchmark once; targets on ratios and allocations are not figures")
+}
+
+func TestAbsoluteLimitReadsTheTargetsUnit(t *testing.T) {
+	for target, want := range map[string]float64{"≤ 20 ms": 20e6, "≤ 24 KiB": 24 * 1024, "≤ 8 ns": 8, "≤ 1.5 µs": 1500} {
+		got, ok := absoluteLimit(target)
+		assert.True(t, ok, target)
+		assert.InDelta(t, want, got, 1e-9, target)
+	}
+	for _, target := range []string{"≤ 1.2×", "0 allocs", "≤ 20 ms (flat)", "≤ 3 s", ""} {
+		_, ok := absoluteLimit(target)
+		assert.False(t, ok, target)
+	}
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// limitTarget is a target on a benchmark's own figure: "≤ 20 ms", "≤ 24 KiB".
+var limitTarget = regexp.MustCompile(`^≤ ([0-9.]+) (ns|µs|ms|KiB)$`)
+
+// limitUnits converts a limit's unit to the unit benchmarks report it in:
+// ns/op for a time, bytes for a size.
+var limitUnits = map[string]float64{"ns": 1, "µs": 1e3, "ms": 1e6, "KiB": 1024}
+
+// absoluteLimit parses a target on a benchmark's own figure, in the unit
+// the benchmark reports; ok is false for any other target.
+func absoluteLimit(target string) (limit float64, ok bool) {
+	m := limitTarget.FindStringSubmatch(target)
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	return v * limitUnits[m[2]], err == nil
+}
+
+// limitRounds writes, for each benchmark whose target is on its own figure
+// (a row with a reference may have one too), the figure's range over the
+// rounds and how many rounds meet the target: a median within it may hide
+// rounds that are not.
+func limitRounds(b *strings.Builder, rows [][]string, rs Results) {
+	b.WriteString("figure per round (min–max; rounds meeting the target):\n")
+	seen := map[string]bool{}
+	for _, cols := range rows {
+		name, target := cols[0], cols[6]
+		limit, ok := absoluteLimit(target)
+		if !ok || seen[name] {
+			continue
+		}
+		seen[name] = true
+		unit := rs.unit(name)
+		var parts []string
+		for _, cpu := range []int{1, 2} {
+			vs := rs[key{name, cpu}][unit]
+			if len(vs) == 0 {
+				continue
+			}
+			met := 0
+			for _, v := range vs {
+				if v <= limit {
+					met++
+				}
+			}
+			parts = append(parts, fmt.Sprintf("cpu %d %s – %s %d/%d", cpu,
+				format(slices.Min(vs), unit), format(slices.Max(vs), unit), met, len(vs)))
+		}
+		fmt.Fprintf(b, "%s (%s): %s\n", name, target, strings.Join(parts, ", "))
+	}
+}
