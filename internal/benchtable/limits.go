@@ -11,10 +11,6 @@ import (
 // limitTarget is a target on a benchmark's own figure: "≤ 20 ms", "≤ 24 KiB".
 var limitTarget = regexp.MustCompile(`^≤ ([0-9.]+) (ns|µs|ms|KiB)$`)
 
-// limitUnits converts a limit's unit to the unit benchmarks report it in:
-// ns/op for a time, bytes for a size.
-var limitUnits = map[string]float64{"ns": 1, "µs": 1e3, "ms": 1e6, "KiB": 1024}
-
 // absoluteLimit parses a target on a benchmark's own figure, in the unit
 // the benchmark reports; ok is false for any other target.
 func absoluteLimit(target string) (limit float64, ok bool) {
@@ -23,7 +19,18 @@ func absoluteLimit(target string) (limit float64, ok bool) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(m[1], 64)
-	return v * limitUnits[m[2]], err == nil
+	return v * unitScale(m[2]), err == nil
+}
+
+// unitScale is what one of a shown unit is in the unit benchmarks report:
+// ns/op for a time (the table's timeUnits), bytes for a KiB.
+func unitScale(name string) float64 {
+	for _, u := range timeUnits {
+		if u.name == name {
+			return u.ns
+		}
+	}
+	return 1024
 }
 
 // limitRounds writes, for each benchmark whose target is on its own figure
