@@ -122,10 +122,12 @@ func (r *read) result(p replica.Partition, err error) (Result, error) {
 
 // pagingState is the state that resumes after p's last row, when the
 // limit cut p (reached) and the rows the read's own state left it are not
-// all returned; nil otherwise.
+// all returned; nil otherwise. A partition of a table without clustering
+// columns holds one row, so nothing follows its last: Cassandra's pager
+// sees that from the row's empty clustering (AbstractQueryPager).
 func (r *read) pagingState(p replica.Partition, reached bool) []byte {
 	last, ok := p.LastClustering(r.q)
-	if !reached || !ok {
+	if !reached || !ok || r.opts.NoClusteringColumns {
 		return nil
 	}
 	left := 0

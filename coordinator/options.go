@@ -54,7 +54,8 @@ type TableOptions struct {
 	// NoClusteringColumns says the table's rows have no clustering key, so
 	// a partition holds one row at most: short-read protection, which asks
 	// a replica for the rows after the last one it returned, never runs
-	// for it (CASSANDRA-13880).
+	// for it (CASSANDRA-13880), and a page that returned a partition's row
+	// has no paging state, as nothing can follow it.
 	NoClusteringColumns bool `json:"no_clustering_columns"`
 }
 
