@@ -5,8 +5,9 @@ package coordinator
 // blockFor of them (per datacenter at EACH_QUORUM), then ask the fastest
 // for the data. If that data request fails, or has not answered after the
 // threshold, the next fastest is asked (the first round's speculative
-// request, under the same budgets; not at EACH_QUORUM, which never
-// speculates); with no one left the read fails by the level. The threshold counts from the data request, not from the start
+// request, under the same policy and budgets: not under NEVER, nor at
+// EACH_QUORUM, which never speculates); with no one left the read fails by
+// the level. The threshold counts from the data request, not from the start
 // of the read: the table's threshold is a percentile of whole first
 // rounds, digests included, so this hedges conservatively. Either way the
 // read ends by its deadline. After a digest mismatch, the reconcile round

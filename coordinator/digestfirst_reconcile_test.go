@@ -31,22 +31,48 @@ func wrapIDs(cl *replicatest.Cluster, ids map[string]bool, wrap func(replica.Rep
 	}
 }
 
+// failingDataRead is a digest-first read at QUORUM under the speculative
+// retry policy given, whose fastest digest replica, B, fails its data
+// read; C is next (2 ms), A last (3 ms).
+func failingDataRead(t *testing.T, policyText string) (*env, coordinator.Result, error) {
+	e := newEnv(t, coordinator.Config{})
+	e.behave(t, A, constant(ms(3)))
+	e.behave(t, C, constant(ms(2)))
+	o := policy(t, policyText)
+	o.Strategy = coordinator.DigestFirst
+	c, err := coordinator.New(coordinator.Config{Locator: wrapIDs(e.cluster, map[string]bool{B: true},
+		func(r replica.Replica) replica.Replica { return failsData{r} }), Liveness: e.cluster, DefaultTable: o})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+	return e, res, err
+}
+
 // The fastest digest replica fails its data read: the next fastest is asked at once.
 func TestDigestFirstRetriesAFailedDataRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{})
-		e.behave(t, A, constant(ms(3)))
-		e.behave(t, C, constant(ms(2)))
-		o := policy(t, "40ms")
-		o.Strategy = coordinator.DigestFirst
-		c, err := coordinator.New(coordinator.Config{Locator: wrapIDs(e.cluster, map[string]bool{B: true},
-			func(r replica.Replica) replica.Replica { return failsData{r} }), Liveness: e.cluster, DefaultTable: o})
-		require.NoError(t, err)
-		defer c.Close()
-		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		_, res, err := failingDataRead(t, "40ms")
 		require.NoError(t, err)
 		assert.Equal(t, C, res.Trace.Hedge.To)
 		assert.True(t, res.Trace.Hedge.Won)
+	})
+}
+
+// That retry is the first round's speculative request, so under NEVER,
+// as under the default strategy, it is not sent: the read fails, though C
+// and A, whose digests agree with B's, are up. The error counts the two
+// digests the level needed, B's failure, and no data.
+func TestDigestFirstUnderNeverDoesNotRetryAFailedDataRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e, res, err := failingDataRead(t, "NEVER")
+		var failure *consistency.ReadFailureError
+		require.ErrorAs(t, err, &failure)
+		assert.Equal(t, 2, failure.BlockFor)
+		assert.Equal(t, 2, failure.Received)
+		assert.Equal(t, 1, failure.Failures)
+		assert.False(t, failure.DataPresent)
+		assert.False(t, res.Trace.Hedge.Fired)
+		assert.Zero(t, e.stats(A).DataReads+e.stats(C).DataReads)
 	})
 }
 

@@ -32,7 +32,10 @@ type Trace struct {
 	// DigestMismatch is true when replicas disagreed and a reconciliation
 	// round ran.
 	DigestMismatch bool
-	// Repaired lists the IDs of replicas sent a repair mutation.
+	// Repaired lists the IDs of the replicas whose answers lacked
+	// something of the merge, each sent its diff. The additional writes,
+	// of the whole merge to replicas whose data the read had not merged,
+	// are in AdditionalWrite and Requests.
 	Repaired []string
 	// Tombstones is the most tombstones one replica's answer met, or
 	// its refusal for them (TombstoneOverwhelmingError.Tombstones);
