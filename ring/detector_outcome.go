@@ -57,60 +57,64 @@ func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica)
 		t.rep = rep
 	}
 	rep = t.rep
-	fresh := d.set(t, downConn, ConnectionFailed, time.Now())
+	at := time.Now()
+	fresh := d.set(t, downConn, ConnectionFailed, at)
 	if fresh && t.ctx == nil {
 		t.ctx, t.cancel = context.WithCancel(d.ctx)
 		t.rng = rand.New(rand.NewPCG(d.seed, hashID(t.id)))
 	}
 	t.mu.Unlock()
 	if fresh {
-		d.start(func() { d.readmission(t, rep) })
+		d.start(func() { d.readmission(t, rep, at.Add(d.cfg.ReadmitAfter)) })
 	}
 }
 
-// readmission readmits t: by probes if its current connection is a
-// replica.Prober, else after ReadmitAfter. It runs on the detector's
-// goroutine, where Replicas may be called; if Replicas panics, the failed
-// connection decides.
-func (d *Detector) readmission(t *tracked, failed replica.Replica) {
+// readmission readmits t: by probes while its current connection is a
+// replica.Prober, else at deadline, ReadmitAfter after its conviction. It
+// runs on the detector's goroutine, where Replicas may be called; if
+// Replicas panics, the failed connection decides.
+func (d *Detector) readmission(t *tracked, failed replica.Replica, deadline time.Time) {
 	rep, err := d.current(t)
 	if err != nil {
 		rep = failed
 	}
-	if _, ok := rep.(replica.Prober); !ok {
-		d.readmitAfter(t)
-		return
+	if _, ok := rep.(replica.Prober); ok {
+		d.probe(t, rep, deadline, false)
+	} else if rep = d.readmitBy(t, deadline, rep); rep != nil {
+		d.probe(t, rep, deadline, true)
 	}
-	d.probe(t, rep)
 }
 
-// probe probes t's current connection until it answers, t is forgotten or
-// the detector closes. Each probe goes to the connection current then: a
-// connection other than last restarts the backoff, and one that is no
-// Prober readmits t ReadmitAfter later. A Replicas that panics is a failed
+// probe probes t's connection last, at once if now, else after the
+// backoff's first delay, and then t's current connection until it answers,
+// t is forgotten or the detector closes. A connection other than last
+// restarts the backoff; one that is no Prober readmits t at deadline,
+// unless a Prober replaces it first. A Replicas that panics is a failed
 // probe.
-func (d *Detector) probe(t *tracked, last replica.Replica) {
+func (d *Detector) probe(t *tracked, last replica.Replica, deadline time.Time, now bool) {
 	for n := 0; ; n++ {
-		t.mu.Lock()
-		wait := d.cfg.Probe.Delay(n, t.rng.Float64())
-		t.mu.Unlock()
-		if !d.await(t, wait, last) {
-			return
+		if !now || n > 0 {
+			t.mu.Lock()
+			wait := d.cfg.Probe.Delay(n, t.rng.Float64())
+			t.mu.Unlock()
+			if !d.await(t, wait, last) {
+				return
+			}
 		}
 		rep, err := d.current(t)
 		if err == nil {
 			p, ok := rep.(replica.Prober)
-			if !ok {
-				d.readmitAfter(t)
-				return
-			}
-			if !sameReplica(rep, last) {
+			if ok && !sameReplica(rep, last) {
 				n, last = 0, rep
 			}
-			err = d.probeOnce(t, p)
-			if errors.Is(err, errors.ErrUnsupported) { // a wrapper of a replica that is no Prober
-				d.readmitAfter(t)
-				return
+			if ok {
+				err = d.probeOnce(t, p)
+			}
+			if !ok || errors.Is(err, errors.ErrUnsupported) { // no Prober, or a wrapper of one that is none
+				if last = d.readmitBy(t, deadline, rep); last == nil {
+					return
+				}
+				n, err = 0, d.probeOnce(t, last.(replica.Prober))
 			}
 		}
 		if t.ctx.Err() != nil {
@@ -123,16 +127,40 @@ func (d *Detector) probe(t *tracked, last replica.Replica) {
 	}
 }
 
-func (d *Detector) readmitAfter(t *tracked) {
-	if t.sleep(d.cfg.ReadmitAfter) {
-		d.readmit(t, ReadmitTimeout)
+// readmitBy readmits t at deadline, ReadmitAfter after its conviction (at
+// once if that has passed), unless its node gets a connection other than
+// conn that is a Prober first: with Replicas it looks every CheckInterval,
+// as await does, and returns that connection, to be probed at once. It
+// returns nil once t is readmitted, forgotten or the detector closed.
+func (d *Detector) readmitBy(t *tracked, deadline time.Time, conn replica.Replica) replica.Replica {
+	for {
+		if !d.await(t, time.Until(deadline), conn) {
+			return nil
+		}
+		if !time.Now().Before(deadline) {
+			d.readmit(t, ReadmitTimeout)
+			return nil
+		}
+		rep, err := d.current(t)
+		if err != nil {
+			continue
+		}
+		if _, ok := rep.(replica.Prober); ok {
+			return rep
+		}
+		conn = rep // another connection without Probe: the same deadline
 	}
 }
 
+// readmit marks t up. A probe that answered starts its count of
+// connection failures again; a readmission at ReadmitAfter keeps it, as
+// t has not answered since: its next failure convicts it again.
 func (d *Detector) readmit(t *tracked, cause Cause) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.failures.Store(0)
+	if cause == ProbeSucceeded {
+		t.failures.Store(0)
+	}
 	d.clear(t, downConn, cause, time.Now())
 }
 

@@ -25,8 +25,9 @@ func (d decorated) Probe(ctx context.Context) error {
 }
 
 // A probe answered with errors.ErrUnsupported is taken as no Prober: the
-// replica is readmitted ReadmitAfter later, as one without Probe is,
-// instead of being probed, and failing, for as long as the detector runs.
+// replica is readmitted ReadmitAfter after its conviction, as one without
+// Probe is, instead of being probed, and failing, for as long as the
+// detector runs.
 func TestUnsupportedProbeReadmitsAfterADelay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d, rec := newDetector(t, ring.DetectorConfig{ReadmitAfter: 3 * time.Second})
@@ -35,13 +36,13 @@ func TestUnsupportedProbeReadmitsAfterADelay(t *testing.T) {
 		_ = a.SetFault(replicatest.Down())
 		start := time.Now()
 		read(d, decorated{hidden{a}}, time.Second)
-		time.Sleep(time.Second + 3*time.Second) // the first probe, then ReadmitAfter
+		time.Sleep(3 * time.Second) // the first probe at 1 s, unsupported; ReadmitAfter at 3 s
 		synctest.Wait()
 		if !d.IsAlive(a.Endpoint()) {
-			t.Fatal("not readmitted ReadmitAfter after its unsupported probe")
+			t.Fatal("not readmitted ReadmitAfter after its conviction")
 		}
 		wantChanges(t, rec,
 			change("a", false, ring.ConnectionFailed, start),
-			change("a", true, ring.ReadmitTimeout, start.Add(4*time.Second)))
+			change("a", true, ring.ReadmitTimeout, start.Add(3*time.Second)))
 	})
 }
