@@ -115,13 +115,24 @@ func (q *repairQueue) work() {
 // gone reports whether a queued repair's replica may no longer be written
 // to: ForgetReplica forgot it since the read that queued the repair (its
 // score is gone, or a later read made a new one), or the liveness view now
-// reports it down (a convicted replica is never repaired).
-func (q *repairQueue) gone(cand *candidate) bool {
+// reports it down (a convicted replica is never repaired). A liveness view
+// that panics, here on a worker where no caller could recover the panic,
+// vouches for nothing: the panic is logged and the repair dropped.
+func (q *repairQueue) gone(cand *candidate) (gone bool) {
 	if v, ok := q.c.snitch.scores.Load(cand.ep.ID); !ok || v.(*score) != cand.score {
 		return true
 	}
 	l := q.c.cfg.Liveness
-	return l != nil && !l.IsAlive(cand.ep)
+	if l == nil {
+		return false
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			gone = true
+			q.c.logHookPanic("Liveness.IsAlive", v)
+		}
+	}()
+	return !l.IsAlive(cand.ep)
 }
 
 // exit books a worker's end; the last one closes exited.

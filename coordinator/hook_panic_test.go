@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -97,5 +98,56 @@ func TestAHookThatPanicsIsLogged(t *testing.T) {
 			assert.Equal(t, int64(2), m.RepairsDropped)
 			assert.Equal(t, int64(1), m.RepairsFailed)
 		})
+	})
+}
+
+// panicsWhenTold is a liveness view that panics once told to, as one that
+// panics on an endpoint it no longer knows.
+type panicsWhenTold struct {
+	coordinator.Liveness
+	panics atomic.Bool
+}
+
+func (l *panicsWhenTold) IsAlive(ep replica.Endpoint) bool {
+	if l.panics.Load() {
+		panic("liveness: unknown endpoint " + ep.ID)
+	}
+	return l.Liveness.IsAlive(ep)
+}
+
+// An ASYNC repair worker asks the liveness view whether a queued repair's
+// replica is still up. A view that panics there, where no caller could
+// recover the panic (it took the process down), is logged and vouches for
+// nothing: the repair is dropped, and the worker goes on.
+func TestALivenessThatPanicsOnARepairWorkerDropsTheRepair(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := &records{}
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+		live := &panicsWhenTold{Liveness: e.cluster}
+		release := make(chan struct{})
+		c, err := coordinator.New(coordinator.Config{
+			Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return gatedApply{r, release} }),
+			Liveness: live, RepairWorkers: 1, Logger: slog.New(h),
+			DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
+		})
+		require.NoError(t, err)
+		defer c.Close()
+		for range 2 { // the first repair holds the worker in B's Apply; the second is queued
+			_, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+			require.NoError(t, err)
+		}
+		synctest.Wait()
+		live.panics.Store(true)
+		close(release)
+		time.Sleep(ms(10)) // B applies the first repair
+		synctest.Wait()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsAcked)
+		assert.Equal(t, int64(1), m.RepairsDropped)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		require.Len(t, h.got, 1)
+		assert.Equal(t, slog.LevelWarn, h.got[0].Level)
 	})
 }

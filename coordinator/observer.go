@@ -78,7 +78,14 @@ func (c *Coordinator) reportOutcome(o replica.Outcome) {
 // passed on, it left a read's counts half booked, stopped Close halfway,
 // and, from an ASYNC repair worker, took the process down.
 func (c *Coordinator) recoverHook(hook string) {
-	if v := recover(); v != nil && c.cfg.Logger != nil {
+	if v := recover(); v != nil {
+		c.logHookPanic(hook, v)
+	}
+}
+
+// logHookPanic logs that the embedder's hook panicked with v.
+func (c *Coordinator) logHookPanic(hook string, v any) {
+	if c.cfg.Logger != nil {
 		c.cfg.Logger.Warn("hook panicked", "hook", hook, "panic", v)
 	}
 }
