@@ -145,8 +145,16 @@ func selected(columns []string, col string) []string {
 	return columns[i:]
 }
 
+// ownedColumns returns a sorted copy of columns: nil for nil (every
+// column), empty for empty (none).
+func ownedColumns(columns []string) []string {
+	owned := slices.Clone(columns)
+	slices.Sort(owned)
+	return owned
+}
+
 // sortedColumns returns columns sorted: columns itself if they are, else a
-// sorted copy (the request's are the caller's). Sorted, every answer's
+// sorted copy. Sorted, every answer's
 // columns are checked by binary search, and replicas need not sort them.
 func sortedColumns(columns []string) []string {
 	if slices.IsSorted(columns) {

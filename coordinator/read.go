@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/internal/ctxcause"
@@ -26,6 +27,15 @@ import (
 // found, and ErrClosed after Close. With an error, the Result holds the
 // read's Trace (see Result).
 func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
+	return c.read(ctx, req, false)
+}
+
+// read is Read. Unless owned says the request's column selection and
+// slices are the coordinator's already (ReadMany's copies), it reads its
+// own copies of them: a replica's late answer is checked against them on a
+// worker after Read has returned, when the caller may be reusing its
+// slices. (A page that resumes a paging state reads slices of its own.)
+func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result, error) {
 	if ctx == nil {
 		return Result{}, fmt.Errorf("%w: nil context", ErrInvalidRequest)
 	}
@@ -40,6 +50,12 @@ func (c *Coordinator) Read(ctx context.Context, req Request) (Result, error) {
 	q, remaining, err := req.query()
 	if err != nil {
 		return Result{}, err
+	}
+	if !owned {
+		req.Columns = ownedColumns(req.Columns)
+		if len(req.PagingState) == 0 {
+			q.Slices = slices.Clone(q.Slices)
+		}
 	}
 	r := newRead(c, c.readTable(req.Table), req)
 	defer r.release()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -14,6 +15,7 @@ import (
 
 // ManyRequest is a read of several partitions of one table at one level,
 // as CQL's SELECT … WHERE pk IN (…), or the multi-get of The Tail at Scale.
+// As with Request, ReadMany keeps nothing of it once it returns.
 type ManyRequest struct {
 	Table string
 	// Keys are the partitions to read; a key listed twice is read once.
@@ -94,9 +96,9 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	if c.closed.Load() {
 		return nil, ErrClosed
 	}
-	// Every key's read would sort a copy of an unsorted selection; paging
-	// states do not depend on the columns' order.
-	req.Columns = sortedColumns(req.Columns)
+	// Every key's read would copy the selection and the slices (see read);
+	// paging states do not depend on the columns' order.
+	req.Columns, req.Query.Slices = ownedColumns(req.Columns), slices.Clone(req.Query.Slices)
 	budget, err := req.resumed()
 	if err != nil {
 		return nil, err
@@ -134,7 +136,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 					if i == 0 {
 						kr.PagingState = req.PagingState
 					}
-					r.Result, r.Err = c.Read(readCtx, kr)
+					r.Result, r.Err = c.read(readCtx, kr, true)
 				}
 				fill.read(i, r)
 			}

@@ -13,7 +13,9 @@ import (
 // a paging state that is malformed or belongs to another query.
 var ErrInvalidRequest = errors.New("coordinator: invalid request")
 
-// Request is one read of one partition.
+// Request is one read of one partition. Read keeps nothing of it once it
+// returns: it reads copies of Columns and Query.Slices, so the caller may
+// reuse them, even while a request the read gave up on is still answered.
 type Request struct {
 	Table string
 	Key   string
