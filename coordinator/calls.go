@@ -3,10 +3,12 @@ package coordinator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -189,6 +191,11 @@ func (c *Coordinator) recoverReplica(cand candidate, err *error) {
 	v := recover()
 	if v == nil {
 		return
+	}
+	if e, ok := v.(error); ok && typednil.Find(e) == nil {
+		if p := typednil.Panics(e); p != nil { // Error, Unwrap and the logger would panic again
+			v = fmt.Sprintf("a %T whose methods panic: %v", e, p)
+		}
 	}
 	*err = &PanicError{Endpoint: cand.ep, Value: v}
 	if c.cfg.Logger != nil {

@@ -98,3 +98,26 @@ func TestCloseDoesNotWaitForAHungProbe(t *testing.T) {
 		}
 	})
 }
+
+// codeError is an error whose Is reads a field it never set.
+type codeError struct{ code *int }
+
+func (codeError) Error() string          { return "code error" }
+func (e codeError) Is(target error) bool { return *e.code == 0 }
+
+// A probe whose error's own methods panic is a failed probe too: the
+// detector's errors.Is on it crashed the process.
+func TestAProbeErrorWhoseMethodsPanicFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{})
+		defer d.Close()
+		bad := func(context.Context) error { return codeError{} }
+		a, convicted := convictedScripted(d, bad, bad)
+		time.Sleep(7*time.Second - time.Nanosecond)
+		if d.IsAlive(a.Endpoint()) {
+			t.Fatal("readmitted by a failed probe")
+		}
+		time.Sleep(time.Nanosecond)
+		wantProbedBack(t, d, rec, convicted, 7*time.Second)
+	})
+}

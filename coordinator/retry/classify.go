@@ -111,10 +111,14 @@ func is(err, target error) bool {
 
 // usable returns err, or for a nil pointer or an error wrapping one, which
 // no one could use without a panic (errors.Is would call its methods), an
-// error wrapping ErrTypedNil.
+// error wrapping ErrTypedNil; for an error whose own methods panic
+// (typednil.Panics), an error that says so and wraps nothing.
 func usable(err error) error {
 	if bad := typednil.Find(err); bad != nil {
 		return fmt.Errorf("%w: a nil %T", ErrTypedNil, bad)
+	}
+	if v := typednil.Panics(err); v != nil {
+		return fmt.Errorf("retry: a %T whose methods panic: %v", err, v)
 	}
 	return err
 }

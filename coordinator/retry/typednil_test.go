@@ -55,3 +55,29 @@ func TestClassifyStopsAtANilPointer(t *testing.T) {
 		assert.Equal(t, retry.CauseErrorResponse, retry.Classify(err), "%v", err)
 	}
 }
+
+// codeError is an error whose Is reads a field it never set.
+type codeError struct{ code *int }
+
+func (codeError) Error() string          { return "code error" }
+func (e codeError) Is(target error) bool { return *e.code == 0 }
+
+// An attempt whose error's own methods panic is an error response too,
+// returned as an error that says so and wraps nothing: the policy's
+// errors.As crashed the caller.
+func TestAnErrorWhoseMethodsPanicIsAnErrorResponse(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{})
+		attempt := func(context.Context, string, c.Level) (string, error) {
+			return "", fmt.Errorf("adapter: %w", codeError{})
+		}
+		var res retry.Result[string]
+		var err error
+		require.Nil(t, panicOf(func() {
+			res, err = retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), []string{"a", "b"}, attempt)
+		}))
+		require.ErrorContains(t, err, "whose methods panic")
+		assert.NotErrorIs(t, err, context.Canceled)
+		assert.Equal(t, retry.CauseErrorResponse, res.Attempts.At(0).Cause)
+	})
+}

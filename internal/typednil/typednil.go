@@ -3,9 +3,14 @@
 // call its methods, which dereference nil and crash. Code that calls an
 // embedder's functions checks their errors with it before using them, and
 // configurations check the implementations they are given with Holds.
+// Panics finds the other errors no one can inspect: those whose own
+// methods panic.
 package typednil
 
-import "reflect"
+import (
+	"errors"
+	"reflect"
+)
 
 // Holds reports whether v, an interface value that is not nil, holds a nil
 // pointer or func: a Locator or Policy that compares unequal to nil but
@@ -21,8 +26,18 @@ func Holds(v any) bool {
 
 // Find returns the first nil pointer on err's tree (err itself, or one it
 // wraps through Unwrap() error or Unwrap() []error), or nil. It calls no
-// method of a nil pointer.
-func Find(err error) error {
+// method of a nil pointer; an Unwrap that panics ends the search, with nil
+// (Panics tells of it).
+func Find(err error) (bad error) {
+	defer func() {
+		if recover() != nil {
+			bad = nil
+		}
+	}()
+	return find(err)
+}
+
+func find(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -31,13 +46,38 @@ func Find(err error) error {
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
-		return Find(u.Unwrap())
+		return find(u.Unwrap())
 	case interface{ Unwrap() []error }:
 		for _, inner := range u.Unwrap() {
-			if bad := Find(inner); bad != nil {
+			if bad := find(inner); bad != nil {
 				return bad
 			}
 		}
 	}
 	return nil
 }
+
+// Panics calls what inspecting err calls, its Error and the Unwrap, Is
+// and As methods on its tree (as errors.Is and errors.As do, for targets
+// nothing matches), and returns what one of them panicked with, or nil:
+// an error whose Is reads a field it never set, say. Call it on errors
+// Find finds no nil pointer in; a nil err has none to call.
+func Panics(err error) (v any) {
+	if err == nil {
+		return nil
+	}
+	defer func() { v = recover() }()
+	_ = err.Error()
+	_ = errors.Is(err, errUnmatched)
+	var target *unmatched
+	_ = errors.As(err, &target)
+	return nil
+}
+
+// errUnmatched and unmatched are what no error is: errors.Is and
+// errors.As look for them over the whole tree.
+var errUnmatched = errors.New("typednil: unmatched")
+
+type unmatched struct{}
+
+func (*unmatched) Error() string { return "typednil: unmatched" }

@@ -67,3 +67,38 @@ func TestHoldsTellsANilInsideAnInterface(t *testing.T) {
 		}
 	}
 }
+
+// isPanics is an error whose Is reads a field it never set.
+type isPanics struct{ code *int }
+
+func (isPanics) Error() string          { return "code error" }
+func (e isPanics) Is(target error) bool { return *e.code == 0 }
+
+// unwrapPanics is an error whose Unwrap reads a field it never set.
+type unwrapPanics struct{ inner *error }
+
+func (unwrapPanics) Error() string   { return "wrapper" }
+func (e unwrapPanics) Unwrap() error { return *e.inner }
+
+func TestPanicsTellsAnErrorWhoseMethodsPanic(t *testing.T) {
+	for name, tc := range map[string]struct {
+		err    error
+		panics bool
+	}{
+		"nil":                {nil, false},
+		"plain":              {errors.New("x"), false},
+		"wrapped":            {fmt.Errorf("a: %w", errors.New("x")), false},
+		"Is panics":          {isPanics{}, true},
+		"a wrapped Is":       {fmt.Errorf("a: %w", isPanics{}), true},
+		"joined":             {errors.Join(errors.New("x"), isPanics{}), true},
+		"Unwrap panics":      {unwrapPanics{}, true},
+		"a good Is and code": {isPanics{code: new(int)}, false},
+	} {
+		if got := typednil.Panics(tc.err); (got != nil) != tc.panics {
+			t.Errorf("%s: Panics = %v, want a panic: %v", name, got, tc.panics)
+		}
+	}
+	if bad := typednil.Find(unwrapPanics{}); bad != nil {
+		t.Errorf("Find through an Unwrap that panics = %v, want nil", bad)
+	}
+}
