@@ -107,12 +107,13 @@ func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
 
 // LoadFor is Load for a caller that holds policy p, which SetPolicy may
 // have replaced since it took it: a read that must finish under the policy
-// it started with. The policy in force answers as Load does; another one
-// gets its own threshold over the same tracker, computed for this call
-// and not kept (a read that races an ALTER TABLE, so rare).
+// it started with. The policy in force, or one Equal to it, answers as
+// Load does; another one gets its own threshold over the same tracker,
+// computed for this call and not kept (a read that races an ALTER TABLE,
+// so rare).
 func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration, speculate bool) {
 	st := th.state.Load()
-	if st.policy != p {
+	if !st.policy.Equal(p) {
 		own := th.compute(p, st.kept, time.Time{})
 		return own.d, own.speculate
 	}
