@@ -48,6 +48,9 @@ type ExponentialBackoff struct {
 // count counts as 0): min(Cap, Base × Multiplier^retries), saturating at the
 // largest time.Duration.
 func (b ExponentialBackoff) Ceiling(retries int) time.Duration {
+	if b.Base <= 0 { // 0 × Multiplier^retries, which overflows to 0 × Inf: NaN
+		return 0
+	}
 	m := b.Multiplier
 	if m == 0 {
 		m = defaultMultiplier

@@ -241,3 +241,15 @@ func TestNewExecutorRejectsBadBackoff(t *testing.T) {
 		assert.NoError(t, err, "%+v", ok)
 	}
 }
+
+// The zero Base waits not at all, however many retries: Base ×
+// Multiplier^retries was 0 × Inf from 1,024 retries on, NaN, which became
+// the most negative time.Duration. A Base of a nanosecond saturates.
+func TestCeilingOfAZeroBaseIsZero(t *testing.T) {
+	for _, b := range []retry.ExponentialBackoff{{}, {Multiplier: 2}, {Multiplier: 1.5}} {
+		for _, n := range []int{0, 1, 1023, 1024, 1 << 20} {
+			assert.Zero(t, b.Ceiling(n), "%+v.Ceiling(%d)", b, n)
+		}
+	}
+	assert.Equal(t, time.Duration(math.MaxInt64), retry.ExponentialBackoff{Base: time.Nanosecond}.Ceiling(5000))
+}
