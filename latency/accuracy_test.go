@@ -123,3 +123,21 @@ func gcPauses(t *rapid.T, r *rand.Rand) func() float64 {
 		return body()
 	}
 }
+
+// A rank within q·n·2⁻⁵⁰ of an integer is that integer, as Quantile's doc
+// says: float64 misses decimal products (0.55·100 is 55.000000000000007),
+// so q a unit in the last place above 0.5 of 100 samples is the 50th
+// sample, as 0.5 is, not the 51st.
+func TestQuantileSnapsARankNearAnInteger(t *testing.T) {
+	tr := latency.NewTracker()
+	for i := 1; i <= 100; i++ {
+		tr.Record(time.Duration(i) * time.Millisecond)
+	}
+	half := tr.Quantile(0.5)
+	if got := tr.Quantile(math.Nextafter(0.5, 1)); got != half {
+		t.Errorf("Quantile(0.5 + 1 ulp) = %v, want the 50th sample's %v", got, half)
+	}
+	if got := tr.Quantile(0.51); got == half {
+		t.Errorf("Quantile(0.51) = %v, the 50th sample's", got)
+	}
+}

@@ -8,8 +8,10 @@ import (
 // Quantile returns the q-quantile of the samples in the window, q in [0, 1]:
 // the nearest-rank quantile, that is the smallest recorded value v such that
 // at least ⌈q·n⌉ of the n samples are <= v (at least one; 0.55 of 100
-// samples is the 55th, as in decimal arithmetic), reported as the
-// midpoint of v's bucket, within 0.8 % of v from 1 µs to MaxLatency.
+// samples is the 55th, as in decimal arithmetic: a q·n within q·n·2⁻⁵⁰
+// of an integer counts as that integer, so q a unit in the last place
+// above 0.5 of 100 samples is the 50th too), reported as the midpoint of
+// v's bucket, within 0.8 % of v from 1 µs to MaxLatency.
 // Quantile(0) is the minimum and Quantile(1) the maximum. q is clamped into
 // [0, 1] and NaN counts as 0. An empty window answers 0.
 //
