@@ -91,7 +91,8 @@ func (w *ArrivalWindow) Last() (time.Time, bool) { return w.last, w.started }
 // Phi returns Cassandra's phi at now: the time since the latest heartbeat
 // over the mean interval, divided by ln 10 (Cassandra's PHI_FACTOR), that
 // is -log10 of the chance that a heartbeat is still to come if intervals
-// were exponentially distributed. It is 0 before the first heartbeat. A
+// were exponentially distributed. It is 0 before the first heartbeat, and
+// at a now before the latest (never negative, as a gauge exports it). A
 // node is convicted when phi exceeds a threshold: 8 by default, reached
 // after 8 * ln 10, about 18.4, mean intervals of silence.
 func (w *ArrivalWindow) Phi(now time.Time) float64 {
@@ -99,7 +100,7 @@ func (w *ArrivalWindow) Phi(now time.Time) float64 {
 		return 0
 	}
 	mean := float64(w.sum) / float64(w.count())
-	return float64(now.Sub(w.last)) / mean / math.Ln10
+	return max(float64(now.Sub(w.last)), 0) / mean / math.Ln10
 }
 
 func (w *ArrivalWindow) count() int { return len(w.intervals) }

@@ -69,7 +69,7 @@ type DetectorConfig struct {
 	ReadmitAfter time.Duration
 	// OnChange, if not nil, is told of every transition between up and
 	// down, in order, from a goroutine of the detector. It must not call
-	// Close.
+	// Close; a call that panics is abandoned, and the detector goes on.
 	OnChange func(Change)
 	// Seed seeds the probes' jitter; 0 picks a random seed.
 	Seed uint64

@@ -7,7 +7,10 @@ import "time"
 // a heartbeat of a node convicted by phi readmits it. A heartbeat not
 // after the node's latest (out of order, or the same one again) is
 // ignored, and readmits nothing. So is a heartbeat of the empty ID, which
-// names no node (ReportOutcome ignores it too).
+// names no node (ReportOutcome ignores it too). Stamp a heartbeat with
+// the time it arrived, by the clock the detector's checks read
+// (time.Now): one stamped ahead of it makes the heartbeats after it look
+// out of order until that time, and the node unconvictable meanwhile.
 func (d *Detector) Heartbeat(id string, at time.Time) {
 	if id == "" {
 		return
@@ -48,10 +51,17 @@ func (d *Detector) monitor() {
 			clear(nodes) // let forgotten nodes go
 		case <-d.events.ready:
 			for _, c := range d.events.drain() {
-				d.cfg.OnChange(c)
+				d.tell(c)
 			}
 		}
 	}
+}
+
+// tell calls OnChange with c. A call that panics is abandoned, as a probe
+// that panics fails: the detector, and the changes after c, go on.
+func (d *Detector) tell(c Change) {
+	defer func() { _ = recover() }()
+	d.cfg.OnChange(c)
 }
 
 // check convicts the nodes whose phi at now exceeds the threshold.
