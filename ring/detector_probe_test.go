@@ -47,14 +47,21 @@ func convictedScripted(d *ring.Detector, script ...func(context.Context) error) 
 // A probe that panics is a failed probe: the detector goes on probing
 // (at +1 s, +3 s, +7 s here) and the process does not crash.
 func TestAProbeThatPanicsFails(t *testing.T) {
+	panics := func(context.Context) error { panic("probe bug") }
+	wantTwoProbesFailed(t, panics, panics)
+}
+
+// wantTwoProbesFailed has a convicted replica's first two probes run
+// first and second, and checks that both fail: the third, at +7 s,
+// readmits it.
+func wantTwoProbesFailed(t *testing.T, first, second func(context.Context) error) {
 	synctest.Test(t, func(t *testing.T) {
 		d, rec := newDetector(t, ring.DetectorConfig{})
 		defer d.Close()
-		panics := func(context.Context) error { panic("probe bug") }
-		a, convicted := convictedScripted(d, panics, panics)
+		a, convicted := convictedScripted(d, first, second)
 		time.Sleep(7*time.Second - time.Nanosecond)
 		if d.IsAlive(a.Endpoint()) {
-			t.Fatal("readmitted by a panicking probe")
+			t.Fatal("readmitted by a failed probe")
 		}
 		time.Sleep(time.Nanosecond)
 		wantProbedBack(t, d, rec, convicted, 7*time.Second)
@@ -108,16 +115,6 @@ func (e codeError) Is(target error) bool { return *e.code == 0 }
 // A probe whose error's own methods panic is a failed probe too: the
 // detector's errors.Is on it crashed the process.
 func TestAProbeErrorWhoseMethodsPanicFails(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		d, rec := newDetector(t, ring.DetectorConfig{})
-		defer d.Close()
-		bad := func(context.Context) error { return codeError{} }
-		a, convicted := convictedScripted(d, bad, bad)
-		time.Sleep(7*time.Second - time.Nanosecond)
-		if d.IsAlive(a.Endpoint()) {
-			t.Fatal("readmitted by a failed probe")
-		}
-		time.Sleep(time.Nanosecond)
-		wantProbedBack(t, d, rec, convicted, 7*time.Second)
-	})
+	bad := func(context.Context) error { return codeError{} }
+	wantTwoProbesFailed(t, bad, bad)
 }

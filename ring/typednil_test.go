@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/synctest"
-	"time"
 
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/ring"
@@ -25,25 +23,15 @@ func (e *probeError) Unwrap() error { return e.err }
 // probing, where errors.Is, looking for errors.ErrUnsupported, called the
 // pointer's Unwrap on the probing goroutine and crashed the process.
 func TestAProbeReturningANilPointerFails(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		d, rec := newDetector(t, ring.DetectorConfig{})
-		defer d.Close()
-		typedNil := func(context.Context) error {
-			var err *probeError
-			return err
-		}
-		wrapped := func(context.Context) error {
-			var err error = (*probeError)(nil)
-			return fmt.Errorf("adapter: %w", err)
-		}
-		a, convicted := convictedScripted(d, typedNil, wrapped)
-		time.Sleep(7*time.Second - time.Nanosecond)
-		if d.IsAlive(a.Endpoint()) {
-			t.Fatal("readmitted by a probe that returned a nil pointer")
-		}
-		time.Sleep(time.Nanosecond)
-		wantProbedBack(t, d, rec, convicted, 7*time.Second)
-	})
+	typedNil := func(context.Context) error {
+		var err *probeError
+		return err
+	}
+	wrapped := func(context.Context) error {
+		var err error = (*probeError)(nil)
+		return fmt.Errorf("adapter: %w", err)
+	}
+	wantTwoProbesFailed(t, typedNil, wrapped)
 }
 
 // A Connect that returns a nil pointer as its error fails with a
