@@ -159,7 +159,7 @@ func (x *execution) retry(next, from attemptSpec, f failure, v Verdict, err erro
 		x.next++
 	}
 	x.retries++
-	if !f.unsent {
+	if !f.notSent() {
 		x.counted++
 	}
 	next.cause, next.token, next.downgraded = f.cause, token, next.level != x.stmt.Level
@@ -284,7 +284,12 @@ func (x *execution) speculationLeft() bool {
 // chains returns the most chains of attempts the statement can run at once:
 // the first and one per speculative attempt, each starting on a target of
 // its own.
-func (x *execution) chains() int { return min(x.planLen, 1+x.e.speculativeExecutions()) }
+func (x *execution) chains() int {
+	if n := x.e.speculativeExecutions(); n < x.planLen-1 { // 1+n overflows for n = MaxInt
+		return 1 + n
+	}
+	return x.planLen
+}
 
 // gated reports whether f may have left the statement applied, so that
 // only an idempotent statement may be retried after it. A request never
@@ -293,6 +298,13 @@ func (x *execution) chains() int { return min(x.planLen, 1+x.e.speculativeExecut
 func (f failure) gated() bool {
 	c := f.cause
 	return c == CauseWriteTimeout || c == CauseErrorResponse || (c == CauseRequestAborted && !f.unsent)
+}
+
+// notSent reports whether f is a request refused before it was sent: an
+// abort matching ErrNotSent. A timeout whose cause matches ErrNotSent (a
+// context cancelled with that cause) was sent, and counts.
+func (f failure) notSent() bool {
+	return f.cause == CauseRequestAborted && f.unsent
 }
 
 // ask calls the callback of p that judges f. A panic of p is returned as a

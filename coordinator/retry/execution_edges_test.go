@@ -1,0 +1,45 @@
+package retry_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	c "github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator/retry"
+)
+
+// A read timeout whose cause matches ErrNotSent (its context was cancelled
+// with that cause) was sent: its retry counts, and DefaultPolicy retries it
+// once, not until MaxRetries as a retry after a request never sent.
+func TestATimeoutWhoseCauseIsNotSentCounts(t *testing.T) {
+	ex := newExecutor(t, retry.Config{})
+	calls := 0
+	_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), []string{"a", "b"},
+		func(ctx context.Context, _ string, l c.Level) (string, error) {
+			calls++
+			return "", &c.ReadTimeoutError{Level: l, BlockFor: 2, Received: 2,
+				Cause: fmt.Errorf("%w: %w", context.DeadlineExceeded, retry.ErrNotSent)}
+		})
+	require.Error(t, err)
+	assert.Equal(t, 2, calls, "the first attempt and one retry")
+}
+
+// A SpeculativeExecutions of MaxInt, which NewExecutor accepts, runs as
+// many chains as the plan has targets: 1+MaxInt overflowed to a negative
+// channel size, and Execute panicked.
+func TestTheMostSpeculativeExecutionsRunsThePlan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{Speculation: retry.FixedDelay(10 * ms), SpeculativeExecutions: math.MaxInt})
+		attempt := func(context.Context, string, c.Level) (string, error) { return "ok", nil }
+		require.Nil(t, panicOf(func() {
+			_, err := retry.Execute(t.Context(), ex, stmt(c.One, retry.Idempotent), []string{"a", "b"}, attempt)
+			require.NoError(t, err)
+		}))
+	})
+}
