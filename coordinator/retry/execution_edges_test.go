@@ -43,3 +43,20 @@ func TestTheMostSpeculativeExecutionsRunsThePlan(t *testing.T) {
 		}))
 	})
 }
+
+// joinsItself is an error whose Unwrap lists itself: an endless tree.
+type joinsItself struct{}
+
+func (joinsItself) Error() string     { return "joins itself" }
+func (e joinsItself) Unwrap() []error { return []error{e} }
+
+// An attempt whose error wraps itself is an error response, told as such:
+// walking its endless tree overflowed the stack, a crash no recover
+// catches.
+func TestAnAttemptErrorThatWrapsItselfIsAnErrorResponse(t *testing.T) {
+	ex := newExecutor(t, retry.Config{})
+	res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), []string{"a", "b"},
+		func(context.Context, string, c.Level) (string, error) { return "", joinsItself{} })
+	require.ErrorContains(t, err, "wrap itself")
+	assert.Equal(t, retry.CauseErrorResponse, res.Attempts.At(0).Cause)
+}

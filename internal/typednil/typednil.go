@@ -9,6 +9,7 @@ package typednil
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 )
 
@@ -26,19 +27,25 @@ func Holds(v any) bool {
 
 // Find returns the first nil pointer on err's tree (err itself, or one it
 // wraps through Unwrap() error or Unwrap() []error), or nil. It calls no
-// method of a nil pointer; an Unwrap that panics ends the search, with nil
-// (Panics tells of it).
+// method of a nil pointer; an Unwrap that panics, or a tree of more than
+// maxTree errors, ends the search with nil (Panics tells of both).
 func Find(err error) (bad error) {
 	defer func() {
 		if recover() != nil {
 			bad = nil
 		}
 	}()
-	return find(err)
+	n := 0
+	return find(err, &n)
 }
 
-func find(err error) error {
-	if err == nil {
+// maxTree bounds the errors Find and Panics look at on one tree: an error
+// that wraps itself makes an endless one, on which errors.Is never returns
+// or overflows the stack, a crash no recover catches.
+const maxTree = 1 << 10
+
+func find(err error, n *int) error {
+	if *n++; err == nil || *n > maxTree {
 		return nil
 	}
 	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
@@ -46,15 +53,37 @@ func find(err error) error {
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
-		return find(u.Unwrap())
+		return find(u.Unwrap(), n)
 	case interface{ Unwrap() []error }:
 		for _, inner := range u.Unwrap() {
-			if bad := find(inner); bad != nil {
+			if bad := find(inner, n); bad != nil {
 				return bad
 			}
 		}
 	}
 	return nil
+}
+
+// treeTooLarge counts the errors on err's tree into n, stopping past
+// maxTree, and reports whether it did stop.
+func treeTooLarge(err error, n *int) bool {
+	count(err, n)
+	return *n > maxTree
+}
+
+func count(err error, n *int) {
+	if err == nil || *n > maxTree {
+		return
+	}
+	*n++
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		count(u.Unwrap(), n)
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			count(inner, n)
+		}
+	}
 }
 
 // Panics calls what inspecting err calls, its Error and the Unwrap, Is
@@ -66,7 +95,14 @@ func Panics(err error) (v any) {
 	if err == nil {
 		return nil
 	}
-	defer func() { v = recover() }()
+	defer func() {
+		if p := recover(); p != nil {
+			v = p
+		}
+	}()
+	if n := 0; treeTooLarge(err, &n) {
+		return fmt.Sprintf("a tree of more than %d errors (does it wrap itself?)", maxTree)
+	}
 	_ = err.Error()
 	_ = errors.Is(err, errUnmatched)
 	var target *unmatched

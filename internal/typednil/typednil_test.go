@@ -102,3 +102,27 @@ func TestPanicsTellsAnErrorWhoseMethodsPanic(t *testing.T) {
 		t.Errorf("Find through an Unwrap that panics = %v, want nil", bad)
 	}
 }
+
+// loops is an error whose Unwrap returns itself; joinsItself one whose
+// Unwrap lists itself: endless trees, on which errors.Is never returns or
+// overflows the stack.
+type loops struct{}
+
+func (loops) Error() string   { return "loops" }
+func (e loops) Unwrap() error { return e }
+
+type joinsItself struct{}
+
+func (joinsItself) Error() string     { return "joins itself" }
+func (e joinsItself) Unwrap() []error { return []error{errors.New("x"), e} }
+
+func TestAnErrorThatWrapsItselfIsToldNotWalked(t *testing.T) {
+	for _, err := range []error{loops{}, joinsItself{}, fmt.Errorf("a: %w", loops{})} {
+		if bad := typednil.Find(err); bad != nil {
+			t.Errorf("Find(%v) = %v, want nil", err, bad)
+		}
+		if v := typednil.Panics(err); v == nil {
+			t.Errorf("Panics(%v) = nil, want it told", err)
+		}
+	}
+}
