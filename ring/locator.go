@@ -1,6 +1,8 @@
 package ring
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -67,9 +69,11 @@ func NewLocator(cfg LocatorConfig) (*Locator, error) {
 	return l, nil
 }
 
+// checkTables checks tables in the order of their names, so that the error
+// names the same table every time.
 func checkTables(tables map[string]consistency.Replication) error {
-	for name, repl := range tables {
-		if err := checkTable(name, repl); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		if err := checkTable(name, tables[name]); err != nil {
 			return err
 		}
 	}

@@ -105,10 +105,23 @@ func (l *Locator) replicaFor(n Node, prev *locatorState) (replica.Replica, error
 		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a nil replica"}
 	case typednil.Holds(rep):
 		return nil, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a nil %T", rep)}
-	case rep.Endpoint() != n.Endpoint():
-		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a replica for " + rep.Endpoint().String()}
+	}
+	ep, v := endpointOf(rep)
+	switch {
+	case v != nil:
+		return nil, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a %T whose Endpoint panics: %v", rep, v)}
+	case ep != n.Endpoint():
+		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a replica for " + ep.String()}
 	}
 	return rep, nil
+}
+
+// endpointOf returns rep's endpoint, or what its Endpoint panicked with:
+// a wrapper of a nil connection, say, which the coordinator would take
+// for a bad placement at every read.
+func endpointOf(rep replica.Replica) (ep replica.Endpoint, v any) {
+	defer func() { v = recover() }()
+	return rep.Endpoint(), nil
 }
 
 // place computes the replicas of every token range under repl.
