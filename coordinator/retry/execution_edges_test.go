@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 	"testing/synctest"
 
@@ -59,4 +60,34 @@ func TestAnAttemptErrorThatWrapsItselfIsAnErrorResponse(t *testing.T) {
 		func(context.Context, string, c.Level) (string, error) { return "", joinsItself{} })
 	require.ErrorContains(t, err, "wrap itself")
 	assert.Equal(t, retry.CauseErrorResponse, res.Attempts.At(0).Cause)
+}
+
+// An attempt of a speculating statement that calls runtime.Goexit (as
+// testing's FailNow does) ends Execute's caller's goroutine, once the
+// others have returned, as it would without speculation: its goroutine
+// exited without an outcome, which the executor waited for forever.
+func TestASpeculativeAttemptThatGoexitsEndsTheCaller(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{Speculation: retry.FixedDelay(ms)})
+		returned, exited := false, make(chan struct{})
+		go func() {
+			defer close(exited)
+			_, _ = retry.Execute(t.Context(), ex, stmt(c.One, retry.Idempotent), []string{"a", "b"},
+				func(ctx context.Context, target string, _ c.Level) (string, error) {
+					if target == "a" {
+						runtime.Goexit()
+					}
+					<-ctx.Done() // b runs until cancelled
+					return "", ctx.Err()
+				})
+			returned = true
+		}()
+		synctest.Wait()
+		select {
+		case <-exited:
+		default:
+			t.Fatal("Execute is blocked")
+		}
+		assert.False(t, returned, "Execute returned to its caller")
+	})
 }

@@ -39,7 +39,9 @@ func (e *Executor) Metrics() Metrics { return e.m.snapshot() }
 // goroutine (a statement that does not speculate); when it ran on a
 // goroutine of its own (every attempt of a statement that speculates), as
 // an *AttemptPanicError holding the value and the stack of the attempt's
-// goroutine, re-raised once every attempt has returned.
+// goroutine, re-raised once every attempt has returned. An attempt that
+// calls runtime.Goexit (as testing's FailNow does) ends the caller's
+// goroutine either way, once every attempt has returned.
 type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Level) (R, error)
 
 // Execute runs statement s against plan, an ordered list of targets (such as

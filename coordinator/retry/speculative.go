@@ -3,6 +3,7 @@ package retry
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ type outcome[R any] struct {
 	err      error
 	ran      bool               // false when the context ended during the backoff
 	panicked *AttemptPanicError // the attempt's panic, re-raised by Execute
+	goexit   bool               // the attempt called runtime.Goexit, which Execute's caller calls too
 }
 
 // schedule times the speculative attempts: each is due delay after the one
@@ -42,7 +44,13 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait(); r.refundUnstarted(out) }()
 	launch := func(a attemptSpec, wait time.Duration) {
-		wg.Go(func() { out <- r.run(actx, a, wait) })
+		wg.Go(func() {
+			// Sent even if the attempt ends its goroutine (runtime.Goexit),
+			// which no recover sees: the loop would wait for it forever.
+			o := outcome[R]{a: a, ran: true, goexit: true}
+			defer func() { out <- o }()
+			o = r.run(actx, a, wait)
+		})
 	}
 	sc := &schedule{timer: time.NewTimer(delay), delay: delay}
 	defer sc.timer.Stop()
@@ -79,6 +87,8 @@ func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step,
 			switch {
 			case o.panicked != nil:
 				panic(o.panicked)
+			case o.goexit:
+				runtime.Goexit()
 			case !o.ran:
 				r.x.cancelled(o.a, o.err)
 			case record && o.err == nil && !won:
@@ -163,6 +173,8 @@ func (r *runner[T, R]) settle(ctx context.Context, o outcome[R], last step) (ste
 	switch {
 	case o.panicked != nil:
 		panic(o.panicked)
+	case o.goexit:
+		runtime.Goexit() // speculative's deferred calls cancel and wait for the others
 	case o.err == nil:
 		return step{}, true
 	case !o.ran:
