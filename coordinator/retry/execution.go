@@ -112,9 +112,6 @@ func (x *execution) interrupted(a attemptSpec, err error, st step) step {
 	err = usable(err)
 	x.history.add(AttemptRecord{Target: a.target, Level: a.level, Speculative: a.speculative,
 		Err: err, Cause: classify(err).cause, Verdict: rethrow(), Reason: st.reason})
-	if err == nil {
-		return st
-	}
 	return stop(st.reason, a, err)
 }
 

@@ -2,11 +2,13 @@ package retry_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,4 +92,36 @@ func TestASpeculativeAttemptThatGoexitsEndsTheCaller(t *testing.T) {
 		}
 		assert.False(t, returned, "Execute returned to its caller")
 	})
+}
+
+// When the context has ended a speculating statement and both its attempts
+// ignore it, the first to succeed after all wins, and one that finishes
+// after it lost to it: it is not recorded, as no loser to a winner is.
+// A second late success was recorded as succeeded (with the context's
+// error as its reason), and a later failure before the winner, out of the
+// order the attempts finished in.
+func TestALateWinnersHistoryEndsWithIt(t *testing.T) {
+	for _, second := range []error{nil, errors.New("boom")} {
+		synctest.Test(t, func(t *testing.T) {
+			ex := newExecutor(t, retry.Config{Speculation: retry.FixedDelay(ms)})
+			ctx, cancel := context.WithCancel(t.Context())
+			time.AfterFunc(5*ms, cancel)
+			res, err := retry.Execute(ctx, ex, stmt(c.Quorum, retry.Idempotent), []string{"a", "b"},
+				func(_ context.Context, target string, _ c.Level) (string, error) {
+					if target == "a" {
+						time.Sleep(10 * ms) // ignores ctx, and succeeds
+						return "a", nil
+					}
+					time.Sleep(20 * ms)
+					return "b", second
+				})
+			require.NoError(t, err)
+			assert.Equal(t, "a", res.Value)
+			require.Equal(t, 1, res.Attempts.Len(), "%v", res.Attempts.All())
+			r := res.Attempts.At(0)
+			assert.Equal(t, 0, r.Target)
+			assert.NoError(t, r.Err)
+			assert.NoError(t, r.Reason)
+		})
+	}
 }

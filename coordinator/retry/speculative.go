@@ -75,9 +75,10 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 // (the context ended it), it records each attempt that ran, with the error
 // it returned, so that the ExecutionError carries every attempt made, as in
 // the sequential path, and returns st with the last of their failures, and
-// the first of them that succeeded after all, which wins the statement.
-// Attempts that lost to a winner, an Ignore or a panicking policy were
-// cancelled by the executor, and are not recorded.
+// the first of them that succeeded after all, which wins the statement:
+// those that finished after it lost to it. Attempts that lost to a winner,
+// an Ignore or a panicking policy were cancelled by the executor, and are
+// not recorded.
 func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step, outcome[R], bool) {
 	var late outcome[R]
 	var won bool
@@ -91,7 +92,8 @@ func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step,
 				runtime.Goexit()
 			case !o.ran:
 				r.x.cancelled(o.a, o.err)
-			case record && o.err == nil && !won:
+			case won: // it finished after the late winner, and lost to it
+			case record && o.err == nil:
 				late, won = o, true
 			case record:
 				st = r.x.interrupted(o.a, o.err, st)
