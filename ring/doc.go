@@ -74,7 +74,10 @@
 // build the new placements aside and swap them in atomically: reads in
 // flight keep the version they started with. Only new nodes are connected
 // (a replacement is, even under the ID of the node it replaces);
-// a removed node's replica is not closed for you. A change places again only
+// a removed or replaced node's replica is not closed for you, nor are the
+// connections a NewLocator or a change that failed had made (it stops at
+// the first Connect that fails): a Connect that dials should keep what it
+// opens where it can close it. A change places again only
 // the ranges whose placement it can alter (every range when it changes a
 // datacenter's node or rack count against its factor), and SetTable only
 // the replication it adds. A change still copies the ring's token and range

@@ -44,8 +44,10 @@ type Locator struct {
 // for a missing Connect, an empty table name, an invalid replication or one
 // that places replicas in a datacenter where no node of cfg.Nodes is
 // (wrapping a *DatacenterError), the error of New for a bad topology, a
-// *ConnectError if Connect fails, and a *NodeError if it returns a nil
-// replica or one whose endpoint is not the node's.
+// *ConnectError if Connect fails (it stops there, and does not close the
+// connections it made before), and a *NodeError if it returns a nil
+// replica, one whose endpoint is not the node's, or one whose Endpoint
+// panics.
 func NewLocator(cfg LocatorConfig) (*Locator, error) {
 	if cfg.Connect == nil {
 		return nil, &ConfigError{Setting: "Connect", Reason: "is required"}
