@@ -35,8 +35,11 @@ func WithSeed(seed uint64) Option {
 	return func(o *options) { o.seed = seed }
 }
 
-// WithBehavior sets the replica's initial Behavior; see SetBehavior.
+// WithBehavior sets the replica's initial Behavior; see SetBehavior. It
+// copies b at once, so that changing b afterwards changes no option, and
+// each replica built with the option gets a copy of its own.
 func WithBehavior(b Behavior) Option {
+	b = b.clone()
 	return func(o *options) { o.behavior = b.clone() }
 }
 

@@ -2,7 +2,6 @@ package replicatest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -81,13 +80,17 @@ func (r *Replica) serve(ctx context.Context, op string, req request) error {
 	}
 	ignoreCtx := b.Fault.kind == ignoresContext
 	if err := ctx.Err(); err != nil && !ignoreCtx {
-		return r.fail(op, err)
+		return r.cancelled(op, err)
 	}
 	if decided, err := r.decide(ctx, op, b.Fault); decided {
 		return err
 	}
 	if err := r.wait(ctx, b, service, ignoreCtx); err != nil {
-		return r.fail(op, err)
+		if err == ErrOverloaded { // the queue's refusal itself, not an injected one
+			r.stats.overloaded.Add(1)
+			return r.fail(op, err)
+		}
+		return r.cancelled(op, err)
 	}
 	if ignoreCtx && ctx.Err() != nil {
 		r.stats.lateAnswers.Add(1)
@@ -102,13 +105,13 @@ func (r *Replica) decide(ctx context.Context, op string, f Fault) (bool, error) 
 		return true, r.fail(op, ErrDown)
 	case unreachable:
 		<-ctx.Done()
-		return true, r.fail(op, ctx.Err())
+		return true, r.cancelled(op, ctx.Err())
 	case panics:
 		r.stats.panics.Add(1)
 		panic(fmt.Errorf("%w: %s on %s", ErrInjectedPanic, op, r.ep.ID))
 	case errorAfter:
 		if err := r.sleep(ctx, f.delay, false); err != nil {
-			return true, r.fail(op, err)
+			return true, r.cancelled(op, err)
 		}
 		return true, r.fail(op, f.err)
 	}
@@ -169,16 +172,17 @@ func (r *Replica) sleep(ctx context.Context, d time.Duration, ignoreCtx bool) er
 	}
 }
 
-// fail counts a failed request and wraps its cause.
+// fail counts a request that failed otherwise than by its context's end,
+// whatever its error wraps (an injected error may wrap context.Canceled,
+// or be ErrOverloaded), and wraps its cause.
 func (r *Replica) fail(op string, err error) error {
-	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		r.stats.cancellations.Add(1)
-	case errors.Is(err, ErrOverloaded):
-		r.stats.overloaded.Add(1)
-		r.stats.errors.Add(1)
-	default:
-		r.stats.errors.Add(1)
-	}
+	r.stats.errors.Add(1)
+	return &RequestError{Replica: r.ep.ID, Op: op, Err: err}
+}
+
+// cancelled counts a request that ended with its context's error, err,
+// and wraps it.
+func (r *Replica) cancelled(op string, err error) error {
+	r.stats.cancellations.Add(1)
 	return &RequestError{Replica: r.ep.ID, Op: op, Err: err}
 }
