@@ -118,14 +118,14 @@ func (r *read) additionalWrites() bool {
 	targets := r.withoutVersion()
 	update, ok := r.unackedRepairs()
 	h := &r.trace.AdditionalWrite
-	// Standing in for writes refused unsent, free of the budgets (see
-	// allowed), it sends no more writes than were refused: a healthy read
-	// would have sent those, and no others.
-	free := r.rd.refused > 0 && !r.rd.reachable()
+	// Standing in for writes refused unsent, free of the budgets, it sends
+	// no more writes than were refused: a healthy read would have sent
+	// those, and no others.
+	standsIn := r.rd.standsIn()
 	if r.suppressed(h, r.allowed(ok && len(targets) > 0)) {
 		return false
 	}
-	if free {
+	if standsIn {
 		targets = targets[:min(len(targets), r.rd.refused)]
 	}
 	refused := r.rd.refused

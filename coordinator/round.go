@@ -157,6 +157,11 @@ func (rd *round) counted() int {
 	return n
 }
 
+// standsIn reports whether a speculation now would stand in for requests
+// refused unsent, without which the round cannot complete: one that adds
+// no load, as a healthy read would have sent those (see allowed).
+func (rd *round) standsIn() bool { return rd.refused > 0 && !rd.reachable() }
+
 // reachable reports whether the requests still out can complete the round.
 func (rd *round) reachable() bool {
 	if rd.received+rd.outstanding < rd.need || (rd.needData && !rd.dataIn && rd.outData == 0) {

@@ -13,7 +13,7 @@ import (
 // does not speculate again: at most one speculative action per round, each
 // drawn from the budgets.
 func (r *read) speculate() bool {
-	if !r.rd.maySpeculate && !(r.rd.mayReplace && r.rd.refused > 0 && !r.rd.reachable()) {
+	if !r.rd.maySpeculate && !(r.rd.mayReplace && r.rd.standsIn()) {
 		return false
 	}
 	r.rd.maySpeculate, r.rd.mayReplace = false, false
@@ -122,7 +122,7 @@ func (r *read) allowed(candidate bool) SuppressCause {
 			m.noCandidate.Add(1)
 		}
 		return NoCandidate
-	case r.rd.refused > 0 && !r.rd.reachable():
+	case r.rd.standsIn():
 		return NotSuppressed
 	case r.c.overloaded():
 		m.suppressedOverload.Add(1)
