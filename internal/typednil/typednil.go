@@ -35,8 +35,13 @@ func Find(err error) (bad error) {
 			bad = nil
 		}
 	}()
-	n := 0
-	return find(err, &n)
+	walk(err, func(e error) bool {
+		if v := reflect.ValueOf(e); v.Kind() == reflect.Pointer && v.IsNil() {
+			bad = e
+		}
+		return bad == nil
+	})
+	return bad
 }
 
 // maxTree bounds the errors Find and Panics look at on one tree: an error
@@ -44,46 +49,41 @@ func Find(err error) (bad error) {
 // or overflows the stack, a crash no recover catches.
 const maxTree = 1 << 10
 
-func find(err error, n *int) error {
-	if *n++; err == nil || *n > maxTree {
-		return nil
-	}
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
-		return err
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return find(u.Unwrap(), n)
-	case interface{ Unwrap() []error }:
-		for _, inner := range u.Unwrap() {
-			if bad := find(inner, n); bad != nil {
-				return bad
+// walk calls visit on err and each error it wraps, depth first, until
+// visit returns false or maxTree errors were visited, and reports whether
+// it stopped at maxTree. It calls no method of a nil pointer: visit sees
+// it, and walk does not look into it.
+func walk(err error, visit func(error) bool) (tooLarge bool) {
+	n := 0
+	var step func(error) bool
+	step = func(e error) bool {
+		if e == nil {
+			return true
+		}
+		if n++; n > maxTree {
+			tooLarge = true
+			return false
+		}
+		if !visit(e) {
+			return false
+		}
+		if v := reflect.ValueOf(e); v.Kind() == reflect.Pointer && v.IsNil() {
+			return true
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			return step(u.Unwrap())
+		case interface{ Unwrap() []error }:
+			for _, inner := range u.Unwrap() {
+				if !step(inner) {
+					return false
+				}
 			}
 		}
+		return true
 	}
-	return nil
-}
-
-// treeTooLarge counts the errors on err's tree into n, stopping past
-// maxTree, and reports whether it did stop.
-func treeTooLarge(err error, n *int) bool {
-	count(err, n)
-	return *n > maxTree
-}
-
-func count(err error, n *int) {
-	if err == nil || *n > maxTree {
-		return
-	}
-	*n++
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		count(u.Unwrap(), n)
-	case interface{ Unwrap() []error }:
-		for _, inner := range u.Unwrap() {
-			count(inner, n)
-		}
-	}
+	step(err)
+	return tooLarge
 }
 
 // Panics calls what inspecting err calls, its Error and the Unwrap, Is
@@ -100,7 +100,7 @@ func Panics(err error) (v any) {
 			v = p
 		}
 	}()
-	if n := 0; treeTooLarge(err, &n) {
+	if walk(err, func(error) bool { return true }) {
 		return fmt.Sprintf("a tree of more than %d errors (does it wrap itself?)", maxTree)
 	}
 	_ = err.Error()
