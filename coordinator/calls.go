@@ -114,8 +114,6 @@ func (k *call) read() {
 	k.err = k.safeRead()
 	k.returned.Store(true)
 	k.at = k.now()
-	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled())
-	k.report()
 	switch {
 	case k.err != nil || k.cmd.DigestOnly:
 	case k.digestData && k.part.Key == k.cmd.Key: // one walk validates and digests (a sliced query's rows are checked after)
@@ -125,6 +123,12 @@ func (k *call) read() {
 	default:
 		k.err = checkData(&k.cmd, &k.part)
 	}
+	// The snitch and the outcome reporter learn the answer's verdict, not
+	// the call's: an answer for another key, or one that fails validation,
+	// is the replica's failure, and a replica that keeps giving them must
+	// lose its rank as one that keeps failing does.
+	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled())
+	k.report()
 	k.deliver()
 }
 
