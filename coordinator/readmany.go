@@ -111,11 +111,10 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		req.NowInSec = now().Unix()
 	}
 	keys := req.distinctKeys()
-	readCtx, stop := ctx, context.CancelFunc(func() {})
-	if req.pageRows() > 0 { // a page may fill before its keys are all read
-		readCtx, stop = context.WithCancel(ctx)
-		defer stop()
-	}
+	// The keys' reads are cancelled when a page fills before they are all
+	// read, and when one of them panics.
+	readCtx, stop := context.WithCancel(ctx)
+	defer stop()
 	fill := newPageFill(keys, req.pageRows(), stop)
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits. One key's failure
