@@ -99,10 +99,11 @@ func (th *Threshold) compute(p SpeculativeRetry, kept time.Duration, next time.T
 // Load does not compare d with the read timeout or a deadline; the caller
 // does, so that it can count the speculations it suppresses.
 func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
-	if st := th.state.Load(); now.Before(st.due) {
-		return st.d, st.speculate
+	st := th.state.Load()
+	if !now.Before(st.due) {
+		st = th.recompute(now)
 	}
-	return th.recompute(now)
+	return st.d, st.speculate
 }
 
 // LoadFor is Load for a caller that holds policy p, which SetPolicy may
@@ -113,32 +114,36 @@ func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
 // so rare).
 func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration, speculate bool) {
 	st := th.state.Load()
-	if !st.policy.Equal(p) {
-		own := th.compute(p, st.kept, time.Time{})
-		return own.d, own.speculate
+	if st.policy.Equal(p) {
+		if now.Before(st.due) {
+			return st.d, st.speculate
+		}
+		// recompute loads the state again: a SetPolicy since may have
+		// put in another policy, whose threshold is not p's.
+		if st = th.recompute(now); st.policy.Equal(p) {
+			return st.d, st.speculate
+		}
 	}
-	if now.Before(st.due) {
-		return st.d, st.speculate
-	}
-	return th.recompute(now)
+	own := th.compute(p, st.kept, time.Time{})
+	return own.d, own.speculate
 }
 
 // recompute refreshes a stale threshold, or one whose table now has enough
 // samples for its first value, unless another Load already is: then it
-// returns the value in force rather than wait or repeat the work.
-func (th *Threshold) recompute(now time.Time) (time.Duration, bool) {
+// returns the state in force rather than wait or repeat the work.
+func (th *Threshold) recompute(now time.Time) *thresholdState {
 	st := th.state.Load()
 	if now.Before(st.next) && th.tracker.recorded() < st.need {
-		return st.d, st.speculate // still too few samples
+		return st // still too few samples
 	}
 	if !th.refreshing.CompareAndSwap(false, true) {
-		return st.d, st.speculate
+		return st
 	}
 	defer th.refreshing.Store(false)
 	st = th.state.Load() // the claim orders this after any earlier refresh
 	next := th.compute(st.policy, st.kept, now.Add(th.refresh))
 	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
-	return next.d, next.speculate
+	return next
 }
 
 // SetPolicy replaces the policy, as ALTER TABLE does at run time: Loads
