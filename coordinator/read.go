@@ -121,7 +121,10 @@ func (r *read) makePlan() error {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
 	if r.t == r.c.unplaced {
-		r.useTable(r.c.table(r.req.Table))
+		// The table's state, not its options: a SetTableOptions since the
+		// read started (which may have made the table) does not apply to
+		// it, and its options are DefaultTable's, which it started with.
+		r.t = r.c.table(r.req.Table)
 	}
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
