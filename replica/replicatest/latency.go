@@ -115,8 +115,12 @@ func nonNegative(setting string, d time.Duration) error {
 }
 
 // scale returns d times f, saturating at the largest Duration rather than
-// overflowing (a long-tailed draw can be huge).
+// overflowing (a long-tailed draw can be huge). Zero times any factor is
+// zero: two finite slowdowns can multiply to +Inf, and 0 × +Inf is NaN.
 func scale(d time.Duration, f float64) time.Duration {
+	if d == 0 || f == 0 {
+		return 0
+	}
 	x := float64(d) * f
 	if x >= math.MaxInt64 {
 		return math.MaxInt64
