@@ -37,16 +37,18 @@ type check struct {
 // Each check runs as a subtest on a fresh, empty replica from newReplica,
 // which may fail t. The checks: a cancelled context or a passed deadline
 // makes Read and Apply fail with an error wrapping the context's error, and
-// a context cancelled while the call runs makes it return, answering or
-// failing so; a partition never written reads as Partition{Key: key}; a
+// a context cancelled while the call runs makes it return, failing so or
+// answering truly (a read with what the replica holds, an Apply with nil
+// only for a write made); a partition never written reads as Partition{Key: key}; a
 // data response carries the command's key; a digest-only read returns the
 // digest of the partition a data read returns (with and without a column
 // selection); Apply merges (two versions applied in both orders read as
-// repair.Merge of them, cells whose timestamps tie included, and applying
-// twice changes nothing) and leaves the
+// repair.Merge of them, cells whose timestamps tie and deletions of the
+// same partition and row included, and applying twice changes nothing) and leaves the
 // partition it is given as it was, when it returns and after later calls;
 // a read after a write sees it (an answer cached before it, a digest say,
-// must not be); a column selection projects; tables are separate;
+// must not be); a column selection projects; tables are separate, in data
+// and digests;
 // partition and clustering keys are bytes, not C or UTF-8 strings (keys
 // that differ only after a zero byte, or only in 0xfe and 0xff, stay apart),
 // and a clustering key may be empty; concurrent Reads and Applies are safe (run
@@ -58,7 +60,8 @@ type check struct {
 // up to the replica's MaxDigestVersion (replica.DigestVersioner) is
 // Respond's; reads by a Query are Respond's: slices with inclusive,
 // exclusive and open bounds, limits forward and reversed that count only
-// live rows (deleted and expired rows interleaved), one limit for all of a
+// live rows (deleted and expired rows interleaved; of a column selection,
+// the rows live in it), one limit for all of a
 // query's slices, and clip a range tombstone at the last row, the static
 // row; pages read forward and reversed by Query.After the last row, as the
 // coordinator pages and protects short reads; and a read past the command's
@@ -210,8 +213,10 @@ func checkTables(t *testing.T, r replica.Replica) {
 	if err := applyErr(t, r, conformanceTable+"-other", newer.Clone()); err != nil {
 		t.Errorf("Apply to another table: %v", err)
 	}
-	expectData(t, r, replica.Command{Table: conformanceTable, Key: "k"}, older)
-	expectData(t, r, replica.Command{Table: conformanceTable + "-other", Key: "k"}, newer)
+	// Data and digest: a cache of either keyed without the table answers
+	// one table's read with the other's.
+	expectAnswer(t, r, replica.Command{Table: conformanceTable, Key: "k"}, older)
+	expectAnswer(t, r, replica.Command{Table: conformanceTable + "-other", Key: "k"}, newer)
 }
 
 // checkConcurrent has writers apply cells of their own while readers read;

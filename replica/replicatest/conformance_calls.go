@@ -13,17 +13,19 @@ import (
 // the other: the newer deletes the partition at a timestamp that removes
 // one older row (r0), overwrites a cell, deletes a column and a row, and
 // adds a row, so a replica that replaces instead of merging, or that drops
-// a partition deletion, is caught. Two cells tie on their timestamp, where
-// the older version's larger value and the newer's tombstone win, so a
-// replica that lets the last write win a tie reads unlike the merge in one
-// order or the other.
+// a partition deletion, is caught. The older deletes the partition and a
+// row too, before the newer's deletions of them, so a replica that keeps
+// the last deletion written rather than the newest is caught. Two cells
+// tie on their timestamp, where the older version's larger value and the
+// newer's tombstone win, so a replica that lets the last write win a tie
+// reads unlike the merge in one order or the other.
 func versions(key string) (older, newer replica.Partition) {
 	older = replica.NewPartition(key,
 		replica.NewRow("r1", replica.Live("a", "1", 10), replica.Live("b", "old", 10), replica.Live("d", "gone", 10),
 			replica.Live("t", "2-larger", 30), replica.Live("u", "deleted", 30)),
-		replica.NewRow("r2", replica.Live("c", "x", 10)),
+		replica.NewRow("r2", replica.Live("c", "x", 10)).WithDeletion(replica.DeletedAt(8, 90)),
 		replica.NewRow("r0", replica.Live("z", "before the deletion", 4)),
-	)
+	).WithDeletion(replica.DeletedAt(3, 90))
 	newer = replica.NewPartition(key,
 		replica.NewRow("r1", replica.Live("b", "new", 20), replica.Tombstone("d", 20, 100),
 			replica.Live("t", "1-smaller", 30), replica.Tombstone("u", 30, 100)),

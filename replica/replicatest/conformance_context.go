@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -46,20 +47,28 @@ func checkCancelledInFlight(t *testing.T, r replica.Replica) {
 // newCtx, which also returns a channel closed once that context has ended.
 // A call must fail with an error wrapping want; a nil want is a context
 // cancelled in flight, and the call may fail with context.Canceled or
-// answer.
+// answer. An answer must be a true one: a read's, what the empty replica
+// holds; an Apply's nil, the write made.
 func expectContextError(t *testing.T, r replica.Replica, want error, newCtx func() (context.Context, <-chan struct{})) {
 	older, _ := versions("k")
 	for _, digestOnly := range []bool{false, true} {
 		ctx, ended := newCtx()
-		cmd := replica.Command{Table: conformanceTable, Key: "k", DigestOnly: digestOnly}
-		_, err := run(t, ended, describe(cmd), func() (replica.Response, error) { return r.Read(ctx, cmd) })
+		cmd := replica.Command{Table: conformanceTable, Key: "k", DigestOnly: digestOnly, DigestVersion: askedVersion(r)}
+		resp, err := run(t, ended, describe(cmd), func() (replica.Response, error) { return r.Read(ctx, cmd) })
 		expectEnded(t, describe(cmd), err, want)
+		if want == nil && err == nil {
+			checkAnswer(t, cmd, resp, replica.Partition{Key: "k"})
+		}
 	}
 	ctx, ended := newCtx()
 	_, err := run(t, ended, `Apply of "k"`, func() (struct{}, error) {
 		return struct{}{}, r.Apply(ctx, replica.Mutation{Table: conformanceTable, Partition: older.Clone()})
 	})
 	expectEnded(t, `Apply of "k"`, err, want)
+	if want == nil && err == nil {
+		written, _ := repair.Merge(older)
+		expectData(t, r, replica.Command{Table: conformanceTable, Key: "k"}, written)
+	}
 }
 
 func expectEnded(t *testing.T, what string, err, want error) {

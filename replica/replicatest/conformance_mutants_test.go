@@ -19,6 +19,9 @@ import (
 type mutant struct {
 	read  func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error)
 	apply func(r *mapReplica, k [2]string, held, p replica.Partition) error
+	// acksWhenCancelled: a call whose context ends while it waits returns
+	// no error, and nothing read or written.
+	acksWhenCancelled bool
 }
 
 // mutants maps each mutant to the check that must catch it.
@@ -44,6 +47,19 @@ var mutants = map[string]struct {
 		return cmd.Respond(stored)
 	}}, "query_paging"},
 	"limits each slice": {mutant{read: limitEachSlice}, "query_limits"},
+	"limits before projecting": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.Query.Limit == 0 || cmd.Columns == nil { // the engine's LIMIT, then the projection
+			return cmd.Respond(stored)
+		}
+		all := cmd
+		all.Columns, all.DigestOnly = nil, false
+		limited, err := all.Respond(stored)
+		if err != nil {
+			return limited, err
+		}
+		cmd.Query.Limit = 0
+		return cmd.Respond(limited.Partition)
+	}}, "query_limits"},
 	"limits stored rows": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		if l := cmd.Query.Limit; l > 0 && !cmd.Query.Reversed && l < len(stored.Rows) { // counts rows, not live rows
 			stored.Rows = stored.Rows[:l]
@@ -111,6 +127,14 @@ var mutants = map[string]struct {
 	}}, "query_limits"},
 
 	// Storing.
+	"keeps the last partition deletion": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
+		merged, err := repair.Merge(held, p)
+		if !p.Deletion.IsLive() { // a DELETE overwrites the one held
+			merged.Deletion = p.Deletion
+		}
+		r.data[k] = merged
+		return err
+	}}, "apply_merges"},
 	"drops range tombstones": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
 		p = p.Clone()
 		p.RangeTombstones = nil // a storage format without them
@@ -141,6 +165,28 @@ var mutants = map[string]struct {
 		r.data[k] = merged
 		return err
 	}}, "apply_merges"},
+
+	// Context.
+	"acknowledges what it drops when cancelled in flight": {mutant{acksWhenCancelled: true}, "cancelled_in_flight"},
+
+	// Caching.
+	"keys its digest cache without the table": {mutant{read: func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if !cmd.DigestOnly || cmd.Columns != nil || cmd.Query.Slices != nil || cmd.Query.Limit != 0 {
+			return cmd.Respond(stored)
+		}
+		k := digestKey{cmd.Key, cmd.DigestVersion, cmd.NowInSec, cmd.GCBefore}
+		if resp, ok := r.digests[k]; ok {
+			return resp, nil
+		}
+		resp, err := cmd.Respond(stored)
+		if err == nil {
+			if r.digests == nil {
+				r.digests = map[digestKey]replica.Response{}
+			}
+			r.digests[k] = resp
+		}
+		return resp, err
+	}}, "tables_are_separate"},
 
 	// Memory.
 	"sorts the caller's columns": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {

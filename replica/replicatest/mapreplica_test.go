@@ -17,9 +17,17 @@ import (
 type mapReplica struct {
 	mutant mutant
 
-	mu   sync.Mutex
-	data map[[2]string]replica.Partition
-	held []replica.Row // a mutant's scratch memory
+	mu      sync.Mutex
+	data    map[[2]string]replica.Partition
+	held    []replica.Row                  // a mutant's scratch memory
+	digests map[digestKey]replica.Response // a mutant's cache, emptied by every write
+}
+
+// digestKey is what a mutant's digest cache tells answers apart by.
+type digestKey struct {
+	key     string
+	version byte
+	now, gc int64
 }
 
 func newMapReplica(m mutant) *mapReplica {
@@ -31,6 +39,13 @@ func (r *mapReplica) Endpoint() replica.Endpoint { return ep }
 func (r *mapReplica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return replica.Response{}, err
+	}
+	if r.mutant.acksWhenCancelled {
+		select {
+		case <-ctx.Done(): // a cancelled RPC's nothing, taken for an answer
+			return replica.Response{}, nil
+		default:
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -48,8 +63,16 @@ func (r *mapReplica) Apply(ctx context.Context, m replica.Mutation) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if r.mutant.acksWhenCancelled {
+		select {
+		case <-ctx.Done(): // a cancelled RPC's nothing, taken for an acknowledgement
+			return nil
+		default:
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.digests = nil
 	k := [2]string{m.Table, m.Partition.Key}
 	held, ok := r.data[k]
 	if !ok {
