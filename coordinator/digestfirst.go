@@ -29,6 +29,7 @@ func (r *read) digestFirst() error {
 func (r *read) fetchData() error {
 	digests := r.rd
 	r.plan.order, r.answered = r.fastest(), len(r.answers)
+	r.plan.tails = [2]orderSpan{} // the order is by answers now, not by planning
 	r.next, r.fetching = 1, true
 	r.newRound(PhaseInitial, 2, true, r.hedging)
 	for i := range digests.received {

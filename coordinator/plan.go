@@ -32,10 +32,15 @@ type plan struct {
 	// during a rolling upgrade, old and new replicas digest alike.
 	digestVersion byte
 	// order holds the live candidates: the first contacts are the initial
-	// contacts, the rest are hedge candidates, closest first.
+	// contacts, the rest are hedge candidates, closest first, but for the
+	// tails, which planning left in the locator's order (see makePlan).
 	order    []candidate
 	contacts int
+	tails    [2]orderSpan
 }
+
+// orderSpan is the candidates order[from:to].
+type orderSpan struct{ from, to int }
 
 // planInput is what planning needs besides the locator's answer.
 type planInput struct {
@@ -69,9 +74,19 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		want = p.blockFor + 2 // the contacts, ALWAYS's extra request and a hedge
 	}
 	now := snitchClock.Nanos(in.now)
-	in.snitch.rank(buf[:local], now, want)
-	in.snitch.rank(buf[local:], now, want-local)
+	probed := in.snitch.rank(buf[:local], now, want, true)
+	// The remote group holds contacts only when the local one cannot meet
+	// blockFor, or at EACH_QUORUM: a read that asks none of it must not
+	// claim a probe there, which it would not try.
+	remoteAsked := in.level == consistency.EachQuorum || p.blockFor > local
+	in.snitch.rank(buf[local:], now, want-local, remoteAsked && !probed)
 	p.order = buf
+	if !in.snitch.cfg.Disabled {
+		// What each group has past the want ranked: a hedge that seeks
+		// another rack may reach it, and ranks it then (see rankTail).
+		remoteFrom := local + min(max(want-local, 0), len(buf)-local)
+		p.tails = [2]orderSpan{{min(want, local), local}, {remoteFrom, len(buf)}}
+	}
 	p.contacts = p.blockFor
 	var err error
 	if p.digestVersion, err = digestVersion(buf); err != nil {

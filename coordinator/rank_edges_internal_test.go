@@ -46,7 +46,7 @@ func TestFiniteBadnessPutsAMissedReplicaBehind(t *testing.T) {
 			rankCandidate("d", "r4", 0, 0, now),
 			rankCandidate("e", "r5", 0, 0, now),
 		}
-		s.rank(cs, now, 3)
+		s.rank(cs, now, 3, true)
 		assert.Equal(t, []string{"b", "c", "d"}, rankIDs(cs)[:3], "badness %v", badness)
 	}
 }
@@ -76,7 +76,7 @@ func TestRankPastTheInlineRoom(t *testing.T) {
 				return 0
 			})
 			kk := min(k, n)
-			s.rank(cs, now, k)
+			s.rank(cs, now, k, true)
 			require.Equal(t, rankIDs(want[:kk]), rankIDs(cs[:kk]), "n %d k %d", n, k)
 			// the rest: the others in the locator's order
 			rest := []string{}
@@ -102,7 +102,7 @@ func TestEqualScoresKeepTheStaticOrder(t *testing.T) {
 		for i, l := range lats {
 			cs[i] = rankCandidate(fmt.Sprint(i), fmt.Sprint("r", i), l, 0, now)
 		}
-		s.rank(cs, now, 3)
+		s.rank(cs, now, 3, true)
 		assert.Equal(t, []string{"0", "1", "2", "3", "4"}, rankIDs(cs))
 	}
 }
@@ -121,7 +121,7 @@ func TestADemotedReplicaIsProbedOnceAnInterval(t *testing.T) {
 		for _, c := range cs[1:] {
 			c.score.updated.Store(at) // the healthy ones keep answering
 		}
-		s.rank(cs, at, 3)
+		s.rank(cs, at, 3, true)
 		return rankIDs(cs)
 	}
 	assert.Equal(t, []string{"a", "b", "slow"}, order(t0+int64(time.Second)), "not yet expired")
@@ -150,7 +150,7 @@ func TestRackSpreadAmongTies(t *testing.T) {
 		rankCandidate("fast-r1", "r1", 0.5e6, 0, now), // better bucket, same rack
 		rankCandidate("d", "r2", 1e6, 0, now),
 	}
-	s.rank(cs, now, 3)
+	s.rank(cs, now, 3, true)
 	// fast-r1 is best alone; then a (r1, used) ties with d (r2): d first.
 	assert.Equal(t, []string{"fast-r1", "d", "a"}, rankIDs(cs)[:3])
 }
@@ -165,10 +165,10 @@ func TestZeroLatencyRanksFirstUnlessLoaded(t *testing.T) {
 		rankCandidate("a", "r1", 2e6, 0, now),
 		rankCandidate("zero", "r2", 0, 0, now),
 	}
-	s.rank(cs, now, 2)
+	s.rank(cs, now, 2, true)
 	assert.Equal(t, []string{"zero", "a"}, rankIDs(cs))
 
 	cs[0].score.inflight.Store(math.MaxInt32) // zero, loaded
-	s.rank(cs, now, 2)
+	s.rank(cs, now, 2, true)
 	assert.Equal(t, []string{"a", "zero"}, rankIDs(cs))
 }

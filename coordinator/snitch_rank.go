@@ -15,10 +15,12 @@ import (
 // Keys are compared in buckets Badness wide, keeping the static order
 // within a bucket, so that replicas of similar standing do not swap places
 // on noise. Ranking only the replicas a read may contact keeps a read at
-// ONE among nine replicas nearly as cheap as among three.
-func (s *snitch) rank(cs []candidate, now int64, k int) {
+// ONE among nine replicas nearly as cheap as among three. With probe, the
+// read may claim the probe of a replica whose score expired (see
+// rankWith), which it then asks first; rank reports whether it did.
+func (s *snitch) rank(cs []candidate, now int64, k int, probe bool) (probed bool) {
 	if s.cfg.Disabled || len(cs) < 2 || k <= 0 {
-		return
+		return false
 	}
 	var keyBuf [inlineRank]float64
 	var countBuf [2 * inlineRank]int64
@@ -26,7 +28,7 @@ func (s *snitch) rank(cs []candidate, now int64, k int) {
 	if len(cs) > inlineRank { // rare: ranked the same way, on the heap
 		keys, counts = make([]float64, len(cs)), make([]int64, 2*len(cs))
 	}
-	s.rankWith(cs, now, k, keys, counts)
+	return s.rankWith(cs, now, k, probe, keys, counts)
 }
 
 // inlineRank is how many candidates rank orders without allocating.
@@ -36,7 +38,7 @@ const inlineRank = 16
 // counts, its misses and its requests out (at least len(cs) keys, twice
 // that counts); k ≥ 1. now is a snitchClock.Nanos reading: converted once
 // a plan, not once a candidate (a fifth of ranking nine).
-func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, counts []int64) {
+func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []float64, counts []int64) (probing bool) {
 	// Resliced here, every index below is provably in range and goes
 	// unchecked, as it did when rank indexed arrays of its own.
 	keys = keys[:len(cs)]
@@ -59,10 +61,10 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, coun
 	// tried (its probe put off by an interval, every interval, when the
 	// two expire together), nor does a replica of the best standing need
 	// trying again.
-	bar, probing := best*(1+s.cfg.Badness), false
+	bar := best * (1 + s.cfg.Badness)
 	for i, c := range cs {
 		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
-		if c.score.expire(now, s.cfg.ResetInterval, behind && !probing) {
+		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing) {
 			keys[i], misses[i], probing = 0, 0, true // forgotten, for its read alone
 		}
 	}
@@ -98,6 +100,7 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, keys []float64, coun
 	bucketize(keys, s.cfg.Badness, s.logBadness, k)
 	selectByKeys(cs, keys, k)
 	spreadRacks(cs, keys, k)
+	return probing
 }
 
 // spreadRacks reorders the first k candidates so that, going down the

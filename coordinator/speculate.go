@@ -176,6 +176,7 @@ func (c *Coordinator) overloaded() bool {
 func (r *read) speculationTarget() (candidate, bool) {
 	var first *candidate
 	for i := range r.plan.order {
+		r.rankTail(i)
 		c := &r.plan.order[i]
 		if r.asked(i) || !r.sendable(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
 			continue
@@ -194,6 +195,20 @@ func (r *read) speculationTarget() (candidate, bool) {
 		return candidate{}, false
 	}
 	return *first, true
+}
+
+// rankTail ranks the unranked tail of the plan's order that starts at i,
+// if one does: planning ranks only the candidates a read is likely to
+// contact, and a walk that goes past them, looking for another rack, must
+// meet the rest closest first too. It claims no probe: the walk may not
+// pick the one probed.
+func (r *read) rankTail(i int) {
+	for j, t := range r.plan.tails {
+		if t.from == i && t.to-t.from > 1 {
+			r.c.snitch.rank(r.plan.order[t.from:t.to], snitchClock.Nanos(now()), t.to-t.from, false)
+			r.plan.tails[j] = orderSpan{}
+		}
+	}
 }
 
 // missed reports whether c's replica ended a request without an answer

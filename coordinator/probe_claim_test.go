@@ -1,0 +1,49 @@
+package coordinator_test
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// A replica that missed is probed, once its score is older than
+// Snitch.ResetInterval, by a read that asks it: one that claims the probe
+// and does not ask puts it off by an interval. The snitch ranks each
+// datacenter on its own, and ranked the remote one, claiming its probe,
+// for reads that contact none of it (TWO over 3+3, local dc1): with reads
+// at TWO frequent, the QUORUM reads that would contact the healed d2n1
+// never found it expired, and over 4 s (8 intervals) it was never asked
+// again (found by review).
+func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
+			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
+		_, _, err := e.read(consistency.All) // every replica scored
+		require.NoError(t, err)
+		require.NoError(t, e.replica(d2n1).SetFault(replicatest.ErrorAfter(ms(1), nil)))
+		_, _, err = e.read(consistency.All) // d2n1 misses
+		require.Error(t, err)
+		require.NoError(t, e.replica(d2n1).SetFault(replicatest.Fault{})) // and heals
+		settle()
+
+		before := e.stats(d2n1).Reads
+		for i := range 400 { // 4 s: a read at TWO every 10 ms, one at QUORUM every 100 ms
+			time.Sleep(ms(10))
+			_, _, err := e.read(consistency.Two)
+			require.NoError(t, err)
+			if i%10 == 5 {
+				_, _, err := e.read(consistency.Quorum)
+				require.NoError(t, err)
+			}
+		}
+		settle()
+		assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that asks it")
+	})
+}
