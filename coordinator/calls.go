@@ -127,7 +127,7 @@ func (k *call) read() {
 	// the call's: an answer for another key, or one that fails validation,
 	// is the replica's failure, and a replica that keeps giving them must
 	// lose its rank as one that keeps failing does.
-	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled())
+	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut())
 	k.report()
 	k.deliver()
 }
@@ -139,6 +139,13 @@ func (k *call) read() {
 // Canceled (its Cause says DeadlineExceeded): the request timed out.
 func (k *call) cancelled() bool {
 	return k.err != nil && k.ctx.Err() == context.Canceled && errors.Is(k.err, context.Canceled)
+}
+
+// timedOut reports whether the request ended with a context error at the
+// read's deadline: its own context's, or a derived one's (Canceled).
+func (k *call) timedOut() bool {
+	return k.err != nil && k.ctx.Err() == context.DeadlineExceeded &&
+		(errors.Is(k.err, context.DeadlineExceeded) || errors.Is(k.err, context.Canceled))
 }
 
 // apply runs a repair write of k.part.

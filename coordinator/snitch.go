@@ -143,8 +143,11 @@ func (sc *score) sent() {
 // refusal for tombstones is neither: every replica holds the same data,
 // as Cassandra's snitch ignores a failure response. cancelled says
 // whether the read cancelled the request; an error wrapping
-// context.Canceled otherwise is the replica's failure.
-func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool) {
+// context.Canceled otherwise is the replica's failure. timedOut says
+// whether the request ended at the read's deadline, whatever error the
+// replica's context gave (a derived one says Canceled): its time is how
+// long the replica was waited for, a lower bound of its latency.
+func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
 	defer sc.inflight.Add(-1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
@@ -164,7 +167,7 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled bool
 		}
 	}
 	switch {
-	case err == nil, errors.Is(err, context.DeadlineExceeded):
+	case err == nil, timedOut, errors.Is(err, context.DeadlineExceeded):
 		sc.sample(d, now)
 	case cancelled && (sc.updated.Load() == 0 || float64(d) > math.Float64frombits(sc.bits.Load())):
 		sc.sample(d, now)
