@@ -28,7 +28,10 @@ func (derivedWait) Read(ctx context.Context, _ replica.Command) (replica.Respons
 // A request that ends at the read's deadline timed out, and is its
 // replica's miss, though a context the replica derived says Canceled: the
 // request's own context says DeadlineExceeded (as documented), a derived
-// one Canceled with that Cause.
+// one Canceled with that Cause. Its time is sampled, as a timeout's is, so
+// a replica that has only timed out shows how long it was waited for, not
+// 0 (ReplicaMetrics.Latency): only DeadlineExceeded was sampled, and the
+// replica's score stayed 0 (found by review).
 func TestARequestEndedByTheDeadlineThroughADerivedContextIsAMiss(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cl := newEnv(t, coordinator.Config{}).cluster
@@ -43,6 +46,7 @@ func TestARequestEndedByTheDeadlineThroughADerivedContextIsAMiss(t *testing.T) {
 		for _, r := range c.Metrics().Replicas {
 			if r.Endpoint.ID == A {
 				assert.Equal(t, int64(1), r.Misses)
+				assert.Equal(t, ms(50), r.Latency, "how long it was waited for")
 				return
 			}
 		}
