@@ -13,7 +13,6 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
-	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // wrongKeyReplica answers every data read, at once, with another key's
@@ -71,14 +70,7 @@ func TestMisansweringReplicaLosesItsRank(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-					Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-					Replication: consistency.Simple(3), Seed: 1,
-					Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-				})
-				require.NoError(t, err)
-				require.NoError(t, cl.Pin(tbl, key, A, B, C))
-				require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+				cl := newEnv(t, coordinator.Config{}).cluster
 				log := &errorLog{id: A}
 				c, err := coordinator.New(coordinator.Config{Locator: wrapID(cl, A, tc.wrap), Liveness: cl, Outcomes: log})
 				require.NoError(t, err)
