@@ -14,14 +14,22 @@ type recorder struct {
 	h  *hdrhistogram.Histogram
 }
 
+// longest is the longest latency a recorder tells apart; a longer one
+// (a suspended VM, a stopped process) is recorded as longest rather than
+// dropped, which the histogram does with a value past its range.
+const longest = time.Hour
+
 func newRecorder() *recorder {
-	return &recorder{h: hdrhistogram.New(1, int64(time.Minute/time.Microsecond), 3)}
+	return &recorder{h: hdrhistogram.New(1, longest.Microseconds(), 3)}
 }
+
+// micros is d in whole microseconds, within the recorder's range.
+func micros(d time.Duration) int64 { return min(max(1, d.Microseconds()), longest.Microseconds()) }
 
 func (r *recorder) record(d time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.h.RecordValue(max(1, d.Microseconds()))
+	r.h.RecordValue(micros(d))
 }
 
 // recordCorrected records d, and for a d of more than interval the
@@ -30,7 +38,7 @@ func (r *recorder) record(d time.Duration) {
 func (r *recorder) recordCorrected(d, interval time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.h.RecordCorrectedValue(max(1, d.Microseconds()), interval.Microseconds())
+	r.h.RecordCorrectedValue(micros(d), interval.Microseconds())
 }
 
 // median returns the median recorded, 0 when none was.
