@@ -121,12 +121,11 @@ func (r *read) additionalWrites() bool {
 	// Standing in for writes refused unsent, free of the budgets, it sends
 	// no more writes than were refused: a healthy read would have sent
 	// those, and no others.
-	standsIn := r.rd.standsIn()
+	if r.rd.standsIn() {
+		targets = r.standInTargets(targets)
+	}
 	if r.suppressed(h, r.allowed(ok && len(targets) > 0)) {
 		return false
-	}
-	if standsIn {
-		targets = targets[:min(len(targets), r.rd.refused)]
 	}
 	refused := r.rd.refused
 	for _, c := range targets {
@@ -137,6 +136,28 @@ func (r *read) additionalWrites() bool {
 	r.t.m.additionalWrites.Add(int64(len(targets)))
 	r.observeHedge(targets[0], KindRepair, h.At)
 	return true
+}
+
+// standInTargets keeps of targets those that stand in for the writes
+// refused unsent: as many as were refused, or at EACH_QUORUM as many in
+// each datacenter as it lacks of its quorum, which a write to another
+// datacenter would not make up for.
+func (r *read) standInTargets(targets []candidate) []candidate {
+	if r.rd.dc == nil {
+		return targets[:min(len(targets), r.rd.refused)]
+	}
+	short := make([]int, len(r.rd.dc))
+	for i, d := range r.rd.dc {
+		short[i] = d.need - d.received - d.outstanding
+	}
+	kept := targets[:0]
+	for _, c := range targets {
+		if c.dc >= 0 && short[c.dc] > 0 {
+			short[c.dc]--
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // withoutVersion returns the live candidates that hold no version of the
