@@ -1,7 +1,6 @@
 package coordinator
 
 import (
-	"context"
 	"errors"
 	"math"
 	"sync"
@@ -81,6 +80,9 @@ type score struct {
 	// reset is set when a read claims the probe of an expired score: the
 	// next sample replaces the score instead of joining its average.
 	reset atomic.Bool
+	// provisional is set while the score holds only lower bounds, the
+	// times of requests the read cancelled: the first answer replaces it.
+	provisional atomic.Bool
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed
@@ -135,11 +137,13 @@ func (sc *score) sent() {
 // on): so a replica that stops answering loses its rank after a read or
 // two, while a healthy loser of a hedged read keeps it, its first one
 // too. A failure's time is not a latency (a replica failing at once must
-// not look fast); a cancelled request's is a lower bound of one, and is
+// not look fast), nor is an error's DeadlineExceeded before the read's
+// deadline; a cancelled request's is a lower bound of one, and is
 // recorded when it says more than the score does (or the replica has no
-// score: its 0, which ranks first, only rises), so that a replica always
-// hedged around still looks slow, while a request cancelled at once (a
-// ReadMany page that filled) does not make a scored replica look fast. A
+// score: its 0, which ranks first, only rises, and the first answer
+// replaces such a provisional score), so that a replica always hedged
+// around still looks slow, while a request cancelled at once (a ReadMany
+// page that filled) does not make a replica look fast. A
 // refusal for tombstones is neither: every replica holds the same data,
 // as Cassandra's snitch ignores a failure response. cancelled says
 // whether the read cancelled the request; an error wrapping
@@ -157,7 +161,7 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, tim
 		if sc.misses.Load() != 0 { // a store would take the line from other cores
 			sc.misses.Store(0)
 		}
-	case !cancelled || (sc.updated.Load() != 0 && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
+	case !cancelled || (sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
 		sc.missAll.Add(1)
 		if sc.updated.Load() == 0 { // its misses need an age to expire
 			sc.failedAt.CompareAndSwap(0, snitchClock.Nanos(now))
@@ -167,9 +171,23 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, tim
 		}
 	}
 	switch {
-	case err == nil, timedOut, errors.Is(err, context.DeadlineExceeded):
+	case err == nil, timedOut:
+		if sc.provisional.Load() {
+			sc.provisional.Store(false)
+			sc.reset.Store(true)
+		}
 		sc.sample(d, now)
 	case cancelled && (sc.updated.Load() == 0 || float64(d) > math.Float64frombits(sc.bits.Load())):
+		if sc.updated.Load() == 0 || sc.provisional.Load() {
+			// A bound on an empty or provisional score replaces it, and
+			// is replaced in turn by the first answer: it is not one, and
+			// joined to the average a request cancelled early kept a
+			// replica looking fast for dozens of answers.
+			sc.reset.Store(true)
+			sc.sample(d, now)
+			sc.provisional.Store(true)
+			return
+		}
 		sc.sample(d, now)
 	}
 }

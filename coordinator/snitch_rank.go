@@ -89,18 +89,39 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	// A replica that missed since its last answer goes behind every one
 	// that has not, however many requests those have out: a replica that
 	// fails at once never has any out, and would otherwise come first for
-	// every read under load. Among those that missed, fewer misses first.
-	// The factor puts it at least one Badness bucket behind.
-	behind := 2 * (1 + s.cfg.Badness)
-	for i := range cs {
-		if misses[i] > 0 {
-			keys[i] = max(keys[i], clean, best) * behind * float64(misses[i])
-		}
-	}
+	// every read under load. Among those that missed, fewer misses first
+	// (see putBehind).
+	putBehind(keys, misses, max(clean, best), 2*(1+s.cfg.Badness))
 	bucketize(keys, s.cfg.Badness, s.logBadness, k)
 	selectByKeys(cs, keys, k)
 	spreadRacks(cs, keys, k)
 	return probing
+}
+
+// putBehind puts the keys of the replicas that missed behind floor, the
+// largest key of those that did not, by fewer misses first and then by
+// key: a replica that fails at once keeps the fast score it had, and
+// weighed by its misses alone (key times misses) it came before one that
+// answers slowly and missed less. Each miss multiplies the key by more
+// than the widest ratio of the missed replicas' keys, and by behind, at
+// least a Badness bucket, beyond it.
+func putBehind(keys []float64, misses []int64, floor, behind float64) {
+	lo, hi := math.Inf(1), 0.0
+	for i, m := range misses {
+		if m > 0 {
+			base := max(keys[i], floor)
+			lo, hi = min(lo, base), max(hi, base)
+		}
+	}
+	if hi == 0 {
+		return // none missed
+	}
+	step := behind * hi / lo
+	for i, m := range misses {
+		if m > 0 {
+			keys[i] = floor * behind * math.Pow(step, float64(m-1)) * max(keys[i], floor) / lo
+		}
+	}
 }
 
 // spreadRacks reorders the first k candidates so that, going down the
