@@ -205,28 +205,7 @@ func TestBlockingRepairProperties(t *testing.T) {
 		c.Close() // drains the ASYNC queue
 		require.NoError(rt, err)
 
-		var used []string
-		for _, r := range res.Trace.Requests {
-			if r.Used && r.Kind == coordinator.KindData && !slices.Contains(used, r.Endpoint) {
-				used = append(used, r.Endpoint)
-			}
-		}
-		var parts []replica.Partition
-		for _, id := range used {
-			parts = append(parts, versions[id].Purge(now, gcBefore))
-		}
-		ref, err := repair.Merge(parts...)
-		require.NoError(rt, err)
-
-		last, hasLast := res.Partition.LastClustering(q)
-		_, cut := res.Partition.Limit(q, now)
-		cut = cut && hasLast
-		got := rpView(res.Partition, replica.Query{Slices: q.Slices, Reversed: q.Reversed}, cols, "", false)
-		want := rpView(ref, q, cols, last, cut)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			rt.Fatalf("result differs from the merge of the used versions %v\n got  %v\n want %v\nversions %v\nresult %v",
-				used, got, want, versions, res.Partition)
-		}
+		used, got, last, cut := rpCheckResult(rt, res, versions, q, cols)
 		// (2) nothing outside the query.
 		for id, ms := range log.sent {
 			for _, m := range ms {
@@ -334,27 +313,7 @@ func TestBlockingRepairPropertiesTimed(t *testing.T) {
 			if rerr != nil {
 				return
 			}
-			var used []string
-			for _, r := range res.Trace.Requests {
-				if r.Used && r.Kind == coordinator.KindData && !slices.Contains(used, r.Endpoint) {
-					used = append(used, r.Endpoint)
-				}
-			}
-			var parts []replica.Partition
-			for _, id := range used {
-				parts = append(parts, versions[id].Purge(now, gcBefore))
-			}
-			ref, err := repair.Merge(parts...)
-			require.NoError(rt, err)
-			last, hasLast := res.Partition.LastClustering(q)
-			_, cut := res.Partition.Limit(q, now)
-			cut = cut && hasLast
-			got := rpView(res.Partition, replica.Query{Slices: q.Slices, Reversed: q.Reversed}, cols, "", false)
-			want := rpView(ref, q, cols, last, cut)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				rt.Fatalf("result differs from the merge of the used versions %v\n got  %v\n want %v\nversions %v\nresult %v",
-					used, got, want, versions, res.Partition)
-			}
+			used, got, last, cut := rpCheckResult(rt, res, versions, q, cols)
 			log.mu.Lock()
 			for id, ms := range log.sent {
 				for _, m := range ms {
@@ -375,4 +334,31 @@ func TestBlockingRepairPropertiesTimed(t *testing.T) {
 			}
 		})
 	})
+}
+
+// rpCheckResult checks that the read's result is the merge of the versions
+// it used, within its query, and returns those versions' replicas, the
+// result's view, and where a limit cut it (last row, whether it did).
+func rpCheckResult(rt *rapid.T, res coordinator.Result, versions map[string]replica.Partition, q replica.Query, cols []string) (used []string, got replica.View, last string, cut bool) {
+	for _, r := range res.Trace.Requests {
+		if r.Used && r.Kind == coordinator.KindData && !slices.Contains(used, r.Endpoint) {
+			used = append(used, r.Endpoint)
+		}
+	}
+	var parts []replica.Partition
+	for _, id := range used {
+		parts = append(parts, versions[id].Purge(now, gcBefore))
+	}
+	ref, err := repair.Merge(parts...)
+	require.NoError(rt, err)
+	last, hasLast := res.Partition.LastClustering(q)
+	_, cut = res.Partition.Limit(q, now)
+	cut = cut && hasLast
+	got = rpView(res.Partition, replica.Query{Slices: q.Slices, Reversed: q.Reversed}, cols, "", false)
+	want := rpView(ref, q, cols, last, cut)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		rt.Fatalf("result differs from the merge of the used versions %v\n got  %v\n want %v\nversions %v\nresult %v",
+			used, got, want, versions, res.Partition)
+	}
+	return used, got, last, cut
 }
