@@ -78,7 +78,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	// The remote group holds contacts only when the local one cannot meet
 	// blockFor, or at EACH_QUORUM: a read that asks none of it must not
 	// claim a probe there, which it would not try.
-	remoteAsked := in.level == consistency.EachQuorum || p.blockFor > local
+	remoteAsked := p.blockFor > local || (in.level == consistency.EachQuorum && !in.repl.IsSimple())
 	in.snitch.rank(buf[local:], now, want-local, remoteAsked && !probed)
 	p.order = buf
 	if !in.snitch.cfg.Disabled {

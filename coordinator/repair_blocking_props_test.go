@@ -29,8 +29,6 @@ import (
 
 var rpKeys = []string{"a", "b", "c", "d", "e", "f"}
 
-const rpCols = 4 // s (static), v, w, m (collection)
-
 func rpWrite(t *rapid.T, k string) replica.Partition {
 	ts := rapid.Int64Range(1, 6).Draw(t, "ts")
 	ck := rapid.SampledFrom(rpKeys).Draw(t, "ck")
