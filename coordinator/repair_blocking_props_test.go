@@ -27,11 +27,9 @@ import (
 // outside the query, its columns or past the limit's last row; (3) every
 // replica whose version was merged then shows what the read returned.
 
-var rpKeys = []string{"a", "b", "c", "d", "e", "f"}
-
 func rpWrite(t *rapid.T, k string) replica.Partition {
 	ts := rapid.Int64Range(1, 6).Draw(t, "ts")
-	ck := rapid.SampledFrom(rpKeys).Draw(t, "ck")
+	ck := rapid.SampledFrom(modelClusterings).Draw(t, "ck")
 	col := rapid.SampledFrom([]string{"v", "w"}).Draw(t, "col")
 	val := rapid.SampledFrom([]string{"", "x", "y"}).Draw(t, "val")
 	at := int64(now - 10)
@@ -48,7 +46,7 @@ func rpWrite(t *rapid.T, k string) replica.Partition {
 	case 5:
 		return replica.NewPartition(k, replica.NewRow(ck).WithDeletion(replica.DeletedAt(ts, at)))
 	case 6, 7:
-		s := rpSlice(t)
+		s := modelSlice(t)
 		return replica.NewPartition(k).WithRangeTombstones(replica.NewRangeTombstone(s.Start, s.End, replica.DeletedAt(ts, at)))
 	case 8:
 		return replica.NewPartition(k).WithDeletion(replica.DeletedAt(ts, at))
@@ -68,46 +66,6 @@ func rpWrite(t *rapid.T, k string) replica.Partition {
 		return replica.NewPartition(k, replica.NewRow(ck).WithComplexDeletion("m", replica.DeletedAt(ts, at)))
 	}
 	return replica.NewPartition(k, replica.NewRow(ck, replica.Live(col, val, ts)).WithLiveness(replica.Inserted(ts)))
-}
-
-func rpSlice(t *rapid.T) replica.Slice {
-	lo := rapid.IntRange(0, len(rpKeys)-1).Draw(t, "lo")
-	hi := rapid.IntRange(lo, len(rpKeys)-1).Draw(t, "hi")
-	start, end := replica.StartAt(rpKeys[lo]), replica.EndAt(rpKeys[hi])
-	switch rapid.IntRange(0, 3).Draw(t, "start kind") {
-	case 0:
-		start = replica.Bottom()
-	case 1:
-		if lo < hi {
-			start = replica.StartAfter(rpKeys[lo])
-		}
-	}
-	switch rapid.IntRange(0, 3).Draw(t, "end kind") {
-	case 0:
-		end = replica.Top()
-	case 1:
-		if lo < hi {
-			end = replica.EndBefore(rpKeys[hi])
-		}
-	}
-	return replica.Slice{Start: start, End: end}
-}
-
-func rpQuery(t *rapid.T) replica.Query {
-	var q replica.Query
-	for range rapid.IntRange(0, 2).Draw(t, "slices") {
-		q.Slices = append(q.Slices, rpSlice(t))
-	}
-	if q.Slices != nil {
-		s, err := replica.NormalizeSlices(q.Slices)
-		if err != nil {
-			t.Fatalf("NormalizeSlices: %v", err)
-		}
-		q.Slices = s
-	}
-	q.Reversed = rapid.Bool().Draw(t, "reversed")
-	q.Limit = rapid.IntRange(0, 3).Draw(t, "limit")
-	return q
 }
 
 func rpColumns(t *rapid.T) []string {
@@ -174,21 +132,7 @@ func TestBlockingRepairProperties(t *testing.T) {
 		require.NoError(rt, err)
 		k := "rk"
 		reps := cl.Replicas()
-		var base replica.Partition = replica.NewPartition(k)
-		for range rapid.IntRange(0, 4).Draw(rt, "common writes") {
-			base, err = repair.Merge(base, rpWrite(rt, k))
-			require.NoError(rt, err)
-		}
-		versions := map[string]replica.Partition{}
-		for _, r := range reps {
-			v := base
-			for range rapid.IntRange(0, 4).Draw(rt, "own writes") {
-				v, err = repair.Merge(v, rpWrite(rt, k))
-				require.NoError(rt, err)
-			}
-			versions[r.Endpoint().ID] = v
-			require.NoError(rt, r.Seed(tbl, v))
-		}
+		versions := rpSeed(rt, reps, k, 4)
 		log := &rpLog{sent: map[string][]replica.Partition{}}
 		opts := policy(t, rapid.SampledFrom([]string{"NEVER", "ALWAYS"}).Draw(rt, "spec"))
 		opts.ReadRepair = repair.Blocking
@@ -196,7 +140,7 @@ func TestBlockingRepairProperties(t *testing.T) {
 		c, err := coordinator.New(coordinator.Config{Liveness: cl, DefaultTable: opts,
 			Locator: wrapping(cl, 3, func(r replica.Replica) replica.Replica { return rpWrap{Replica: r, log: log} })})
 		require.NoError(rt, err)
-		q := rpQuery(rt)
+		q := modelQuery(rt)
 		cols := rpColumns(rt)
 		level := rapid.SampledFrom([]consistency.Level{consistency.Quorum, consistency.All}).Draw(rt, "level")
 		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: level, Query: q, Columns: cols, NowInSec: now})
@@ -271,20 +215,8 @@ func TestBlockingRepairPropertiesTimed(t *testing.T) {
 			require.NoError(rt, err)
 			k := "rk"
 			reps := cl.Replicas()
-			base := replica.NewPartition(k)
-			for range rapid.IntRange(0, 4).Draw(rt, "common writes") {
-				base, err = repair.Merge(base, rpWrite(rt, k))
-				require.NoError(rt, err)
-			}
-			versions := map[string]replica.Partition{}
+			versions := rpSeed(rt, reps, k, 3)
 			for _, r := range reps {
-				v := base
-				for range rapid.IntRange(0, 3).Draw(rt, "own writes") {
-					v, err = repair.Merge(v, rpWrite(rt, k))
-					require.NoError(rt, err)
-				}
-				versions[r.Endpoint().ID] = v
-				require.NoError(rt, r.Seed(tbl, v))
 				b := replicatest.Behavior{Latency: replicatest.Constant(ms(float64(rapid.IntRange(0, 30).Draw(rt, "latency"))))}
 				if rapid.IntRange(0, 9).Draw(rt, "fault") == 0 {
 					b.Fault = replicatest.ErrorAfter(ms(1), nil)
@@ -299,7 +231,7 @@ func TestBlockingRepairPropertiesTimed(t *testing.T) {
 				Locator: wrapping(cl, 5, func(r replica.Replica) replica.Replica { return rpWrap{Replica: r, log: log} })})
 			require.NoError(rt, err)
 			defer func() { c.Close(); time.Sleep(time.Second) }()
-			q := rpQuery(rt)
+			q := modelQuery(rt)
 			cols := rpColumns(rt)
 			level := rapid.SampledFrom([]consistency.Level{consistency.Quorum, consistency.All, consistency.Two, consistency.Three}).Draw(rt, "level")
 			res, rerr := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: level, Query: q, Columns: cols, NowInSec: now})
@@ -359,4 +291,27 @@ func rpCheckResult(rt *rapid.T, res coordinator.Result, versions map[string]repl
 			used, got, want, versions, res.Partition)
 	}
 	return used, got, last, cut
+}
+
+// rpSeed seeds each replica with a version of partition k: up to four
+// writes all share, then up to own writes of its own; it returns the
+// versions by replica.
+func rpSeed(rt *rapid.T, reps []*replicatest.Replica, k string, own int) map[string]replica.Partition {
+	base := replica.NewPartition(k)
+	var err error
+	for range rapid.IntRange(0, 4).Draw(rt, "common writes") {
+		base, err = repair.Merge(base, rpWrite(rt, k))
+		require.NoError(rt, err)
+	}
+	versions := map[string]replica.Partition{}
+	for _, r := range reps {
+		v := base
+		for range rapid.IntRange(0, own).Draw(rt, "own writes") {
+			v, err = repair.Merge(v, rpWrite(rt, k))
+			require.NoError(rt, err)
+		}
+		versions[r.Endpoint().ID] = v
+		require.NoError(rt, r.Seed(tbl, v))
+	}
+	return versions
 }
