@@ -36,58 +36,12 @@ func rvColumns(r *rand.Rand) []string {
 }
 
 // rvCheckMutation fails when m holds something outside what the read of
-// q and cols, whose result res is, read.
+// q and cols, whose result res is, read (see rpCheckMutation).
 func rvCheckMutation(t *testing.T, m replica.Partition, q replica.Query, cols []string, res replica.Partition) error {
 	t.Helper()
-	inCols := func(c string) bool {
-		if cols == nil {
-			return true
-		}
-		for _, x := range cols {
-			if x == c {
-				return true
-			}
-		}
-		return false
-	}
-	for _, c := range m.Static.Cells {
-		if !inCols(c.Column) {
-			return fmt.Errorf("static cell of unselected column %q", c.Column)
-		}
-	}
-	if ck, out := q.FirstRowOutside(m.Rows); out {
-		return fmt.Errorf("row %q outside the slices", ck)
-	}
-	for _, r := range m.Rows {
-		for _, c := range r.Cells {
-			if !inCols(c.Column) {
-				return fmt.Errorf("cell of unselected column %q in row %q", c.Column, r.Clustering)
-			}
-		}
-	}
-	for _, rt := range m.RangeTombstones {
-		if !rvRangeInside(q.Slices, rt) {
-			return fmt.Errorf("range tombstone %v outside the slices", rt)
-		}
-	}
-	if _, reached := res.Limit(q, now); !reached {
-		return nil
-	}
-	last, ok := res.LastClustering(q)
-	if !ok {
-		return nil
-	}
-	for _, r := range m.Rows {
-		if (!q.Reversed && r.Clustering > last) || (q.Reversed && r.Clustering < last) {
-			return fmt.Errorf("row %q past the limit's last row %q", r.Clustering, last)
-		}
-	}
-	for _, rt := range m.RangeTombstones {
-		if (!q.Reversed && rt.End.Compare(replica.EndAt(last)) > 0) || (q.Reversed && rt.Start.Compare(replica.StartAt(last)) < 0) {
-			return fmt.Errorf("range tombstone %v past the limit's last row %q", rt, last)
-		}
-	}
-	return nil
+	last, hasLast := res.LastClustering(q)
+	_, cut := res.Limit(q, now)
+	return rpCheckMutation(m, q, cols, cut && hasLast, last)
 }
 
 // rvRangeInside reports whether rt lies inside one of slices (nil: all).
