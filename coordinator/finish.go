@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
@@ -109,12 +110,15 @@ func (r *read) bookTombstones() {
 // without a mismatch is cut too: a replica, or a transport that lost the
 // limit, may have answered past it, and the page would then hold every
 // row, its state resume after the last (as Cassandra's pager trims a page
-// to its size).
+// to its size). Its rows and range tombstones are capped at their
+// length: a replica's answer may be a window on its stored partition, and
+// a caller appending to the result must not write over what follows it.
 func (r *read) result(p replica.Partition, err error) (Result, error) {
 	if err != nil { // a merge whose repair or round failed is no result at the level
 		return Result{Trace: r.trace.detach()}, err
 	}
 	p, reached := p.Limit(r.q, r.nowInSec)
+	p.Rows, p.RangeTombstones = slices.Clip(p.Rows), slices.Clip(p.RangeTombstones)
 	res := Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach(), query: r.q}
 	res.PagingState = r.pagingState(p, reached)
 	return res, nil

@@ -126,6 +126,8 @@ type Result struct {
 	// what the query selected, up to its limit. It may share memory with
 	// the replicas' answers, and so, with in-memory replicas such as
 	// replicatest's, with their stored data: Clone it before modifying it.
+	// Its Rows and RangeTombstones have no room to grow, so appending to
+	// them copies them.
 	Partition replica.Partition
 	// NowInSec is the read's time, at which replicas purged what they
 	// answered and Visible judges what is live.

@@ -31,7 +31,9 @@ func (p Partition) LiveRows(q Query, nowInSec int64) int {
 // static data made the count.
 //
 // Limit does not modify p; the result shares memory with it, and allocates
-// only to clip a range tombstone.
+// only to clip a range tombstone. A part of p's rows or range tombstones is
+// capped at its length, so that appending to it copies it rather than
+// writing over what follows it in p.
 func (p Partition) Limit(q Query, nowInSec int64) (Partition, bool) {
 	if q.Limit <= 0 {
 		return p, false
@@ -65,10 +67,10 @@ func (p Partition) LastClustering(q Query) (string, bool) {
 func (p Partition) cutAt(stop int, reversed bool) Partition {
 	last := p.Rows[stop].Clustering
 	if reversed {
-		p.Rows = p.Rows[stop:]
+		p.Rows = p.Rows[stop:len(p.Rows):len(p.Rows)]
 		p.RangeTombstones = rangesFrom(p.RangeTombstones, before(last))
 	} else {
-		p.Rows = p.Rows[:stop+1]
+		p.Rows = p.Rows[: stop+1 : stop+1]
 		p.RangeTombstones = rangesUpTo(p.RangeTombstones, after(last))
 	}
 	return p
@@ -81,7 +83,7 @@ func rangesUpTo(rts []RangeTombstone, cut position) []RangeTombstone {
 		return nil
 	}
 	if rts[n-1].End.position().compare(cut) <= 0 {
-		return rts[:n]
+		return rts[:n:n]
 	}
 	out := append([]RangeTombstone(nil), rts[:n]...)
 	out[n-1].End = EndAt(cut.key)
@@ -95,7 +97,7 @@ func rangesFrom(rts []RangeTombstone, cut position) []RangeTombstone {
 		return nil
 	}
 	if rts[i].Start.position().compare(cut) >= 0 {
-		return rts[i:]
+		return rts[i:len(rts):len(rts)]
 	}
 	out := append([]RangeTombstone(nil), rts[i:]...)
 	out[0].Start = StartAt(cut.key).AsStart()

@@ -43,12 +43,13 @@ type Replica interface {
 	// query, projected to its columns, purged at its read time, limited, and
 	// for a digest-only command digested at its digest version; or refused
 	// with Respond's *TombstoneOverwhelmingError, returned as it is or
-	// wrapped. Call Respond on the stored partition rather than
-	// reimplementing it. A partition the replica does not hold is not an
-	// error: it is read as an empty partition, Partition{Key: cmd.Key}.
-	// The coordinator never modifies an answer, and may hand its memory on
-	// in the Result of the read, so an answer may share memory with the
-	// stored partition, as Respond's does; but once returned, it must not
+	// wrapped. Call Respond on the stored partition rather than reimplementing
+	// it. A partition the replica does not hold is not an error: it is read as
+	// an empty partition, Partition{Key: cmd.Key}. The coordinator never
+	// modifies an answer, and may hand its memory on in the Result of the
+	// read, so an answer may share memory with the stored partition, as
+	// Respond's does (its parts of the stored slices capped at their length,
+	// so that appending to them copies them); but once returned, it must not
 	// be modified or reused by the replica.
 	Read(ctx context.Context, cmd Command) (Response, error)
 

@@ -100,8 +100,10 @@ func (cmd Command) Validate() error {
 // Respond does not check it again, and the coordinator validates every data
 // answer. It returns a *CommandError for an invalid command, and a
 // *ValidationError if stored is the partition of another key. It does not
-// modify stored; a data answer may share memory with it. With the zero
-// Query, nothing to purge and nothing covered it allocates nothing.
+// modify stored; a data answer may share memory with it, its parts of
+// stored's rows, range tombstones and cells capped at their length: a client
+// appending to them copies them. With the zero Query, nothing to purge and
+// nothing covered it allocates nothing.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
 		return Response{}, err

@@ -61,11 +61,11 @@ func window(stored Partition, lo, hi, k int, reversed bool) Partition {
 	if reversed {
 		edge := before(stored.Rows[hi-k].Clustering)
 		i := sort.Search(len(rts), func(i int) bool { return rts[i].End.position().compare(edge) > 0 })
-		stored.Rows, stored.RangeTombstones = stored.Rows[hi-k:], rts[i:]
+		stored.Rows, stored.RangeTombstones = stored.Rows[hi-k:len(stored.Rows):len(stored.Rows)], rts[i:len(rts):len(rts)]
 		return stored
 	}
 	edge := after(stored.Rows[lo+k-1].Clustering)
 	i := sort.Search(len(rts), func(i int) bool { return rts[i].Start.position().compare(edge) >= 0 })
-	stored.Rows, stored.RangeTombstones = stored.Rows[:lo+k], rts[:i]
+	stored.Rows, stored.RangeTombstones = stored.Rows[:lo+k:lo+k], rts[:i:i]
 	return stored
 }

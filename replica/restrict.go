@@ -14,7 +14,7 @@ import "sort"
 // canonical one. Restrict finds each slice by binary search: rows and range
 // tombstones outside the slices are not visited. q must be valid
 // (Validate); Restrict does not modify p, and the result shares memory
-// with it.
+// with it, capped as Limit's is.
 func (p Partition) Restrict(q Query) Partition {
 	if q.Slices == nil {
 		return p
@@ -41,7 +41,7 @@ func restrictRows(rows []Row, slices []Slice) []Row {
 	case 0:
 		return nil
 	case 1:
-		return rows[spans[0][0]:spans[0][1]]
+		return rows[spans[0][0]:spans[0][1]:spans[0][1]]
 	}
 	out := make([]Row, 0, total)
 	for _, sp := range spans {
@@ -128,5 +128,5 @@ func (c *clipper) result() []RangeTombstone {
 	if c.n == 0 {
 		return nil
 	}
-	return c.rts[c.first : c.first+c.n]
+	return c.rts[c.first : c.first+c.n : c.first+c.n]
 }
