@@ -221,7 +221,7 @@ func (x *execution) forbid(next attemptSpec) error {
 // the context's deadline, by which time the context has ended and nothing
 // can run.
 func (x *execution) passesDeadline(now time.Time, d time.Duration) bool {
-	return x.hasDeadline && d > 0 && !now.Add(d).Before(x.deadline)
+	return x.hasDeadline && !now.Add(d).Before(x.deadline)
 }
 
 // noteLevel reports next to the observer if it runs at another level than
