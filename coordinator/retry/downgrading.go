@@ -10,7 +10,11 @@ import "github.com/readpath/readpath/consistency"
 // one datacenter that fell short, as Cassandra reports it (and
 // consistency.AssureSufficientLive), so it is a lower bound and its level
 // can be met; a count of 0 there still retries at ONE, since the other
-// datacenters' replicas may be up.
+// datacenters' replicas may be up. Over SimpleStrategy, where EACH_QUORUM
+// is QUORUM and its error names no datacenter, a count of 0 is every
+// replica's and that retry fails Unavailable too, sending nothing: the Java
+// driver's vectors keep it, as an error from the wire names no datacenter
+// either.
 //
 // Downgrading silently weakens the guarantee the application asked for: a
 // QUORUM read served at ONE may miss a write QUORUM acknowledged. Use it only
