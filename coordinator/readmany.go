@@ -85,7 +85,9 @@ const defaultConcurrency = 32
 // the keys it reads, however many the list has left. A panic of the
 // caller's own code in a key's read (its Locator's, say) stops the other
 // keys' reads and is raised again on the caller's goroutine once they
-// have returned, as Read would raise it, rather than end the process.
+// have returned, as Read would raise it, rather than end the process; a
+// runtime.Goexit there (t.FailNow in a test's Locator) ends the caller's
+// goroutine, as it would from Read.
 func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResult, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
@@ -123,11 +125,12 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	var wg sync.WaitGroup
 	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
 		wg.Go(func() {
-			defer fill.catch()
+			returned := false
+			defer fill.catch(&returned)
 			for !fill.full() {
 				i := int(next.Add(1) - 1)
 				if i >= len(keys) {
-					return
+					break
 				}
 				r := KeyResult{Key: keys[i]}
 				if !notStarted(ctx, &r) {
@@ -139,6 +142,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 				}
 				fill.read(i, r)
 			}
+			returned = true
 		})
 	}
 	wg.Wait()

@@ -37,7 +37,8 @@ type pageFill struct {
 	cut   int // front when the page filled: the first key it leaves out
 
 	panicOnce sync.Once
-	panicked  any // the first panic of a key's read, raised again by raise
+	panicked  any         // the first panic of a key's read, raised again by raise
+	exited    atomic.Bool // a key's read called runtime.Goexit
 }
 
 func newPageFill(keys []string, size int, stop context.CancelFunc) *pageFill {
