@@ -56,7 +56,9 @@ type Replica interface {
 	// Apply merges a mutation into the replica's copy by the reconciliation
 	// rules (package repair): a newer write already held must survive it.
 	// Read repair sends stale replicas exactly what they lack through Apply.
-	// Applying the same mutation twice must be harmless. The mutation's
+	// Once Apply returns nil, every later Read must see the mutation: a
+	// BLOCKING repair counts the acknowledgement as the replica holding
+	// the read's result. Applying the same mutation twice must be harmless. The mutation's
 	// partition is shared: the coordinator may send one to several
 	// replicas and hands it to its Observer, so Apply must not modify it,
 	// then or later (by merging into what it kept of it). The coordinator
