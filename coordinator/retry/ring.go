@@ -17,7 +17,7 @@ const (
 // word each, so that a slot is recycled for a new lap by one
 // compare-and-swap, lazily, by the first event that finds it stale. A lap
 // repeats after 2^32 windows, so counts are exact unless a slot was left
-// untouched for exactly a multiple of that long.
+// untouched for within maxLate windows of a multiple of that long.
 type ring struct {
 	slots [ringSlots]atomic.Uint64
 }
@@ -27,8 +27,21 @@ func pack(lap uint32, n uint64) uint64 { return uint64(lap)<<32 | slotUsed | n }
 // holds reports whether slot word w counts events of lap.
 func holds(w uint64, lap uint32) bool { return w&slotUsed != 0 && uint32(w>>32) == lap }
 
-// ahead reports whether slot word w holds a later lap than lap.
-func ahead(w uint64, lap uint32) bool { return w&slotUsed != 0 && int32(uint32(w>>32)-lap) > 0 }
+// maxLate is how many laps behind its slot an event may be and still be
+// refused as late, rather than take the slot as stale: callers' clocks
+// disagree by far less than a window. A slot a lap at most maxLate laps
+// behind is refused; one further behind is stale, however far: comparing
+// laps as signed 32-bit numbers took a slot left idle for over 2^31
+// windows (248 days of 10 ms windows) for one ahead, and refused every
+// event in it, the floor's hedges included, for as long again.
+const maxLate = 1 << 8
+
+// ahead reports whether slot word w holds a lap a little later than lap:
+// the event is late, and the slot already counts a newer window.
+func ahead(w uint64, lap uint32) bool {
+	d := uint32(w>>32) - lap
+	return w&slotUsed != 0 && d != 0 && d <= maxLate
+}
 
 // locate returns the slot of epoch e and the lap it must hold.
 func (r *ring) locate(e uint64) (*atomic.Uint64, uint32) {
