@@ -35,48 +35,49 @@ type check struct {
 //	}
 //
 // Each check runs as a subtest on a fresh, empty replica from newReplica,
-// which may fail t. The checks: a cancelled context or a passed deadline
-// makes Read and Apply fail with an error wrapping the context's error, and
-// a context cancelled while the call runs makes it return, failing so or
-// answering truly (a read with what the replica holds, an Apply with nil
-// only for a write made); a partition never written reads as Partition{Key: key}; a
+// which may fail t. The checks: a cancelled context or a passed deadline makes
+// Read and Apply fail with an error wrapping the context's error, and a
+// context cancelled while the call runs makes it return, failing so or
+// answering truly (a read with what the replica holds, an Apply with nil only
+// for a write made); a partition never written reads as Partition{Key: key}; a
 // data response carries the command's key; a digest-only read returns the
 // digest of the partition a data read returns (with and without a column
-// selection); Apply merges (two versions applied in both orders read as
-// repair.Merge of them, cells whose timestamps tie and deletions of the
-// same partition and row included, and applying twice changes nothing) and leaves the
-// partition it is given as it was, when it returns and after later calls;
-// a read after a write sees it (an answer cached before it, a digest say,
-// must not be); a column selection projects; tables are separate, in data
-// and digests;
-// partition and clustering keys are bytes, not C or UTF-8 strings (keys
-// that differ only after a zero byte, or only in 0xfe and 0xff, stay apart),
-// and a clustering key may be empty; concurrent Reads and Applies are safe (run
-// the test with -race) and lose no write; every answer, at several read
-// times (which expire cells and purge some tombstones, which are then not
-// counted), column selections and digest versions, is what Command.Respond
-// gives for the data written, which holds a static row, range tombstones,
-// row liveness, complex cells and deletions; a digest read at every version
-// up to the replica's MaxDigestVersion (replica.DigestVersioner) is
-// Respond's; reads by a Query are Respond's: slices with inclusive,
-// exclusive and open bounds, limits forward and reversed that count only
-// live rows (deleted and expired rows interleaved; of a column selection,
-// the rows live in it), one limit for all of a
-// query's slices, and clip a range tombstone at the last row, the static
-// row; pages read forward and reversed by Query.After the last row, as the
-// coordinator pages and protects short reads; and a read past the command's
-// TombstoneFailureThreshold fails with an error that errors.As finds to be
-// the *replica.TombstoneOverwhelmingError Respond returns; Read leaves the
-// Columns and Slices of the Command it is given as they were (a
-// coordinator shares one Command between goroutines), and an answer, once
-// returned, stays as it was through later reads and writes. An answer is
-// compared with Respond's in what the coordinator uses of it: a data
-// answer's partition, a digest answer's digest (a data answer may carry a
-// digest too; replica.Response says it is ignored), and the tombstone
-// count of both. The digest reads of the checks that are not about digest
-// versions ask for the newest version, or for a replica.DigestVersioner's
-// MaxDigestVersion if it is older, as a coordinator never asks a replica
-// for a version it does not support.
+// selection, an empty one included); Apply merges (two versions applied in
+// both orders read as repair.Merge of them, cells whose timestamps tie and
+// deletions of the same partition and row included, and applying twice changes
+// nothing; and every element written twice or more, in both orders: row
+// liveness, complex deletions, overlapping range tombstones, tied deletions,
+// an expiring cell tied with a live one, static cells and deletions) and
+// leaves the partition it is given as it was, when it returns and after later
+// calls; a read after a write sees it (an answer cached before it, a digest
+// say, must not be); a column selection projects; tables are separate, in data
+// and digests; partition and clustering keys are bytes, not C or UTF-8 strings
+// (keys that differ only after a zero byte, or only in 0xfe and 0xff, stay
+// apart), and a clustering key may be empty; concurrent Reads and Applies are
+// safe (run the test with -race) and lose no write; every answer, at several
+// read times (one a second before an expiry; others expire cells and purge
+// some tombstones, which are then not counted), column selections and digest
+// versions, is what Command.Respond gives for the data written, which holds a
+// static row, range tombstones, row liveness, complex cells and deletions; a
+// digest read at every version up to the replica's MaxDigestVersion
+// (replica.DigestVersioner) is Respond's; reads by a Query are Respond's:
+// slices with inclusive, exclusive and open bounds, limits forward and
+// reversed that count only live rows (deleted and expired rows interleaved; of
+// a column selection, the rows live in it), one limit for all of a query's
+// slices, and clip a range tombstone at the last row, the static row; pages
+// read forward and reversed by Query.After the last row, as the coordinator
+// pages and protects short reads; and a read past the command's
+// TombstoneFailureThreshold fails with an error that errors.As finds to be the
+// *replica.TombstoneOverwhelmingError Respond returns; Read leaves the Columns
+// and Slices of the Command it is given as they were (a coordinator shares one
+// Command between goroutines), and an answer, once returned, stays as it was
+// through later reads and writes. An answer is compared with Respond's in what
+// the coordinator uses of it: a data answer's partition, a digest answer's
+// digest (a data answer may carry a digest too; replica.Response says it is
+// ignored), and the tombstone count of both. The digest reads of the checks
+// that are not about digest versions ask for the newest version, or for a
+// replica.DigestVersioner's MaxDigestVersion if it is older, as a coordinator
+// never asks a replica for a version it does not support.
 //
 // Every call runs on a goroutine of its own under a context with a 10 s
 // timeout. A call that has not returned 1 s after its context ended fails
@@ -116,6 +117,7 @@ func checks() []check {
 		{"response key", checkResponseKey},
 		{"digest matches data", checkDigest},
 		{"apply merges", checkApplyMerges},
+		{"apply merges conflicts", checkApplyConflicts},
 		{"apply leaves its input", checkApplyLeavesItsInput},
 		{"reads after a write", checkReadsAfterWrite},
 		{"columns", checkColumns},
@@ -203,7 +205,7 @@ func checkColumns(t *testing.T, r replica.Replica) {
 	// An empty selection reads no column, unlike nil: a transport that
 	// sends an empty list as none (gob, protobuf) must keep them apart.
 	for _, cols := range [][]string{{"a"}, {"b", "e"}, {"nothing"}, {}} {
-		expectData(t, r, replica.Command{Table: conformanceTable, Key: "k", Columns: cols}, merged.Project(cols))
+		expectAnswer(t, r, replica.Command{Table: conformanceTable, Key: "k", Columns: cols}, merged)
 	}
 }
 

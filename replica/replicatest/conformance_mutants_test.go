@@ -222,6 +222,18 @@ var mutants = map[string]struct {
 	// Losing bytes or bits the data model keeps (conformance_wire_mutants_test.go).
 	"carries column names and paths as UTF-8 strings": {utf8Transport, "binary_keys"},
 	"stores local deletion times in 32 bits":          {store32BitTimes, "read_time"},
+	// Merging a field by the last write (conformance_merge_mutants_test.go).
+	"keeps the last row liveness written":     {mutant{apply: lastLivenessWins}, "apply_merges_conflicts"},
+	"keeps the last complex deletion written": {mutant{apply: lastComplexDeletionWins}, "apply_merges_conflicts"},
+	"keeps the last range tombstone written":  {mutant{apply: lastRangeTombstoneWins}, "apply_merges_conflicts"},
+	"keeps the held deletion on a tie":        {mutant{apply: heldDeletionWinsTies}, "apply_merges_conflicts"},
+	"ties cells by value whatever expires":    {mutant{apply: valueWinsExpiringTies}, "apply_merges_conflicts"},
+	"drops the static complex deletions":      {mutant{apply: dropsStaticComplexDeletions}, "apply_merges_conflicts"},
+	"a deletion drops the static row":         {mutant{apply: deletionDropsStaticRow}, "apply_merges_conflicts"},
+	"keeps the last static cell written":      {mutant{apply: lastStaticCellWins}, "apply_merges_conflicts"},
+	"expires cells a second early":            {mutant{read: expiresEarly}, "read_time"},
+	"digests no columns as every column":      {mutant{read: digestsNoColumnsAsAll}, "columns"},
+	"appends to the caller's columns":         {mutant{read: appendsToColumns}, "commands_stay_as_given"},
 }
 
 // limitEachSlice reads a limited query of several slices one slice at a

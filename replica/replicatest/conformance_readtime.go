@@ -40,7 +40,9 @@ var timeBases = []int64{0, 1<<32 + 1<<20}
 // readTimes returns the (nowInSec, gcBefore) pairs the read-time checks
 // read rich(key, base) at: none, then later and later, each purging more.
 func readTimes(base int64) [][2]int64 {
-	times := [][2]int64{{0, 0}, {170, 101}, {260, 160}, {310, 190}, {500, 450}}
+	// 299: a second before an expiry, which a store expiring cells at
+	// nowInSec+1 takes as past.
+	times := [][2]int64{{0, 0}, {170, 101}, {260, 160}, {299, 190}, {310, 190}, {500, 450}}
 	for i := 1; i < len(times); i++ {
 		times[i][0] += base
 		times[i][1] += base
