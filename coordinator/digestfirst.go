@@ -15,8 +15,9 @@ package coordinator
 // the first round completed (see askStragglers), as it asks the others.
 func (r *read) digestFirst() error {
 	r.newRound(PhaseInitial, len(r.plan.order), false, false)
+	sent := now() // after planning, which is the coordinator's time, not the replicas'
 	for _, cand := range r.plan.order {
-		r.send(cand, KindDigest, false, r.start)
+		r.send(cand, KindDigest, false, sent)
 	}
 	r.armDeadline()
 	if err := r.gather(); err != nil {

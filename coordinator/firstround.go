@@ -16,13 +16,19 @@ func (r *read) dataAndDigests() error {
 // up front when extra, and two of them are data requests so that any
 // blockFor answers include data, as Cassandra's AlwaysSpeculatingReadExecutor
 // asks (Cassandra asks one when the extra takes the last live candidate).
+//
+// They are timed from now, after planning: the Locator's and the Liveness
+// view's time is the coordinator's, and counted against the replicas it
+// inflated their latency scores, their Outcomes and the trace's answer
+// times.
 func (r *read) sendContacts(extra bool) {
+	sent := now()
 	for i, cand := range r.plan.order[:r.plan.contacts] {
 		kind := KindDigest
 		if i == 0 || (i == 1 && extra) {
 			kind = KindData
 		}
-		r.send(cand, kind, false, r.start)
+		r.send(cand, kind, false, sent)
 	}
 	if !extra {
 		return // no target to look for: the search asks the Liveness view
