@@ -136,13 +136,17 @@ func (r *read) makePlan() error {
 }
 
 // decideSpeculation loads the table's threshold and decides whether the
-// read's first round may speculate at all.
+// read's first round may speculate at all. A threshold past the caller's
+// deadline does not stop it: armSpeculation sets no hedge past the
+// deadline, but a failure that leaves the round no other way, or a request
+// refused unsent, is still replaced at once, as in the later rounds. (With
+// a deadline shorter than the threshold, half the read timeout before a
+// table's first samples, a wedged replica failed every read that asked it.)
 func (r *read) decideSpeculation() {
 	d, ok := r.t.threshold.LoadFor(r.opts.SpeculativeRetry, r.start)
 	r.trace.Threshold, r.trace.Speculate = d, ok
 	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
-	remaining := r.ctx.deadline.Sub(r.start)
-	r.hedging = ok && r.req.Level != consistency.EachQuorum && (r.always || d < remaining)
+	r.hedging = ok && r.req.Level != consistency.EachQuorum
 	r.threshold = d
 }
 
