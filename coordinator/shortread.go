@@ -58,8 +58,7 @@ func (r *read) shortReplicas(vs []version, s *shortReads) []int {
 	var asks []int
 	t := s.mark
 	for k, i := range cands {
-		last, _ := vs[i].part.LastClustering(r.q)
-		if t = s.countThrough(t, last); s.liveThrough(t) >= r.q.Limit {
+		if t = s.countThrough(t, s.ends[i]); s.liveThrough(t) >= r.q.Limit {
 			break
 		}
 		if k == 0 {
@@ -97,8 +96,7 @@ func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 	}
 	first := len(r.answers)
 	for _, i := range asks {
-		last, _ := vs[i].part.LastClustering(r.q)
-		r.sendQuery(vs[i].cand, r.q.After(last), KindData, false, now())
+		r.sendQuery(vs[i].cand, r.q.After(s.ends[i]), KindData, false, now())
 		r.t.m.shortReads.Add(1)
 	}
 	r.armDeadline()
@@ -111,7 +109,7 @@ func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 		if err := s.add(vs, i, a.part); err != nil {
 			return err
 		}
-		_, s.more[i] = a.part.Limit(a.cmd.Query, r.nowInSec)
+		s.noteAnswer(i, a.part, a.cmd.Query)
 	}
 	return nil
 }

@@ -58,12 +58,12 @@ func TestShortReadsAskAsAWholeMergeDoes(t *testing.T) {
 				if rapid.IntRange(0, 3).Draw(t, "written since") == 0 {
 					stored[i] = merge(t, stored[i], genPartition(t, "write"))
 				}
-				last, _ := vs[i].part.LastClustering(q)
+				last := s.ends[i]
 				c, prev := respond(t, stored[i], q.After(last)), vs[i].part
 				if err := s.add(vs, i, c); err != nil {
 					t.Fatal(err)
 				}
-				_, s.more[i] = c.Limit(q.After(last), r.nowInSec)
+				s.noteAnswer(i, c, q.After(last))
 				want[i].part, wantMore[i] = merge(t, want[i].part, c), s.more[i]
 				if r.opts.ReadRepair == repair.None {
 					got, ok := vs[i].part.LastClustering(q)

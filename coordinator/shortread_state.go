@@ -26,6 +26,14 @@ type shortReads struct {
 	// its replica's answers end: it keeps the answer that ends furthest.
 	grow  bool
 	more  []bool      // per version: its last answer reached the limit
+	// ends holds, per version, the last row of its replica's last answer
+	// in q's order, where its next continuation starts: not its version's
+	// last row, which merging a continuation can move back (a row the
+	// replica's own earlier tombstone covers drops out), so that a replica
+	// was asked for the same rows again and again until the read timed
+	// out. Cassandra's ShortReadRowsProtection tracks lastClustering from
+	// the rows as they come too.
+	ends []string
 	owned []bool      // per version, if grow: its partition is ours to change
 	rooms []partRooms // per version, if grow: mergeInto's
 	room  partRooms   // the merge's
@@ -48,14 +56,23 @@ func (r *read) newShortReads(vs []version) (*shortReads, error) {
 		return nil, err
 	}
 	s := &shortReads{q: r.q, now: r.nowInSec, merged: merged, grow: r.opts.ReadRepair != repair.None,
-		more: make([]bool, len(vs))}
+		more: make([]bool, len(vs)), ends: make([]string, len(vs))}
 	if s.grow {
 		s.owned, s.rooms = make([]bool, len(vs)), make([]partRooms, len(vs))
 	}
 	for i := range vs {
-		_, s.more[i] = vs[i].part.Limit(r.q, r.nowInSec)
+		s.noteAnswer(i, vs[i].part, r.q)
 	}
 	return s, nil
+}
+
+// noteAnswer notes where version i's answer a to q ends, and whether it
+// reached the limit: an answer that did has rows, the last of them the end.
+func (s *shortReads) noteAnswer(i int, a replica.Partition, q replica.Query) {
+	_, s.more[i] = a.Limit(q, s.now)
+	if last, ok := a.LastClustering(s.q); ok {
+		s.ends[i] = last
+	}
 }
 
 // candidates returns the versions whose last answer reached the limit
@@ -63,15 +80,11 @@ func (r *read) newShortReads(vs []version) (*shortReads, error) {
 func (s *shortReads) candidates(vs []version) []int {
 	var cands []int
 	for i := range vs {
-		if last, ok := vs[i].part.LastClustering(s.q); ok && s.more[i] && s.follows(last) {
+		if s.more[i] && s.follows(s.ends[i]) {
 			cands = append(cands, i)
 		}
 	}
-	slices.SortStableFunc(cands, func(i, j int) int {
-		a, _ := vs[i].part.LastClustering(s.q)
-		b, _ := vs[j].part.LastClustering(s.q)
-		return s.order(a, b)
-	})
+	slices.SortStableFunc(cands, func(i, j int) int { return s.order(s.ends[i], s.ends[j]) })
 	return cands
 }
 
