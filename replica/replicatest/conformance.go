@@ -88,7 +88,9 @@ type check struct {
 // The data is timed near the Unix epoch: its deletion and expiry times are
 // 100 to 400 seconds after 1970, and the commands' NowInSec and GCBefore (0
 // to 500) decide what has expired and which tombstones are purged, as
-// Respond does. A storage engine that rewrites data on its own by the wall
+// Respond does. The read-time check writes and reads the same data again
+// with every time moved past 2106, where an engine that keeps times in 32
+// bits wraps them and fails. A storage engine that rewrites data on its own by the wall
 // clock (compaction that turns expired cells into tombstones and purges
 // tombstones older than now − gc_grace_seconds) would rewrite all of it as
 // it is written and answer unlike Respond: run the check with that off, with
