@@ -24,8 +24,8 @@ type shortReads struct {
 	// grow says whether the versions take their continuations' rows, for
 	// their repairs' diffs. Without read repair a version is only where
 	// its replica's answers end: it keeps the answer that ends furthest.
-	grow  bool
-	more  []bool      // per version: its last answer reached the limit
+	grow bool
+	more []bool // per version: its last answer reached the limit
 	// ends holds, per version, the last row of its replica's last answer
 	// in q's order, where its next continuation starts: not its version's
 	// last row, which merging a continuation can move back (a row the
@@ -33,7 +33,7 @@ type shortReads struct {
 	// was asked for the same rows again and again until the read timed
 	// out. Cassandra's ShortReadRowsProtection tracks lastClustering from
 	// the rows as they come too.
-	ends []string
+	ends  []string
 	owned []bool      // per version, if grow: its partition is ours to change
 	rooms []partRooms // per version, if grow: mergeInto's
 	room  partRooms   // the merge's

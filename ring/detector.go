@@ -73,6 +73,7 @@ type tracked struct {
 	ep     replica.Endpoint
 	rep    replica.Replica
 	window *ArrivalWindow // nil until the first heartbeat
+	hung   []*hungProbe   // its probes abandoned and still running
 
 	// ctx ends when the node is forgotten or the detector closes; its
 	// probes and readmission wait on it. ctx, cancel and rng are made at

@@ -2,32 +2,86 @@ package ring
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/readpath/readpath/replica"
 )
+
+// maxHungProbes is how many probes of one connection abandoned at
+// ProbeTimeout may still run: past them it is not probed until one
+// returns. One that hangs holds up none of the next few probes, which may
+// answer; a connection whose every probe hangs holds this many goroutines,
+// not one more a probe (one a minute, forever, before this bound).
+const maxHungProbes = 4
+
+// errProbeHung fails a probe not made, its connection holding
+// maxHungProbes abandoned probes that have not returned.
+var errProbeHung = errors.New("ring: not probed: the probes of this connection abandoned at ProbeTimeout are still running")
+
+// hungProbe is a probe whose context ended before its Probe returned.
+type hungProbe struct {
+	p        replica.Prober
+	returned bool // under the tracked node's mu
+}
 
 // probeOnce runs one probe of t, bounded by ProbeTimeout. The embedder's
 // Probe runs on a goroutine of its own: one that ignores its context is
 // abandoned to its replica when the context ends, as the coordinator
 // abandons a request that hangs, so that a hung probe holds up neither
-// the next probe, Forget nor Close. A probe that panics fails.
+// the next probe, Forget nor Close; up to maxHungProbes of them, after
+// which each probe of the connection fails at once, and the backoff goes
+// on. A probe that panics fails.
 func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
+	if t.stillProbing(p) {
+		return errProbeHung
+	}
 	ctx, cancel := context.WithTimeout(t.ctx, d.cfg.ProbeTimeout)
 	defer cancel()
+	h := &hungProbe{p: p}
 	done := make(chan error, 1) // buffered: an abandoned probe still exits
-	go func() { done <- safeProbe(ctx, p) }()
+	go func() {
+		err := safeProbe(ctx, p)
+		t.mu.Lock()
+		h.returned = true
+		t.hung = slices.DeleteFunc(t.hung, func(o *hungProbe) bool { return o == h })
+		t.mu.Unlock()
+		done <- err
+	}()
 	select {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		select {
-		case err := <-done: // it answered as the context ended
-			return err
-		default:
-			return ctx.Err()
+		t.mu.Lock()
+		returned := h.returned
+		if !returned {
+			t.hung = append(t.hung, h)
+		}
+		t.mu.Unlock()
+		if returned { // it answered as the context ended
+			return <-done
+		}
+		return ctx.Err()
+	}
+}
+
+// stillProbing reports whether maxHungProbes abandoned probes of p's
+// connection have not returned yet.
+func (t *tracked) stillProbing(p replica.Prober) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.hung) < maxHungProbes {
+		return false
+	}
+	conn, _ := p.(replica.Replica)
+	n := 0
+	for _, h := range t.hung {
+		if other, _ := h.p.(replica.Replica); sameReplica(other, conn) {
+			n++
 		}
 	}
+	return n >= maxHungProbes
 }
 
 // safeProbe calls p.Probe, turning a panic into a failed probe, and so a

@@ -132,7 +132,8 @@
 // the detector's goroutines, never on a read; a probe that panics fails,
 // and one that ignores its context is abandoned to its replica at
 // ProbeTimeout, so a misbehaving Prober holds up neither the detector nor
-// Close. Set DetectorConfig.Replicas to Locator.Replica: probes then go
+// Close (four abandoned probes of a connection still running stop its
+// probes until one returns, so that it holds no more goroutines). Set DetectorConfig.Replicas to Locator.Replica: probes then go
 // through the node's current connection, so that a node replaced under the
 // same ID, or removed and added again, is readmitted through its new
 // connection (looked for every CheckInterval, the backoff starting again)
