@@ -139,12 +139,14 @@ type HedgeBudget struct {
 	// a speculative action. Default 0.1; negative: none beyond the floor.
 	// Use Unlimited to lift the cap.
 	Percent float64
-	// Window is the sliding window the fraction is measured over.
-	// Default 10 s.
+	// Window is the sliding window the fraction is measured over, from 10
+	// ms to an hour. Default 10 s.
 	Window time.Duration
 	// MinPerSecond is a floor of speculative actions allowed per second
 	// whatever the traffic, so that quiet tables can still hedge. Default
-	// 1; negative: no floor.
+	// 1; negative: no floor. A floor below one action a window would allow
+	// none, and is refused: a Window under a second needs MinPerSecond
+	// raised to match (2 for half a second).
 	MinPerSecond float64
 	// Unlimited removes the per-table budgets: every read may speculate
 	// (Config.Budget, if set, still applies).

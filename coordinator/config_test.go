@@ -8,6 +8,7 @@ import (
 	"math"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,9 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"budget above 1":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: 1.5}},
 		"budget NaN":             {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: math.NaN()}},
 		"negative budget window": {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: -1}},
+		"budget window past 1h":  {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: 2 * time.Hour}},
+		// The default floor of 1 a second over half a second: no hedge at all.
+		"budget floor below one": {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: 500 * time.Millisecond}},
 		"badness NaN":            {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: math.NaN()}},
 		"badness +Inf":           {Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: math.Inf(1)}}, // ranked a replica that missed first
 		"bad default strategy":   {Locator: nowhere, DefaultTable: coordinator.TableOptions{Strategy: 9}},

@@ -1,6 +1,7 @@
 package retry
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -14,17 +15,22 @@ type BudgetConfig struct {
 	// one in a million.
 	Percent float64
 	// Window is the sliding window requests and extra attempts are counted
-	// over, in 10 slots. Default 10 s when zero; otherwise at least 10 ms.
+	// over, in 10 slots. Default 10 s when zero; otherwise from 10 ms to an
+	// hour (a slot counts up to 2^31-1 events: 6 million a second at most,
+	// over a tenth of an hour).
 	Window time.Duration
 	// MinPerSecond is a floor of extra attempts per second, >= 0, allowed
 	// whatever the traffic, so that a quiet client can still retry: the
-	// budget always holds MinPerSecond × Window (in seconds) attempts.
+	// budget always holds MinPerSecond × Window (in seconds) attempts. A
+	// floor that holds less than one attempt a window allows none, and is
+	// refused: raise MinPerSecond or Window, or set 0 for no floor.
 	MinPerSecond float64
 }
 
 const (
 	defaultBudgetWindow = 10 * time.Second
 	minBudgetWindow     = ringSlots * time.Millisecond
+	maxBudgetWindow     = time.Hour
 	micro               = 1_000_000 // budget arithmetic is in millionths of an attempt
 	maxBudgetFloor      = 1e12      // attempts per window; keeps the arithmetic in int64
 )
@@ -77,10 +83,15 @@ func (cfg BudgetConfig) validate() error {
 		return &ConfigError{"BudgetConfig.Percent", cfg.Percent, "must be within [0, 1]"}
 	case cfg.Window < minBudgetWindow:
 		return &ConfigError{"BudgetConfig.Window", cfg.Window, "must be at least 10ms"}
+	case cfg.Window > maxBudgetWindow:
+		return &ConfigError{"BudgetConfig.Window", cfg.Window, "must be at most 1h"}
 	case !(cfg.MinPerSecond >= 0):
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "must be >= 0"}
 	case !(cfg.MinPerSecond*cfg.Window.Seconds() <= maxBudgetFloor):
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "floor too large for the window"}
+	case cfg.MinPerSecond > 0 && cfg.MinPerSecond*cfg.Window.Seconds() < 1:
+		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond,
+			fmt.Sprintf("allows less than one attempt in a window of %v, so none: raise it or the window, or set 0 for no floor", cfg.Window)}
 	}
 	return nil
 }

@@ -42,6 +42,9 @@ func TestNewBudgetRejects(t *testing.T) {
 		{"BudgetConfig.Percent", retry.BudgetConfig{Percent: math.NaN()}},
 		{"BudgetConfig.Window", retry.BudgetConfig{Percent: 0.1, Window: -time.Second}},
 		{"BudgetConfig.Window", retry.BudgetConfig{Percent: 0.1, Window: 9 * time.Millisecond}},
+		{"BudgetConfig.Window", retry.BudgetConfig{Percent: 0.1, Window: time.Hour + 1}},
+		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Window: 500 * time.Millisecond, MinPerSecond: 1}},
+		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Window: 10 * time.Second, MinPerSecond: 0.05}},
 		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: -1}},
 		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: math.NaN()}},
 		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: math.Inf(1)}},
@@ -247,6 +250,12 @@ func TestBudgetMatchesNaiveModel(t *testing.T) {
 			MinPerSecond: rapid.SampledFrom([]float64{0, 0.5, 1, 3}).Draw(t, "floor"),
 		}
 		b, err := retry.NewBudget(cfg)
+		if floor := cfg.MinPerSecond * cfg.Window.Seconds(); floor > 0 && floor < 1 {
+			if err == nil {
+				t.Fatalf("a floor of %v attempts a window, which allows none, was accepted", floor)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
