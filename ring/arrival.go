@@ -1,6 +1,7 @@
 package ring
 
 import (
+	"fmt"
 	"math"
 	"time"
 )
@@ -31,10 +32,15 @@ type ArrivalWindow struct {
 
 // NewArrivalWindow returns an empty window of size intervals. Cassandra's
 // are 1000, 2 s (twice the gossip interval) and 2 s. A size, initial or
-// max below 1 gets a *ConfigError.
+// max below 1 gets a *ConfigError, and so does an initial or max interval
+// whose size-fold sum would not fit a time.Duration (about 106 days at a
+// size of 1000): it wrapped negative, and so did Mean and Phi.
 func NewArrivalWindow(size int, initial, max time.Duration) (*ArrivalWindow, error) {
 	if size < 1 || initial < 1 || max < 1 {
 		return nil, &ConfigError{Setting: "arrival window", Reason: "size, initial and max interval must be positive"}
+	}
+	if limit := time.Duration(math.MaxInt64 / int64(size)); initial > limit || max > limit {
+		return nil, &ConfigError{Setting: "arrival window", Reason: fmt.Sprintf("initial and max interval must be at most %v, so that %d of them add up", limit, size)}
 	}
 	return &ArrivalWindow{size: size, initial: initial, max: max}, nil
 }
@@ -106,11 +112,15 @@ func (w *ArrivalWindow) Phi(now time.Time) float64 {
 func (w *ArrivalWindow) count() int { return len(w.intervals) }
 
 // SilenceBound returns how long after the latest heartbeat phi exceeds
-// threshold: threshold * ln 10 * the mean interval.
+// threshold: threshold * ln 10 * the mean interval, at most the longest
+// time.Duration (converting more gave a negative one).
 func (w *ArrivalWindow) SilenceBound(threshold float64) time.Duration {
 	if !w.started {
 		return 0
 	}
 	mean := float64(w.sum) / float64(w.count())
-	return time.Duration(threshold * math.Ln10 * mean)
+	if d := threshold * math.Ln10 * mean; d < math.MaxInt64 {
+		return time.Duration(d)
+	}
+	return math.MaxInt64
 }
