@@ -46,11 +46,22 @@ func FuzzMisansweringReplicas(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, setup uint32, prog []byte) {
-		synctest.Test(t, func(t *testing.T) { readMisanswered(t, setup, prog) })
+		synctest.Test(t, func(t *testing.T) {
+			readThrough(t, setup, func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
+				m := misanswer{Replica: r, at: at, check: check}
+				if bad {
+					m.prog = prog
+				}
+				return m
+			})
+		})
 	})
 }
 
-func readMisanswered(t *testing.T, setup uint32, prog []byte) {
+// readThrough reads as setup says from divergedCluster, each replica behind
+// what wrap makes of it, given whether setup makes it bad, a counter of
+// its requests and the check of its repair writes, and checks the read.
+func readThrough(t *testing.T, setup uint32, wrap func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica) {
 	cl := divergedCluster(t)
 	check := &writeCheck{keys: map[string]bool{key: true, otherKey: true}}
 	bad, steps := map[string]bool{}, map[string]*atomic.Int64{}
@@ -62,11 +73,7 @@ func readMisanswered(t *testing.T, setup uint32, prog []byte) {
 		out := make([]replica.Replica, len(reps))
 		for i, r := range reps {
 			id := r.Endpoint().ID
-			m := misanswer{Replica: r, at: steps[id], check: check}
-			if bad[id] {
-				m.prog = prog
-			}
-			out[i] = m
+			out[i] = wrap(r, bad[id], steps[id], check)
 		}
 		return out, repl, err
 	})

@@ -116,12 +116,19 @@ func requireAfter(t *testing.T, q replica.Query) {
 	for _, c := range keyUniverse {
 		next := q.After(c)
 		require.NoError(t, next.Validate(), "%v after %q", q, c)
-		for _, k := range keyUniverse {
-			beyond := k > c
-			if q.Reversed {
-				beyond = k < c
-			}
-			require.Equal(t, q.Contains(k) && beyond, next.Contains(k), "%v after %q holds %q", q, c, k)
+		requireBeyond(t, q, next, c, keyUniverse)
+	}
+}
+
+// requireBeyond checks that next holds exactly those of keys that q holds
+// beyond last in q's order.
+func requireBeyond(t *testing.T, q, next replica.Query, last string, keys []string) {
+	t.Helper()
+	for _, k := range keys {
+		beyond := k > last
+		if q.Reversed {
+			beyond = k < last
 		}
+		require.Equal(t, q.Contains(k) && beyond, next.Contains(k), "%v after %q holds %q", q, last, k)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/readpath/readpath/ring"
 )
 
-// reviewNTS is an independent, literal transcription of Cassandra 4.1's
+// cassandraNTS is an independent, literal transcription of Cassandra 4.1's
 // NetworkTopologyStrategy.calculateNaturalReplicas with its
 // DatacenterEndpoints (apache/cassandra
 // src/java/org/apache/cassandra/locator/NetworkTopologyStrategy.java):
@@ -24,7 +24,7 @@ import (
 // iterator starts at TokenMetadata.firstTokenIndex and wraps once; a node
 // of a (dc, rack) pair not yet in seenRacks is taken, else it is taken
 // only while acceptableRackRepeats > 0.
-func reviewNTS(nodes []ring.Node, token int64, rf map[string]int) []string {
+func cassandraNTS(nodes []ring.Node, token int64, rf map[string]int) []string {
 	type vnode struct {
 		tok int64
 		n   ring.Node
@@ -94,11 +94,11 @@ func reviewNTS(nodes []ring.Node, token int64, rf map[string]int) []string {
 	return out
 }
 
-// reviewRandomRing draws a ring of up to 14 nodes in up to 3 datacenters
+// randomRing draws a ring of up to 14 nodes in up to 3 datacenters
 // and 3 racks each, with 1 to 4 tokens each from a small space, so that
 // rack repeats, datacenters smaller than their factor and wrap-around are
 // all common.
-func reviewRandomRing(rng *rand.Rand) []ring.Node {
+func randomRing(rng *rand.Rand) []ring.Node {
 	used := map[int64]bool{}
 	var nodes []ring.Node
 	for i := range 1 + rng.IntN(14) {
@@ -132,7 +132,7 @@ func reviewRandomRing(rng *rand.Rand) []ring.Node {
 func TestNetworkTopologyMatchesCassandra41Transcription(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 50))
 	for iter := range 400 {
-		nodes := reviewRandomRing(rng)
+		nodes := randomRing(rng)
 		r, err := ring.New(nodes)
 		require.NoError(t, err)
 		rf := map[string]int{}
@@ -157,7 +157,7 @@ func TestNetworkTopologyMatchesCassandra41Transcription(t *testing.T) {
 		for _, tok := range probes {
 			got, err := r.ReplicasFor(tok, repl)
 			require.NoError(t, err)
-			want := reviewNTS(nodes, tok, rf)
+			want := cassandraNTS(nodes, tok, rf)
 			if !slices.Equal(ids(got), want) {
 				t.Fatalf("iteration %d, ring %v, %v, token %d: %v, want %v", iter, nodes, repl, tok, ids(got), want)
 			}
@@ -202,7 +202,7 @@ func TestNetworkTopologyJumpsMatchCassandra41Transcription(t *testing.T) {
 			}
 			got, err := r.ReplicasFor(tok, repl)
 			require.NoError(t, err)
-			if want := reviewNTS(nodes, tok, rf); !slices.Equal(ids(got), want) {
+			if want := cassandraNTS(nodes, tok, rf); !slices.Equal(ids(got), want) {
 				t.Fatalf("iteration %d, %v, token %d: %v, want %v", iter, repl, tok, ids(got), want)
 			}
 		}

@@ -16,7 +16,7 @@ import (
 // configs run each executor test sequentially and speculating (the
 // statement speculates only where the first attempt is still running at the
 // delay, which these attempts never are, but runs on goroutines).
-var reviewModes = []struct {
+var executorModes = []struct {
 	name string
 	spec retry.SpeculationDelay
 }{{"sequential", nil}, {"speculating", retry.FixedDelay(time.Hour)}}
@@ -24,7 +24,7 @@ var reviewModes = []struct {
 // A context ended before Execute makes no attempt, withdraws nothing from
 // the budget, and fails with the context's error and no attempt error.
 func TestCancelledBeforeTheFirstAttempt(t *testing.T) {
-	for _, mode := range reviewModes {
+	for _, mode := range executorModes {
 		t.Run(mode.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				b := newBudget(t, retry.BudgetConfig{Percent: 0, MinPerSecond: 1})
@@ -58,7 +58,7 @@ func TestCancelledBeforeTheFirstAttempt(t *testing.T) {
 // the error keeps the failure that led to the retry, and its record says
 // the context stopped it.
 func TestCancelledMidBackoff(t *testing.T) {
-	for _, mode := range reviewModes {
+	for _, mode := range executorModes {
 		t.Run(mode.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				b := newBudget(t, retry.BudgetConfig{Percent: 0, MinPerSecond: 1})
@@ -107,7 +107,7 @@ func (panicky) OnErrorResponse(retry.Statement, error, int) retry.Verdict       
 // A policy that panics fails the statement at once, with nothing retried,
 // counted or withdrawn; Execute itself does not panic.
 func TestPanickingPolicyFailsTheStatementOnce(t *testing.T) {
-	for _, mode := range reviewModes {
+	for _, mode := range executorModes {
 		t.Run(mode.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				b := newBudget(t, retry.BudgetConfig{Percent: 0, MinPerSecond: 1})
@@ -137,7 +137,7 @@ func TestPanickingPolicyFailsTheStatementOnce(t *testing.T) {
 // once, as a refusal: not as a retry, not as exhaustion, and OnRetry is not
 // told of it.
 func TestBudgetRefusalIsCountedOnce(t *testing.T) {
-	for _, mode := range reviewModes {
+	for _, mode := range executorModes {
 		t.Run(mode.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				b := newBudget(t, retry.BudgetConfig{Percent: 0})
@@ -203,7 +203,7 @@ func TestRetryMetrics(t *testing.T) {
 			[5]uint64{retry.CauseErrorResponse: 1}, 0, 1},
 	}
 	for _, tc := range cases {
-		for _, mode := range reviewModes {
+		for _, mode := range executorModes {
 			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					ex := newExecutor(t, retry.Config{Speculation: mode.spec})
@@ -227,7 +227,7 @@ func TestRetryMetrics(t *testing.T) {
 // A policy that always retries on the same target is held to MaxRetries:
 // MaxRetries+1 attempts, then ErrTooManyRetries, counted as exhaustion.
 func TestMaxRetriesBoundsAPolicyThatNeverGivesUp(t *testing.T) {
-	for _, mode := range reviewModes {
+	for _, mode := range executorModes {
 		t.Run(mode.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				pol := &recorder{answer: func(s retry.Statement) retry.Verdict { return same(s.Level) }}

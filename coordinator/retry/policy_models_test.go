@@ -20,7 +20,7 @@ import (
 // ConsistencyDowngradingRetryVerdict. The grids are every level and every
 // count up to 5, so that a verdict that differs anywhere is caught.
 
-var reviewLevels = []c.Level{c.Any, c.One, c.Two, c.Three, c.Quorum, c.All, c.LocalQuorum, c.EachQuorum,
+var everyLevel = []c.Level{c.Any, c.One, c.Two, c.Three, c.Quorum, c.All, c.LocalQuorum, c.EachQuorum,
 	c.Serial, c.LocalSerial, c.LocalOne}
 
 // javaMaybeDowngrade is ConsistencyDowngradingRetryPolicy.maybeDowngrade.
@@ -92,7 +92,7 @@ func normalize(v retry.Verdict) retry.Verdict {
 
 func TestDefaultPolicyMatchesJavaOnEveryCount(t *testing.T) {
 	p := retry.DefaultPolicy{}
-	for _, l := range reviewLevels {
+	for _, l := range everyLevel {
 		s := stmt(l, retry.Idempotent)
 		for blockFor := 1; blockFor <= 5; blockFor++ {
 			for received := 0; received <= 5; received++ {
@@ -128,7 +128,7 @@ func TestDefaultPolicyMatchesJavaOnEveryCount(t *testing.T) {
 
 func TestDowngradingPolicyMatchesJavaOnEveryCount(t *testing.T) {
 	p := retry.DowngradingPolicy{}
-	for _, l := range reviewLevels {
+	for _, l := range everyLevel {
 		s := stmt(l, retry.Idempotent)
 		for blockFor := 1; blockFor <= 5; blockFor++ {
 			for received := 0; received <= 5; received++ {
