@@ -151,3 +151,52 @@ func TestALivenessThatPanicsOnARepairWorkerDropsTheRepair(t *testing.T) {
 		assert.Equal(t, slog.LevelWarn, h.got[0].Level)
 	})
 }
+
+// panicsOnApply makes the liveness view panic once a repair write reaches
+// its replica, and then writes until its context ends.
+type panicsOnApply struct {
+	replica.Replica
+	live *panicsWhenTold
+}
+
+func (a panicsOnApply) Apply(ctx context.Context, _ replica.Mutation) error {
+	a.live.panics.Store(true)
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// A liveness view that panics while a BLOCKING repair waits for its write
+// (asked which replicas may take the additional writes) reaches the
+// caller of Read, and the write still running goes on in the ASYNC queue,
+// as when the read times out. It was left behind, neither booked nor
+// queued: RepairsSent stayed 1 with nothing acknowledged, failed, dropped
+// or abandoned, for good, and the stale replica was never repaired.
+func TestALivenessPanicDuringABlockingRepairStillCountsItsWrites(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+		live := &panicsWhenTold{Liveness: e.cluster}
+		opts := policy(t, "NEVER")
+		opts.AdditionalWritePolicy = policy(t, "5ms").SpeculativeRetry
+		c, err := coordinator.New(coordinator.Config{
+			Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return panicsOnApply{r, live} }),
+			Liveness: live, Snitch: coordinator.SnitchConfig{Disabled: true},
+			DefaultTable: opts, HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
+		})
+		require.NoError(t, err)
+		defer c.Close()
+		var recovered any
+		func() {
+			defer func() { recovered = recover() }()
+			_, _ = c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		}()
+		require.NotNil(t, recovered, "the liveness view's panic reaches the caller")
+		live.panics.Store(false)
+		time.Sleep(time.Minute) // whatever was left runs out
+		synctest.Wait()
+		m := c.Metrics().Total
+		require.Equal(t, int64(1), m.RepairsSent)
+		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned,
+			"a repair write sent never ended: %+v", m)
+	})
+}

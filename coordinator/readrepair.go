@@ -89,9 +89,31 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 	for _, s := range stale {
 		r.sendMutation(s.cand, s.diff, false)
 	}
+	// A panic of the Liveness view while the writes run (asked for the
+	// additional writes' targets) goes on to Read's caller; the writes
+	// are settled on its way, or RepairsSent would count them for good
+	// with no end booked, and the read's cancel would stop the pending
+	// ones unrepaired.
+	settled := false
+	defer func() {
+		if !settled {
+			r.settleRepairs(stale)
+		}
+	}()
 	r.armSpeculation(from, wait)
 	err := r.gather()
+	settled = true
 	r.trace.AdditionalWrite.Won = err == nil && r.speculationAnswered(PhaseRepair)
+	leftover := r.settleRepairs(stale)
+	if isTimeout(err) { // not when the caller cancelled the read
+		r.c.countRepairs(r.t, int64(leftover), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
+	}
+	return err
+}
+
+// settleRepairs books the BLOCKING repair writes that ended and hands those
+// still pending to the ASYNC queue; it returns how many it handed on.
+func (r *read) settleRepairs(stale []staleReplica) int {
 	var leftover []staleReplica
 	for i, s := range stale {
 		rt := &r.trace.Requests[r.staleFirst+i]
@@ -102,11 +124,8 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 		r.c.repairDone(r.parent, r.t, RepairEvent{Key: r.req.Key, To: s.cand.ep, Mode: repair.Blocking, Mutation: s.diff,
 			Err: rt.Err, Sent: r.start.Add(rt.Sent), Took: rt.Done - rt.Sent})
 	}
-	if isTimeout(err) { // not when the caller cancelled the read
-		r.c.countRepairs(r.t, int64(len(leftover)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
-	}
 	r.enqueueRepairs(leftover)
-	return err
+	return len(leftover)
 }
 
 // additionalWrites is the repair round's speculative action (Cassandra's
