@@ -34,11 +34,14 @@ type repairQueue struct {
 	mu     sync.RWMutex // guards closed against enqueue; never held across a wait
 	closed bool
 
-	// Workers still running, and a channel the last one closes; a worker
-	// in a replica's Apply that ignores its context is abandoned by Close.
+	// Workers still running, how many of them are in a hook (see
+	// enterHook), and a channel signalled when every one still running
+	// is; a worker in a replica's Apply that ignores its context is
+	// abandoned by Close.
 	running   sync.Mutex
 	live      int
-	exited    chan struct{}
+	inHooks   int
+	settled   chan struct{}  // capacity 1: a signal, not a count
 	applying  map[*table]int // jobs inside Apply, by table; none at 0
 	abandoned bool           // Close gave up on them
 }
@@ -46,7 +49,7 @@ type repairQueue struct {
 func (q *repairQueue) init(c *Coordinator) {
 	q.c = c
 	q.ctx, q.cancel = context.WithCancel(context.Background())
-	q.exited = make(chan struct{})
+	q.settled = make(chan struct{}, 1)
 	q.applying = map[*table]int{}
 }
 
@@ -74,7 +77,23 @@ func (q *repairQueue) tryEnqueue(j repairJob) bool {
 }
 
 func (q *repairQueue) drop(j repairJob) {
+	q.countDrop(j)
+	q.observeDrop(j)
+}
+
+// dropTaken is drop on a worker, which tells the Observer in a hook.
+func (q *repairQueue) dropTaken(j repairJob) {
+	q.countDrop(j)
+	q.enterHook()
+	defer q.leaveHook()
+	q.observeDrop(j)
+}
+
+func (q *repairQueue) countDrop(j repairJob) {
 	q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsDropped })
+}
+
+func (q *repairQueue) observeDrop(j repairJob) {
 	q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
 }
 
@@ -92,19 +111,22 @@ func (q *repairQueue) startWorkers() {
 	}
 }
 
+// work applies queued jobs until Close. It checks for Close before it
+// takes a job: one that Close did not wait for, in a hook, must not take
+// and count a job after Close returned.
 func (q *repairQueue) work() {
 	defer q.exit()
-	for {
+	for q.ctx.Err() == nil {
 		select {
 		case <-q.ctx.Done():
 			return
 		case j := <-q.jobs:
 			if q.ctx.Err() != nil { // Close has begun: a queued job is dropped, not applied
-				q.drop(j)
+				q.dropTaken(j)
 				return
 			}
 			if q.gone(&j.s.cand) {
-				q.drop(j)
+				q.dropTaken(j)
 				continue
 			}
 			q.apply(j)
@@ -135,12 +157,40 @@ func (q *repairQueue) gone(cand *candidate) (gone bool) {
 	return !l.IsAlive(cand.ep)
 }
 
-// exit books a worker's end; the last one closes exited.
+// exit books a worker's end.
 func (q *repairQueue) exit() {
 	q.running.Lock()
 	defer q.running.Unlock()
-	if q.live--; q.live == 0 {
-		close(q.exited)
+	q.live--
+	q.signalSettled()
+}
+
+// enterHook books that a worker calls the embedder's Observer or outcome
+// reporter, with nothing of its job left to count; leaveHook that it
+// returned. Close does not wait for a worker in a hook: the hook may be
+// the one calling Close, and its worker can only exit after Close
+// returns.
+func (q *repairQueue) enterHook() {
+	q.running.Lock()
+	defer q.running.Unlock()
+	q.inHooks++
+	q.signalSettled()
+}
+
+func (q *repairQueue) leaveHook() {
+	q.running.Lock()
+	q.inHooks--
+	q.running.Unlock()
+}
+
+// signalSettled, with running held, tells awaitWorkers when every worker
+// still running is in a hook.
+func (q *repairQueue) signalSettled() {
+	if q.live == q.inHooks {
+		select {
+		case q.settled <- struct{}{}:
+		default: // a signal is waiting already
+		}
 	}
 }
 
@@ -161,8 +211,6 @@ func (q *repairQueue) apply(j repairJob) {
 	sent := time.Now()
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
 	took := time.Since(sent)
-	// as a BLOCKING repair's write tells it (call.report)
-	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: err, Latency: took})
 	q.running.Lock()
 	// Delete a table's entry at 0: it would keep a dropped table, trackers
 	// and all, reachable for as long as the coordinator runs.
@@ -172,8 +220,16 @@ func (q *repairQueue) apply(j repairJob) {
 	abandoned := q.abandoned && !late
 	q.running.Unlock()
 	if !abandoned {
-		q.c.repairDone(j.labels, j.t, RepairEvent{Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff,
-			Err: err, Sent: sent, Took: took})
+		q.c.bookRepair(j.t, err)
+	}
+	// The hooks come last, with the repair counted (see enterHook).
+	q.enterHook()
+	defer q.leaveHook()
+	// as a BLOCKING repair's write tells it (call.report)
+	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: err, Latency: took})
+	if !abandoned {
+		q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async,
+			Mutation: j.s.diff, Err: err, Sent: sent, Took: took})
 	}
 }
 
@@ -197,24 +253,38 @@ func (q *repairQueue) close() {
 	}
 }
 
-// awaitWorkers waits until the workers exit or the read timeout passes.
+// awaitWorkers waits until the workers exit or are in a hook (see
+// enterHook), or the read timeout passes.
 func (q *repairQueue) awaitWorkers() {
-	q.running.Lock()
-	started := q.live > 0
-	q.running.Unlock()
-	if !started {
+	if q.isSettled() {
 		return
 	}
 	t := time.NewTimer(q.c.cfg.ReadTimeout)
 	defer t.Stop()
-	select {
-	case <-q.exited:
-	case <-t.C:
-		q.running.Lock()
-		q.abandoned = true
-		for t, n := range q.applying {
-			q.c.countRepairs(t, int64(n), func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
+	for !q.isSettled() {
+		select {
+		case <-q.settled:
+		case <-t.C:
+			q.abandon()
+			return
 		}
-		q.running.Unlock()
+	}
+}
+
+// isSettled reports whether every worker still running is in a hook.
+func (q *repairQueue) isSettled() bool {
+	q.running.Lock()
+	defer q.running.Unlock()
+	return q.live == q.inHooks
+}
+
+// abandon gives up on the workers still in a replica's Apply, and counts
+// their repairs.
+func (q *repairQueue) abandon() {
+	q.running.Lock()
+	defer q.running.Unlock()
+	q.abandoned = true
+	for t, n := range q.applying {
+		q.c.countRepairs(t, int64(n), func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
 	}
 }

@@ -118,11 +118,14 @@ func (c *Coordinator) TableOptions(table string) TableOptions {
 // repair goroutines have exited — or after the read timeout at most: a
 // repair whose replica's Apply ignores its context is then abandoned to
 // that replica, as a read abandons a request that hangs, and counted in
-// RepairsAbandoned. Reads in flight finish normally; their requests'
-// goroutines exit as their replica calls return. Close is idempotent, and
-// only the first call waits: a later one, even while the first still
-// waits, returns at once, so one made from an Observer that Close itself
-// calls does not deadlock. Read final metrics after the first returns.
+// RepairsAbandoned. A repair goroutine in the Observer or outcome reporter,
+// its repair counted, is not waited for: it may be the one calling Close,
+// and it exits as the call returns. Reads in flight finish normally; their
+// requests' goroutines exit as their replica calls return. Close is
+// idempotent, and only the first call waits: a later one, even while the
+// first still waits, returns at once, so one made from an Observer that
+// Close itself calls does not deadlock. Read final metrics after the first
+// returns.
 func (c *Coordinator) Close() error {
 	if c.closed.Swap(true) {
 		return nil

@@ -233,11 +233,16 @@ func (r *read) enqueueRepairs(stale []staleReplica) {
 // repairDone books the outcome of one repair write of t and tells the
 // observer of it, with ctx, the context of the read whose repair it was.
 func (c *Coordinator) repairDone(ctx context.Context, t *table, e RepairEvent) {
-	if e.Err == nil {
+	c.bookRepair(t, e.Err)
+	e.Table = t.name
+	c.observeRepair(ctx, e)
+}
+
+// bookRepair counts one repair write of t acknowledged, or failed with err.
+func (c *Coordinator) bookRepair(t *table, err error) {
+	if err == nil {
 		c.countRepairs(t, 1, func(m *counters) *atomic.Int64 { return &m.repairsAcked })
 	} else {
 		c.countRepairs(t, 1, func(m *counters) *atomic.Int64 { return &m.repairsFailed })
 	}
-	e.Table = t.name
-	c.observeRepair(ctx, e)
 }
