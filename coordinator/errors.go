@@ -15,8 +15,8 @@ import (
 var ErrWrongKey = errors.New("coordinator: replica answered with the wrong partition")
 
 // PanicError is the failure recorded for a replica whose Read or Apply
-// panicked. The coordinator recovers the panic; the read goes on without
-// that replica.
+// panicked, or called runtime.Goexit (Value then says so). The
+// coordinator recovers the panic; the read goes on without that replica.
 type PanicError struct {
 	Endpoint replica.Endpoint
 	Value    any

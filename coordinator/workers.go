@@ -75,21 +75,25 @@ func (s *idleWorkers) run(k *call) {
 // stack once, while the stack holds one frame (see growStack).
 func (w *worker) loop(k *call) {
 	growStack()
-	for {
+	defer abandonedBy(&k)
+	for k != nil {
 		// A kept goroutine would otherwise keep, in CPU profiles, the
 		// labels of the read that started it: take this read's.
 		pprof.SetGoroutineLabels(k.ctx)
 		k.run()
 		k.dropByWorker()
-		k = nil // hold nothing of a finished read while idle
-		if !w.home.park(w) {
-			return
-		}
-		var ok bool
-		if k, ok = <-w.jobs; !ok {
-			return
-		}
+		k = nil // hold nothing of a finished read while idle; and see abandonedBy
+		k = w.next()
 	}
+}
+
+// next parks w and returns its next job, or nil once the pool no longer
+// wants it.
+func (w *worker) next() *call {
+	if !w.home.park(w) {
+		return nil
+	}
+	return <-w.jobs // nil once closed
 }
 
 // park puts w on the idle stack, unless the pool is closed or the stack
