@@ -111,11 +111,19 @@ func (q *repairQueue) startWorkers() {
 	}
 }
 
-// work applies queued jobs until Close. It checks for Close before it
-// takes a job: one that Close did not wait for, in a hook, must not take
-// and count a job after Close returned.
+// work applies queued jobs until Close. A goroutine that a hook ends
+// (see resumeWork) is replaced.
 func (q *repairQueue) work() {
-	defer q.exit()
+	var h inHand
+	defer q.resumeWork(&h)
+	q.workOn(&h)
+	h.returned = true
+}
+
+// workOn is work's loop. It checks for Close before it takes a job: one
+// that Close did not wait for, in a hook, must not take and count a job
+// after Close returned.
+func (q *repairQueue) workOn(h *inHand) {
 	for q.ctx.Err() == nil {
 		select {
 		case <-q.ctx.Done():
@@ -125,7 +133,10 @@ func (q *repairQueue) work() {
 				q.dropTaken(j)
 				return
 			}
-			if q.gone(&j.s.cand) {
+			h.hold(j)
+			gone := q.gone(&j.s.cand)
+			h.release()
+			if gone {
 				q.dropTaken(j)
 				continue
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -80,5 +81,64 @@ func TestReplicaThatCallsGoexitFailsAsOneThatPanics(t *testing.T) {
 		for _, r := range c.Metrics().Replicas {
 			assert.Zero(t, r.Outstanding, "%s's request is still counted in flight", r.Endpoint.ID)
 		}
+	})
+}
+
+// goexitObserver calls runtime.Goexit for every acknowledged repair.
+type goexitObserver struct{}
+
+func (goexitObserver) OnHedge(coordinator.HedgeEvent) {}
+func (goexitObserver) OnRepair(e coordinator.RepairEvent) {
+	if !e.Dropped {
+		runtime.Goexit()
+	}
+}
+
+// An Observer that calls Goexit on an ASYNC repair worker does not stop
+// the repairs after it. It used to end the worker for good: with one
+// worker, the later repairs waited in the queue and were never applied.
+func TestAsyncRepairsGoOnAfterAnObserverCallsGoexit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		c, err := coordinator.New(coordinator.Config{
+			Locator: e.cluster, Liveness: e.cluster, Observer: goexitObserver{}, RepairWorkers: 1,
+			DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
+		})
+		require.NoError(t, err)
+		defer c.Close()
+		for i := range 3 { // B stale each time: each read queues one repair of B
+			require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v", int64(20+i)), A, C))
+			_, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+			require.NoError(t, err)
+			time.Sleep(100 * time.Millisecond) // the worker applies it
+			synctest.Wait()
+		}
+		m := c.Metrics().Total
+		assert.Equal(t, int64(3), m.RepairsSent)
+		assert.Equal(t, int64(3), m.RepairsAcked, "%+v", m)
+		assert.Equal(t, int64(3), e.stats(B).Mutations)
+	})
+}
+
+// An Outcomes that calls Goexit after an ASYNC repair's write leaves the
+// write booked. It used to leave it neither acknowledged, failed, dropped
+// nor abandoned, and the worker gone.
+func TestAsyncRepairWhoseOutcomesCallsGoexitIsBooked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+		c, err := coordinator.New(coordinator.Config{
+			Locator: e.cluster, Liveness: e.cluster, Outcomes: goexitOutcomes{B}, RepairWorkers: 1,
+			Snitch: coordinator.SnitchConfig{Disabled: true}, DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
+		})
+		require.NoError(t, err)
+		defer c.Close()
+		_, err = c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+		require.NoError(t, err)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsSent)
+		assert.Equal(t, int64(1), m.RepairsAcked, "%+v", m)
 	})
 }
