@@ -31,9 +31,27 @@ func (d *Detector) Heartbeat(id string, at time.Time) {
 // monitor evaluates phi every CheckInterval and delivers OnChange, until
 // Close. It skips the checks for MaxLocalPause after a stall of its own.
 func (d *Detector) monitor() {
+	d.watch(&watching{guard: pauseGuard{max: d.cfg.MaxLocalPause, last: time.Now()}})
+}
+
+// watching is the monitor's state, which a monitor started in place of
+// one that OnChange ended goes on from (see replaceMonitor).
+type watching struct {
+	guard    pauseGuard
+	untold   []Change // drained, OnChange not called yet
+	returned bool
+}
+
+func (d *Detector) watch(w *watching) {
+	defer d.replaceMonitor(w)
+	d.tellAll(w)
+	d.watchOn(w)
+	w.returned = true
+}
+
+func (d *Detector) watchOn(w *watching) {
 	tick := time.NewTicker(d.cfg.CheckInterval)
 	defer tick.Stop()
-	guard := pauseGuard{max: d.cfg.MaxLocalPause, last: time.Now()}
 	var nodes []*tracked
 	for {
 		select {
@@ -43,17 +61,25 @@ func (d *Detector) monitor() {
 			// Now, not the tick's time: after a stall the ticker hands
 			// out the time of the tick it missed.
 			now := time.Now()
-			if !guard.allow(now) {
+			if !w.guard.allow(now) {
 				continue
 			}
 			nodes = d.snapshot(nodes)
 			d.check(nodes, now)
 			clear(nodes) // let forgotten nodes go
 		case <-d.events.ready:
-			for _, c := range d.events.drain() {
-				d.tell(c)
-			}
+			w.untold = d.events.drain()
+			d.tellAll(w)
 		}
+	}
+}
+
+// tellAll calls OnChange with each change of w.untold, in order.
+func (d *Detector) tellAll(w *watching) {
+	for len(w.untold) > 0 {
+		c := w.untold[0]
+		w.untold = w.untold[1:]
+		d.tell(c)
 	}
 }
 

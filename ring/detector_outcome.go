@@ -74,47 +74,61 @@ func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica)
 // runs on the detector's goroutine, where Replicas may be called; if
 // Replicas panics, the failed connection decides.
 func (d *Detector) readmission(t *tracked, failed replica.Replica, deadline time.Time) {
+	p := probing{last: failed, deadline: deadline}
+	defer d.replaceProbing(t, &p)
 	rep, err := d.current(t)
 	if err != nil {
 		rep = failed
 	}
 	if _, ok := rep.(replica.Prober); ok {
-		d.probe(t, rep, deadline, false)
+		p.last = rep
+		d.probe(t, &p, false)
 	} else if rep = d.readmitBy(t, deadline, rep); rep != nil {
-		d.probe(t, rep, deadline, true)
+		p.last = rep
+		d.probe(t, &p, true)
 	}
+	p.returned = true
 }
 
-// probe probes t's connection last, at once if now, else after the
-// backoff's first delay, and then t's current connection until it answers,
-// t is forgotten or the detector closes. A connection other than last
-// restarts the backoff; one that is no Prober readmits t at deadline,
-// unless a Prober replaces it first. A Replicas that panics is a failed
-// probe.
-func (d *Detector) probe(t *tracked, last replica.Replica, deadline time.Time, now bool) {
-	for n := 0; ; n++ {
-		if !now || n > 0 {
+// probing is where a readmission is in its probes.
+type probing struct {
+	last     replica.Replica // the connection probed last
+	n        int             // the probe's place in the backoff
+	deadline time.Time       // as readmission's
+	returned bool            // see replaceProbing
+}
+
+// probe probes t's connection p.last, at once if now, else after the
+// backoff's delay for p.n, and then t's current connection until it
+// answers, t is forgotten or the detector closes. A connection other than
+// p.last restarts the backoff; one that is no Prober readmits t at
+// p.deadline, unless a Prober replaces it first. A Replicas that panics
+// is a failed probe.
+func (d *Detector) probe(t *tracked, p *probing, now bool) {
+	for ; ; p.n++ {
+		if !now || p.n > 0 {
 			t.mu.Lock()
-			wait := d.cfg.Probe.Delay(n, t.rng.Float64())
+			wait := d.cfg.Probe.Delay(p.n, t.rng.Float64())
 			t.mu.Unlock()
-			if !d.await(t, wait, last) {
+			if !d.await(t, wait, p.last) {
 				return
 			}
 		}
 		rep, err := d.current(t)
 		if err == nil {
-			p, ok := rep.(replica.Prober)
-			if ok && !sameReplica(rep, last) {
-				n, last = 0, rep
+			pr, ok := rep.(replica.Prober)
+			if ok && !sameReplica(rep, p.last) {
+				p.n, p.last = 0, rep
 			}
 			if ok {
-				err = d.probeOnce(t, p)
+				err = d.probeOnce(t, pr)
 			}
 			if !ok || errors.Is(err, errors.ErrUnsupported) { // no Prober, or a wrapper of one that is none
-				if last = d.readmitBy(t, deadline, rep); last == nil {
+				last := d.readmitBy(t, p.deadline, rep)
+				if last == nil {
 					return
 				}
-				n, err = 0, d.probeOnce(t, last.(replica.Prober))
+				p.n, p.last, err = 0, last, d.probeOnce(t, last.(replica.Prober))
 			}
 		}
 		if t.ctx.Err() != nil {

@@ -1,0 +1,36 @@
+package ring
+
+// The detector's goroutines call the embedder's OnChange and Replicas. A
+// panic there is recovered and the detector goes on; a runtime.Goexit
+// (t.FailNow in a test's OnChange) is not a panic, and ended the
+// goroutine: from OnChange, the monitor, so phi was never evaluated again;
+// from Replicas, a readmission, so its node stayed convicted for good.
+// Each is now replaced by a goroutine that goes on from where it was, if
+// the detector is not closed.
+
+// replaceMonitor, deferred by the monitor, starts another in its place
+// unless it returned. The changes after the one OnChange ended on are
+// still told, and the pause guard goes on: OnChange held the monitor.
+func (d *Detector) replaceMonitor(w *watching) {
+	if !w.returned {
+		d.start(func() { d.watch(w) })
+	}
+}
+
+// replaceProbing, deferred by a readmission, starts another in its place
+// unless it returned. A Replicas that ended it is a failed probe, as one
+// that panics is: the next probe waits the backoff's next delay.
+func (d *Detector) replaceProbing(t *tracked, p *probing) {
+	if p.returned {
+		return
+	}
+	next := *p
+	next.n++
+	d.start(func() { d.resumeProbing(t, &next) })
+}
+
+func (d *Detector) resumeProbing(t *tracked, p *probing) {
+	defer d.replaceProbing(t, p)
+	d.probe(t, p, false)
+	p.returned = true
+}
