@@ -91,3 +91,20 @@ func TestNodeIsReadmittedAfterReplicasCallsGoexit(t *testing.T) {
 		assert.True(t, d.IsAlive(ep), "n1 answers every probe (Replicas called %d times)", calls.Load())
 	})
 }
+
+// A Probe that calls runtime.Goexit fails as one that panics does: the
+// node is probed again and readmitted once a probe answers. Its goroutine
+// ended without a word, and the probe waited out ProbeTimeout and counted
+// as still running for good, towards the four that stop a connection's
+// probes.
+func TestAProbeThatCallsGoexitFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{ProbeTimeout: time.Hour})
+		defer d.Close()
+		exits := func(context.Context) error { runtime.Goexit(); return nil }
+		_, convicted := convictedScripted(d, exits, exits, exits)
+		// Probes at +1, +3 and +7 s call Goexit; the fourth, at +15 s, answers.
+		time.Sleep(15 * time.Second)
+		wantProbedBack(t, d, rec, convicted, 15*time.Second)
+	})
+}

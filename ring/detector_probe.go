@@ -9,6 +9,11 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
+// errProbeExited fails a probe whose Probe called runtime.Goexit (t.FailNow
+// in a test's Prober): as a panic does, rather than hang until ProbeTimeout
+// and count as still running for good.
+var errProbeExited = errors.New("ring: probe called runtime.Goexit")
+
 // maxHungProbes is how many probes of one connection abandoned at
 // ProbeTimeout may still run: past them it is not probed until one
 // returns. One that hangs holds up none of the next few probes, which may
@@ -42,12 +47,15 @@ func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
 	h := &hungProbe{p: p}
 	done := make(chan error, 1) // buffered: an abandoned probe still exits
 	go func() {
-		err := safeProbe(ctx, p)
-		t.mu.Lock()
-		h.returned = true
-		t.hung = slices.DeleteFunc(t.hung, func(o *hungProbe) bool { return o == h })
-		t.mu.Unlock()
-		done <- err
+		err := errProbeExited // unless Probe returns: a runtime.Goexit in it ends this goroutine
+		defer func() {
+			t.mu.Lock()
+			h.returned = true
+			t.hung = slices.DeleteFunc(t.hung, func(o *hungProbe) bool { return o == h })
+			t.mu.Unlock()
+			done <- err
+		}()
+		err = safeProbe(ctx, p)
 	}()
 	select {
 	case err := <-done:
