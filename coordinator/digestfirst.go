@@ -15,7 +15,7 @@ package coordinator
 // the first round completed (see askStragglers), as it asks the others.
 func (r *read) digestFirst() error {
 	r.newRound(PhaseInitial, len(r.plan.order), false, false)
-	sent := now() // after planning, which is the coordinator's time, not the replicas'
+	sent := r.now() // after planning, which is the coordinator's time, not the replicas'
 	for _, cand := range r.plan.order {
 		r.send(cand, KindDigest, false, sent)
 	}
@@ -36,11 +36,11 @@ func (r *read) fetchData() error {
 	for i := range digests.received {
 		r.rd.credit(&r.plan.order[i], false) // the digests in hand count
 	}
-	r.send(r.plan.order[0], KindData, false, now())
+	r.send(r.plan.order[0], KindData, false, r.now())
 	if r.always && r.hedging {
 		r.speculate() // ALWAYS: the second fastest is asked for data at once
 	}
-	r.armSpeculation(now(), r.threshold)
+	r.armSpeculation(r.now(), r.threshold)
 	return r.gather()
 }
 

@@ -22,7 +22,7 @@ func (r *read) dataAndDigests() error {
 // inflated their latency scores, their Outcomes and the trace's answer
 // times.
 func (r *read) sendContacts(extra bool) {
-	sent := now()
+	sent := r.now()
 	for i, cand := range r.plan.order[:r.plan.contacts] {
 		kind := KindDigest
 		if i == 0 || (i == 1 && extra) {

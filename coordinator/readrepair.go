@@ -75,7 +75,7 @@ func staleCount(diffs []replica.Partition) int {
 // additional-write threshold over its repair-write latency), and whether
 // it may: not under NEVER, nor when the threshold exceeds the read timeout.
 func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bool) {
-	t := now()
+	t := r.now()
 	d, ok := r.t.writeThreshold.LoadFor(r.opts.AdditionalWritePolicy, t)
 	return t, d, ok && d < r.c.cfg.ReadTimeout
 }

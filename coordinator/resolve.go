@@ -72,7 +72,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 		r.askForVersions(first, asked, have)
 	}
 	// have is spent: versions overwrites it.
-	r.armSpeculation(now(), r.threshold)
+	r.armSpeculation(r.now(), r.threshold)
 	if err := r.gather(); err != nil {
 		return replica.Partition{}, err
 	}
@@ -105,7 +105,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 func (r *read) askForVersions(first, asked int, have []version) {
 	for _, a := range r.answers[:first] {
 		if a.cmd.DigestOnly && !containsVersion(have, a.cand.ep.ID) {
-			r.send(a.cand, KindData, false, now())
+			r.send(a.cand, KindData, false, r.now())
 		}
 	}
 	r.askStragglers(asked, have)
@@ -131,7 +131,7 @@ func (r *read) pendingOf(n int) int {
 func (r *read) askStragglers(n int, have []version) {
 	for i, k := range r.calls[:n] {
 		if r.trace.Requests[i].Outcome == Pending && !containsVersion(have, k.cand.ep.ID) && !r.askedInRound(k.cand.ep.ID) {
-			r.send(k.cand, KindData, false, now())
+			r.send(k.cand, KindData, false, r.now())
 		}
 	}
 }

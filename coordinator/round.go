@@ -258,7 +258,7 @@ func (r *read) postponeSpeculation() bool {
 		if r.trace.Requests[i].Outcome == Pending && !r.calls[i].started.Load() {
 			r.roundHedge().Postponed++
 			r.t.m.postponed.Add(1)
-			r.armSpeculation(now(), r.rd.wait)
+			r.armSpeculation(r.now(), r.rd.wait)
 			return true
 		}
 	}

@@ -96,7 +96,7 @@ func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 	}
 	first := len(r.answers)
 	for _, i := range asks {
-		r.sendQuery(vs[i].cand, r.q.After(s.ends[i]), KindData, false, now())
+		r.sendQuery(vs[i].cand, r.q.After(s.ends[i]), KindData, false, r.now())
 		r.t.m.shortReads.Add(1)
 	}
 	r.armDeadline()

@@ -58,7 +58,7 @@ func (r *read) suppressed(h *HedgeTrace, cause SuppressCause) bool {
 // sendHedge sends the first round's speculative request to cand.
 func (r *read) sendHedge(cand candidate, kind RequestKind) {
 	refused := r.rd.refused
-	r.hedgeIdx = r.send(cand, kind, true, now())
+	r.hedgeIdx = r.send(cand, kind, true, r.now())
 	r.refundUnsent(refused, 1)
 	h := &r.trace.Hedge
 	h.Fired, h.At, h.To = true, r.trace.Requests[r.hedgeIdx].Sent, cand.ep.ID
@@ -128,7 +128,7 @@ func (r *read) allowed(candidate bool) SuppressCause {
 		m.suppressedOverload.Add(1)
 		return SuppressedOverload
 	}
-	at := now()
+	at := r.now()
 	if !r.c.withdraw(r.t, at) {
 		m.suppressedBudget.Add(1)
 		return SuppressedBudget
@@ -205,7 +205,7 @@ func (r *read) speculationTarget() (candidate, bool) {
 func (r *read) rankTail(i int) {
 	for j, t := range r.plan.tails {
 		if t.from == i && t.to-t.from > 1 {
-			r.c.snitch.rank(r.plan.order[t.from:t.to], snitchClock.Nanos(now()), t.to-t.from, false)
+			r.c.snitch.rank(r.plan.order[t.from:t.to], snitchClock.Nanos(r.now()), t.to-t.from, false)
 			r.plan.tails[j] = orderSpan{}
 		}
 	}
@@ -263,7 +263,7 @@ func (r *read) reconcileHedge() bool {
 		return false
 	}
 	refused := r.rd.refused
-	idx := r.send(cand, KindData, true, now())
+	idx := r.send(cand, KindData, true, r.now())
 	r.refundUnsent(refused, 1)
 	h.Fired, h.At, h.To = true, r.trace.Requests[idx].Sent, cand.ep.ID
 	r.t.m.reconcileSpeculations.Add(1)

@@ -135,6 +135,11 @@ func (r *read) release() {
 
 func (r *read) since() time.Duration { return time.Since(r.start) }
 
+// now is the read's clock: one monotonic reading since its start, where
+// the coordinator's now reads the wall clock too (53 ns against 28 on the
+// benchmarks' VM, several times a read).
+func (r *read) now() time.Time { return r.start.Add(r.since()) }
+
 // book records the request k is about to run in the running round and
 // gives it its index.
 func (r *read) book(k *call, kind RequestKind, speculative bool) {
@@ -191,7 +196,7 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 // sendMutation starts one repair write of p to cand in the running round.
 func (r *read) sendMutation(cand candidate, p replica.Partition, speculative bool) int {
 	k := r.c.newCall()
-	k.c, k.ctx, k.ch, k.w, k.cand, k.sent = r.c, r.ctx, r.rd.ch, r.w, cand, now()
+	k.c, k.ctx, k.ch, k.w, k.cand, k.sent = r.c, r.ctx, r.rd.ch, r.w, cand, r.now()
 	k.out = r.c.cfg.Outcomes
 	k.cmd, k.part, k.mutation = replica.Command{Table: r.req.Table}, p, true
 	r.book(k, KindRepair, speculative)
