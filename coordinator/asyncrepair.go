@@ -140,7 +140,7 @@ func (q *repairQueue) workOn(h *inHand) {
 				q.dropTaken(j)
 				continue
 			}
-			q.apply(j)
+			q.apply(j, h)
 		}
 	}
 }
@@ -206,8 +206,9 @@ func (q *repairQueue) signalSettled() {
 }
 
 // apply writes one repair, bounded by the read timeout. A repair already
-// running when Close gave up on it was counted as abandoned there.
-func (q *repairQueue) apply(j repairJob) {
+// running when Close gave up on it was counted as abandoned there. h
+// holds the job while the replica's Apply runs (see resumeWork).
+func (q *repairQueue) apply(j repairJob, h *inHand) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
 	defer cancel()
 	// A worker would otherwise keep, in CPU profiles, the labels of the
@@ -220,19 +221,11 @@ func (q *repairQueue) apply(j repairJob) {
 	late := q.abandoned
 	q.running.Unlock()
 	sent := time.Now()
+	h.holdApplying(j, late)
 	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
+	h.release()
 	took := time.Since(sent)
-	q.running.Lock()
-	// Delete a table's entry at 0: it would keep a dropped table, trackers
-	// and all, reachable for as long as the coordinator runs.
-	if q.applying[j.t]--; q.applying[j.t] == 0 {
-		delete(q.applying, j.t)
-	}
-	abandoned := q.abandoned && !late
-	q.running.Unlock()
-	if !abandoned {
-		q.c.bookRepair(j.t, err)
-	}
+	abandoned := q.settleApply(j, late, err)
 	// The hooks come last, with the repair counted (see enterHook).
 	q.enterHook()
 	defer q.leaveHook()
@@ -298,4 +291,22 @@ func (q *repairQueue) abandon() {
 	for t, n := range q.applying {
 		q.c.countRepairs(t, int64(n), func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
 	}
+}
+
+// settleApply books a repair whose Apply returned with err, or called
+// runtime.Goexit, unless Close counted it abandoned; it reports whether
+// Close did.
+func (q *repairQueue) settleApply(j repairJob, late bool, err error) (abandoned bool) {
+	q.running.Lock()
+	// Delete a table's entry at 0: it would keep a dropped table, trackers
+	// and all, reachable for as long as the coordinator runs.
+	if q.applying[j.t]--; q.applying[j.t] == 0 {
+		delete(q.applying, j.t)
+	}
+	abandoned = q.abandoned && !late
+	q.running.Unlock()
+	if !abandoned {
+		q.c.bookRepair(j.t, err)
+	}
+	return abandoned
 }
