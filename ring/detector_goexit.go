@@ -19,18 +19,26 @@ func (d *Detector) replaceMonitor(w *watching) {
 
 // replaceProbing, deferred by a readmission, starts another in its place
 // unless it returned. A Replicas that ended it is a failed probe, as one
-// that panics is: the next probe waits the backoff's next delay.
+// that panics is: the next probe waits the backoff's next delay. One that
+// ended it awaiting the readmission's deadline changes nothing of it, as
+// one that panics does not: the readmission awaits the same deadline.
 func (d *Detector) replaceProbing(t *tracked, p *probing) {
 	if p.returned {
 		return
 	}
 	next := *p
-	next.n++
+	if !next.awaiting {
+		next.n++
+	}
 	d.start(func() { d.resumeProbing(t, &next) })
 }
 
 func (d *Detector) resumeProbing(t *tracked, p *probing) {
 	defer d.replaceProbing(t, p)
-	d.probe(t, p, false)
+	if !p.awaiting {
+		d.probe(t, p, false)
+	} else if d.readmitFor(t, p) {
+		d.probe(t, p, true)
+	}
 	p.returned = true
 }

@@ -83,8 +83,7 @@ func (d *Detector) readmission(t *tracked, failed replica.Replica, deadline time
 	if _, ok := rep.(replica.Prober); ok {
 		p.last = rep
 		d.probe(t, &p, false)
-	} else if rep = d.readmitBy(t, deadline, rep); rep != nil {
-		p.last = rep
+	} else if p.last = rep; d.readmitFor(t, &p) {
 		d.probe(t, &p, true)
 	}
 	p.returned = true
@@ -95,6 +94,7 @@ type probing struct {
 	last     replica.Replica // the connection probed last
 	n        int             // the probe's place in the backoff
 	deadline time.Time       // as readmission's
+	awaiting bool            // in readmitBy, waiting for deadline
 	returned bool            // see replaceProbing
 }
 
@@ -124,11 +124,10 @@ func (d *Detector) probe(t *tracked, p *probing, now bool) {
 				err = d.probeOnce(t, pr)
 			}
 			if !ok || errors.Is(err, errors.ErrUnsupported) { // no Prober, or a wrapper of one that is none
-				last := d.readmitBy(t, p.deadline, rep)
-				if last == nil {
+				if p.last = rep; !d.readmitFor(t, p) {
 					return
 				}
-				p.n, p.last, err = 0, last, d.probeOnce(t, last.(replica.Prober))
+				err = d.probeOnce(t, p.last.(replica.Prober))
 			}
 		}
 		if t.ctx.Err() != nil {
@@ -139,6 +138,21 @@ func (d *Detector) probe(t *tracked, p *probing, now bool) {
 			return
 		}
 	}
+}
+
+// readmitFor is readmitBy for a readmission at p, from its connection
+// p.last: it reports whether a Prober came first, which is then p.last,
+// at the backoff's start. p shows it awaiting meanwhile (see
+// resumeProbing).
+func (d *Detector) readmitFor(t *tracked, p *probing) bool {
+	p.awaiting = true
+	rep := d.readmitBy(t, p.deadline, p.last)
+	p.awaiting = false
+	if rep == nil {
+		return false
+	}
+	p.n, p.last = 0, rep
+	return true
 }
 
 // readmitBy readmits t at deadline, ReadmitAfter after its conviction (at
