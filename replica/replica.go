@@ -48,7 +48,7 @@ type Replica interface {
 	// an empty partition, Partition{Key: cmd.Key}. The coordinator never
 	// modifies an answer, and may hand its memory on in the Result of the
 	// read, so an answer may share memory with the stored partition, as
-	// Respond's does (its parts of the stored slices capped at their length,
+	// Respond's does (its rows and range tombstones capped at their length,
 	// so that appending to them copies them); but once returned, it must not
 	// be modified or reused by the replica.
 	Read(ctx context.Context, cmd Command) (Response, error)

@@ -3,6 +3,7 @@ package replica
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/readpath/readpath/digest"
 )
@@ -100,9 +101,10 @@ func (cmd Command) Validate() error {
 // Respond does not check it again, and the coordinator validates every data
 // answer. It returns a *CommandError for an invalid command, and a
 // *ValidationError if stored is the partition of another key. It does not
-// modify stored; a data answer may share memory with it, its parts of
-// stored's rows, range tombstones and cells capped at their length: a client
-// appending to them copies them. With the zero Query, nothing to purge and
+// modify stored; a data answer may share memory with it, its rows and range
+// tombstones (whole or in part) and its parts of a row's cells capped at
+// their length: a client appending to them copies them. A row it shares
+// whole shares that row's cells as stored holds them. With the zero Query, nothing to purge and
 // nothing covered it allocates nothing.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
@@ -119,6 +121,8 @@ func (cmd Command) Respond(stored Partition) (Response, error) {
 		return Response{}, &TombstoneOverwhelmingError{Table: cmd.Table, Key: cmd.Key, Tombstones: s.tombstones, Threshold: s.threshold}
 	}
 	if !cmd.DigestOnly {
+		// The whole of stored's lists, too, when nothing cut them.
+		p.Rows, p.RangeTombstones = slices.Clip(p.Rows), slices.Clip(p.RangeTombstones)
 		return Response{Partition: p, Tombstones: s.tombstones}, nil
 	}
 	d, err := p.DigestAt(cmd.DigestVersion)
