@@ -78,9 +78,7 @@ func (r *modelRun) request(h hedgePlan) (time.Duration, tally) {
 		longest = max(longest, res.latency)
 		t.reads++
 		t.requests += res.requests
-		if res.hedged {
-			t.hedges++
-		}
+		t.hedges += res.hedges
 	}
 	return longest, t
 }

@@ -14,9 +14,12 @@ import (
 // service time drawn from the scenario's distributions, a coordinator that
 // costs nothing, timers that fire exactly on time. It follows the read
 // path's rules (QUORUM, one data request, one hedge within the budget,
-// digest mismatch, reconciliation and blocking read repair), so that its
-// percentiles are what the read path would give with zero coordinator and
-// runtime overhead: the ideal readsim's figures are compared with.
+// digest mismatch, reconciliation with its stragglers and its hedge, and
+// blocking read repair), so that its percentiles are what the read path
+// would give with zero coordinator and runtime overhead: the ideal
+// readsim's figures are compared with. It leaves out the repair's
+// additional writes, which wait for a repair write slower than the 99th
+// percentile of them.
 //
 // A model is a plain value; evaluate it with evaluate.
 type model struct {

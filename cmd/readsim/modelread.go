@@ -19,7 +19,7 @@ type readResult struct {
 	latency    time.Duration // until the read returned
 	firstRound time.Duration // until blockFor answers with data were in
 	requests   int           // data and digest requests sent
-	hedged     bool          // a speculative request was sent
+	hedges     int           // speculative requests among them
 	failed     bool          // the read timed out
 }
 
@@ -42,20 +42,21 @@ func (r *modelRun) read(h hedgePlan) readResult {
 	r.budget.deposit()
 	order := m.order(r.rng)
 	reqs := r.firstRequests(h, order)
-	res := readResult{requests: len(reqs), hedged: len(reqs) > m.blockFor}
+	res := readResult{requests: len(reqs), hedges: len(reqs) - m.blockFor}
 	done, used, ok := completion(reqs, m.blockFor)
 	if ok && h.speculate && !h.always && done > h.after && m.replicas > m.blockFor && r.budget.withdraw() {
 		hedge := request{at: h.after + m.draw(r.rng), replica: order[m.blockFor], data: !dataBy(reqs, h.after)}
 		reqs = append(reqs, hedge)
 		res.requests++
-		res.hedged = true
+		res.hedges++
 		done, used, ok = completion(reqs, m.blockFor)
 	}
 	res.firstRound, res.latency = done, done
 	if key := r.key(); ok && r.mismatch(reqs[:used], key) {
-		took, sent := r.reconcile(reqs[:used], key)
+		took, sent, hedged := r.reconcile(reqs, used, key, h, order)
 		res.latency += took
 		res.requests += sent
+		res.hedges += hedged
 	}
 	if !ok || res.latency >= m.timeout {
 		res.latency, res.failed = m.timeout, true
@@ -96,26 +97,44 @@ func (r *modelRun) mismatch(used []request, key int) bool {
 	return slices.ContainsFunc(used, func(q request) bool { return q.replica == 0 })
 }
 
-// reconcile is what follows a digest mismatch: data reads from the
-// replicas that answered with a digest until blockFor versions are in,
-// then, if replica 0's stale version is among them and too few others are
-// up to date, the repair write that the read waits for. It marks the key
-// repaired and returns how long it took and the data requests it sent.
-func (r *modelRun) reconcile(used []request, key int) (time.Duration, int) {
+// reconcile is what follows a digest mismatch, once the first used of
+// reqs (sorted by arrival) are in: data reads from the replicas that
+// answered with a digest and from those whose first requests are still
+// out (a data request's own answer counts if it comes first), until
+// blockFor versions are in; if they are not in by h's threshold after the
+// mismatch, one speculative data read, budget permitting, from the first
+// replica in order not contacted at all; then, if replica 0's stale
+// version is among them and too few others are up to date, the repair
+// write that the read waits for. It marks the key repaired and returns how
+// long it took, the requests it sent and how many were speculative.
+func (r *modelRun) reconcile(reqs []request, used, key int, h hedgePlan, order []int) (took time.Duration, sent, hedges int) {
 	m := r.m
+	mismatch := reqs[used-1].at
 	versions, staleIn := 0, false
-	var reads []request
-	for _, q := range used {
-		if q.data {
+	var reads []request // from the mismatch
+	for i, q := range reqs {
+		if i < used && q.data {
 			versions++
 			staleIn = staleIn || q.replica == 0
 			continue
 		}
-		reads = append(reads, request{at: m.draw(r.rng), replica: q.replica, data: true})
+		at := m.draw(r.rng)
+		if i >= used && q.data {
+			at = min(at, q.at-mismatch)
+		}
+		reads = append(reads, request{at: at, replica: q.replica, data: true})
 	}
-	var took time.Duration
+	sent = len(reads)
 	if need := m.blockFor - versions; need > 0 {
-		slices.SortStableFunc(reads, func(a, b request) int { return cmp.Compare(a.at, b.at) })
+		byArrival := func(a, b request) int { return cmp.Compare(a.at, b.at) }
+		slices.SortStableFunc(reads, byArrival)
+		if late := len(reads) < need || reads[need-1].at > h.after; late && h.speculate {
+			if to, ok := uncontacted(order, reqs); ok && r.budget.withdraw() {
+				reads = append(reads, request{at: h.after + m.draw(r.rng), replica: to, data: true})
+				sent, hedges = sent+1, 1
+				slices.SortStableFunc(reads, byArrival)
+			}
+		}
 		took = reads[need-1].at
 		staleIn = staleIn || slices.ContainsFunc(reads[:need], func(q request) bool { return q.replica == 0 })
 		versions += need
@@ -126,7 +145,17 @@ func (r *modelRun) reconcile(used []request, key int) (time.Duration, int) {
 	if staleIn {
 		r.stale[key] = false
 	}
-	return took, len(reads)
+	return took, sent, hedges
+}
+
+// uncontacted returns the first replica in order that none of reqs went to.
+func uncontacted(order []int, reqs []request) (int, bool) {
+	for _, to := range order {
+		if !slices.ContainsFunc(reqs, func(q request) bool { return q.replica == to }) {
+			return to, true
+		}
+	}
+	return 0, false
 }
 
 // budget is a hedge budget over one run, in millionths of a hedge like
