@@ -1,24 +1,31 @@
 package replicatest
 
-import (
-	"context"
-	"sync/atomic"
-)
+import "context"
 
 // workers is a replica's pool of service slots: a channel semaphore, so that
 // a request waiting for a slot is durably blocked inside a synctest bubble
 // (a mutex would not be). A nil *workers serves everything in parallel.
+//
+// With a queue limit, places holds a token for every request in service or
+// queued, at most the workers plus the limit. A request gives its token
+// back when it leaves its slot, in the goroutine that leaves it: a count
+// of the queued that a waiter lowered once it ran again still counted,
+// when a worker passed on, the request it passed to, and refused a request
+// sent at that moment to an empty queue.
 type workers struct {
-	slots   chan struct{}
-	waiting atomic.Int64
-	limit   int64 // most requests allowed to wait; 0 means no limit
+	slots  chan struct{}
+	places chan struct{} // nil: no queue limit
 }
 
 func newWorkers(n, queueLimit int) *workers {
 	if n == 0 {
 		return nil
 	}
-	return &workers{slots: make(chan struct{}, n), limit: int64(queueLimit)}
+	w := &workers{slots: make(chan struct{}, n)}
+	if queueLimit > 0 {
+		w.places = make(chan struct{}, n+queueLimit)
+	}
+	return w
 }
 
 // acquire takes a slot, waiting in the queue if none is free. It fails with
@@ -28,16 +35,13 @@ func (w *workers) acquire(ctx context.Context, ignoreCtx bool) error {
 	if w == nil {
 		return nil
 	}
-	select {
-	case w.slots <- struct{}{}:
-		return nil
-	default:
+	if w.places != nil {
+		select {
+		case w.places <- struct{}{}:
+		default:
+			return ErrOverloaded
+		}
 	}
-	if n := w.waiting.Add(1); w.limit > 0 && n > w.limit {
-		w.waiting.Add(-1)
-		return ErrOverloaded
-	}
-	defer w.waiting.Add(-1)
 	if ignoreCtx {
 		w.slots <- struct{}{}
 		return nil
@@ -46,6 +50,7 @@ func (w *workers) acquire(ctx context.Context, ignoreCtx bool) error {
 	case w.slots <- struct{}{}:
 		return nil
 	case <-ctx.Done():
+		w.leave()
 		return ctx.Err()
 	}
 }
@@ -54,5 +59,13 @@ func (w *workers) acquire(ctx context.Context, ignoreCtx bool) error {
 func (w *workers) release() {
 	if w != nil {
 		<-w.slots
+		w.leave()
+	}
+}
+
+// leave gives back a request's place.
+func (w *workers) leave() {
+	if w.places != nil {
+		<-w.places
 	}
 }
