@@ -190,7 +190,7 @@ func (x *execution) allow(next attemptSpec) (time.Duration, time.Time, error) {
 	if reason := x.forbid(next); reason != nil {
 		return 0, time.Time{}, reason
 	}
-	wait := x.e.backoff(x.retries)
+	wait := max(x.e.backoff(x.retries), 0) // a wait <= 0 is none
 	if x.passesDeadline(time.Now(), wait) {
 		x.e.m.exhausted.Add(1)
 		return 0, time.Time{}, ErrBackoffPastDeadline
