@@ -29,7 +29,7 @@ func (r *read) digestFirst() error {
 // fetchData asks the fastest digest replicas for the data, in turn.
 func (r *read) fetchData() error {
 	digests := r.rd
-	r.plan.order, r.answered = r.fastest(), len(r.answers)
+	r.plan.order, r.answered, r.due = r.fastest()
 	r.plan.tails = [2]orderSpan{} // the order is by answers now, not by planning
 	r.next, r.fetching = 1, true
 	r.newRound(PhaseInitial, 2, true, r.hedging)
@@ -47,17 +47,28 @@ func (r *read) fetchData() error {
 // fastest returns the candidates that answered the digest round, fastest
 // first: the order the data request and its hedge follow; then the
 // stragglers, whose digests had not come in: asked for nothing that
-// counted, a reconcile round asks them for data (see askStragglers), and a
-// repair round's additional writes may go to them (see withoutVersion).
-func (r *read) fastest() []candidate {
-	order := make([]candidate, 0, len(r.calls))
+// counted, a reconcile round asks them for data (see askStragglers); then
+// those whose digest request failed or was refused. A repair round's
+// additional writes may go to either (see withoutVersion): dropped from
+// the order, a live replica whose digest failed was never written to, and
+// a read that it could have completed timed out. It returns how many
+// answered and how many were still due.
+func (r *read) fastest() (order []candidate, answered, due int) {
+	order = make([]candidate, 0, len(r.calls))
 	for _, a := range r.answers {
 		order = append(order, a.cand)
 	}
+	answered = len(order)
 	for i, k := range r.calls { // the digest round's requests
 		if r.trace.Requests[i].Outcome == Pending {
 			order = append(order, k.cand)
 		}
 	}
-	return order
+	due = len(order) - answered
+	for i, k := range r.calls {
+		if r.trace.Requests[i].Outcome == Failed {
+			order = append(order, k.cand)
+		}
+	}
+	return order, answered, due
 }

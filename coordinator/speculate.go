@@ -219,7 +219,7 @@ func missed(c *candidate) bool { return c.score != nil && c.score.misses.Load() 
 // digest-first read's straggler, one besides the digest that did not count.
 func (r *read) asked(i int) bool {
 	n := r.requestsTo(r.plan.order[i].ep.ID)
-	if r.fetching && i >= r.answered {
+	if r.fetching && i >= r.answered && i < r.answered+r.due {
 		return n > 1
 	}
 	return n > 0

@@ -65,6 +65,7 @@ type readState struct {
 	fetching  bool          // a digest-first read is fetching its data
 	next      int           // then, the next fastest digest replica in plan.order
 	answered  int           // then, how many of plan.order answered the digest round
+	due       int           // and how many, from there, were still due to answer
 
 	spareCh chan int  // a finished read's round channel, for the next read's round
 	w       *waker    // kept by release: wakes the read (see waker.go)
