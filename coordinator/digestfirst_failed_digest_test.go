@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -66,4 +67,58 @@ func TestDigestFirstAdditionalWriteGoesToReplicaWhoseDigestFailed(t *testing.T) 
 		assert.Equal(t, C, res.Trace.AdditionalWrite.To)
 		require.NoError(t, err, "B holds the merge and C, live and healthy for writes, can acknowledge it")
 	})
+}
+
+// slowData answers data reads after 50 ms; digests as the replica does.
+type slowData struct{ replica.Replica }
+
+func (s slowData) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	if !cmd.DigestOnly {
+		select {
+		case <-time.After(ms(50)):
+		case <-ctx.Done():
+			return replica.Response{}, ctx.Err()
+		}
+	}
+	return s.Replica.Read(ctx, cmd)
+}
+
+// A replica whose digest request failed was contacted: the reconcile
+// round's hedge goes to "the closest replica not contacted at all", so
+// not to it, though it now follows the stragglers in a digest-first read's
+// order.
+func TestDigestFirstReconcileHedgeSkipsReplicaWhoseDigestFailed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), B))
+		e.behave(t, B, constant(ms(1.1)))
+		o := policy(t, "5ms")
+		o.Strategy = coordinator.DigestFirst
+		locate := wrapIDs(e.cluster, map[string]bool{B: true, C: true}, func(r replica.Replica) replica.Replica {
+			if r.Endpoint().ID == B {
+				return slowData{r}
+			}
+			return failsDigests{r}
+		})
+		c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: e.cluster, DefaultTable: o,
+			ReadTimeout: ms(100), Snitch: coordinator.SnitchConfig{Disabled: true}})
+		require.NoError(t, err)
+		defer c.Close()
+
+		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		require.NoError(t, err)
+		require.True(t, res.Trace.DigestMismatch)
+		assert.False(t, res.Trace.ReconcileHedge.Fired, "the reconcile round hedged to %s", res.Trace.ReconcileHedge.To)
+		assert.Equal(t, 1, countRequestsTo(res.Trace, C), "C's failed digest only")
+	})
+}
+
+func countRequestsTo(tr coordinator.Trace, id string) int {
+	n := 0
+	for _, rq := range tr.Requests {
+		if rq.Endpoint == id {
+			n++
+		}
+	}
+	return n
 }
