@@ -68,10 +68,24 @@ func (l laggingContext) Deadline() (time.Time, bool) { return l.deadline, true }
 
 // The same, deterministic: the deadline has passed when the failure is
 // judged and the context has not yet ended; the statement ends with
-// ErrBackoffPastDeadline, at its own level.
+// ErrBackoffPastDeadline, at its own level. A negative wait is none too
+// (Config.Backoff: "A wait <= 0 means none"): it slipped past the check
+// (now.Add(-1ms) is before the deadline) and showed in RetryEvent.Delay.
 func TestNoRetryWithoutBackoffPastTheDeadline(t *testing.T) {
+	t.Run("default", func(t *testing.T) { noRetryPastTheDeadline(t, nil) })
+	t.Run("negative", func(t *testing.T) {
+		noRetryPastTheDeadline(t, func(int) time.Duration { return -time.Millisecond })
+	})
+}
+
+func noRetryPastTheDeadline(t *testing.T, backoff retry.Backoff) {
 	synctest.Test(t, func(t *testing.T) {
-		ex, err := retry.NewExecutor(retry.Config{Policy: retry.DowngradingPolicy{}})
+		var events []retry.RetryEvent
+		ex, err := retry.NewExecutor(retry.Config{
+			Policy:  retry.DowngradingPolicy{},
+			Backoff: backoff,
+			OnRetry: func(e retry.RetryEvent) { events = append(events, e) },
+		})
 		require.NoError(t, err)
 		inner, cancel := context.WithTimeout(context.Background(), 51*time.Millisecond)
 		defer cancel()
@@ -90,5 +104,8 @@ func TestNoRetryWithoutBackoffPastTheDeadline(t *testing.T) {
 		assert.Len(t, starts, 1, "a retry started at %v, past the 50ms deadline", starts)
 		assert.ErrorIs(t, err, retry.ErrBackoffPastDeadline)
 		assert.Equal(t, c.Quorum, res.Level, "no downgraded retry served the statement")
+		for _, e := range events {
+			assert.GreaterOrEqual(t, e.Delay, time.Duration(0), "RetryEvent.Delay is \"the backoff, 0 for none\"")
+		}
 	})
 }
