@@ -50,16 +50,7 @@ func TestDigestFirstAdditionalWriteGoesToReplicaWhoseDigestFailed(t *testing.T) 
 		o := policy(t, "NEVER")
 		o.Strategy = coordinator.DigestFirst
 		o.AdditionalWritePolicy = policy(t, "5ms").SpeculativeRetry
-		locate := wrapIDs(e.cluster, map[string]bool{A: true, C: true}, func(r replica.Replica) replica.Replica {
-			if r.Endpoint().ID == A {
-				return hangsWrites{r}
-			}
-			return failsDigests{r}
-		})
-		c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: e.cluster, DefaultTable: o,
-			ReadTimeout: ms(100), Snitch: coordinator.SnitchConfig{Disabled: true}})
-		require.NoError(t, err)
-		defer c.Close()
+		c := failedDigestCoordinator(t, e, o, A, func(r replica.Replica) replica.Replica { return hangsWrites{r} })
 
 		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 		assert.Equal(t, []string{A}, res.Trace.Repaired)
@@ -67,6 +58,22 @@ func TestDigestFirstAdditionalWriteGoesToReplicaWhoseDigestFailed(t *testing.T) 
 		assert.Equal(t, C, res.Trace.AdditionalWrite.To)
 		require.NoError(t, err, "B holds the merge and C, live and healthy for writes, can acknowledge it")
 	})
+}
+
+// failedDigestCoordinator reads e's cluster under o, with C failing its
+// digest reads and id's replica wrapped by wrap; closed when t ends.
+func failedDigestCoordinator(t *testing.T, e *env, o coordinator.TableOptions, id string, wrap func(replica.Replica) replica.Replica) *coordinator.Coordinator {
+	locate := wrapIDs(e.cluster, map[string]bool{id: true, C: true}, func(r replica.Replica) replica.Replica {
+		if r.Endpoint().ID == id {
+			return wrap(r)
+		}
+		return failsDigests{r}
+	})
+	c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: e.cluster, DefaultTable: o,
+		ReadTimeout: ms(100), Snitch: coordinator.SnitchConfig{Disabled: true}})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 // slowData answers data reads after 50 ms; digests as the replica does.
@@ -94,16 +101,7 @@ func TestDigestFirstReconcileHedgeSkipsReplicaWhoseDigestFailed(t *testing.T) {
 		e.behave(t, B, constant(ms(1.1)))
 		o := policy(t, "5ms")
 		o.Strategy = coordinator.DigestFirst
-		locate := wrapIDs(e.cluster, map[string]bool{B: true, C: true}, func(r replica.Replica) replica.Replica {
-			if r.Endpoint().ID == B {
-				return slowData{r}
-			}
-			return failsDigests{r}
-		})
-		c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: e.cluster, DefaultTable: o,
-			ReadTimeout: ms(100), Snitch: coordinator.SnitchConfig{Disabled: true}})
-		require.NoError(t, err)
-		defer c.Close()
+		c := failedDigestCoordinator(t, e, o, B, func(r replica.Replica) replica.Replica { return slowData{r} })
 
 		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 		require.NoError(t, err)
