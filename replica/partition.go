@@ -61,6 +61,9 @@ func (p Partition) Equal(o Partition) bool {
 func (p Partition) Clone() Partition {
 	if p.hasStatic() {
 		p.Static = p.Static.Clone()
+	} else {
+		// An empty static row may still hold arrays with room to append.
+		p.Static.Cells, p.Static.ComplexDeletions = withoutArray(p.Static.Cells), withoutArray(p.Static.ComplexDeletions)
 	}
 	if p.RangeTombstones != nil {
 		p.RangeTombstones = slices.Clone(p.RangeTombstones)
@@ -71,6 +74,14 @@ func (p Partition) Clone() Partition {
 	}
 	p.Rows = rs
 	return p
+}
+
+// withoutArray returns the empty s without its array; nil stays nil.
+func withoutArray[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return []T{}
 }
 
 // hasStatic reports whether p.Static is anything but the zero Row.

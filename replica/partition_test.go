@@ -128,6 +128,23 @@ func TestCloneSharesNoMemory(t *testing.T) {
 	})
 }
 
+// An empty static row built with room to append must not share that room
+// with its clone: appends to each would write the same array.
+func TestCloneKeepsNoEmptyStaticArray(t *testing.T) {
+	p := replica.Partition{Key: "k", Static: replica.Row{
+		Cells: make([]replica.Cell, 0, 4), ComplexDeletions: make([]replica.ComplexDeletion, 0, 4)}}
+	c := p.Clone()
+	require.True(t, c.Equal(p))
+	require.NotNil(t, c.Static.Cells, "a non-nil empty slice stays non-nil")
+	c.Static.Cells = append(c.Static.Cells, replica.Live("s", "clone", 1))
+	c.Static.ComplexDeletions = append(c.Static.ComplexDeletions, replica.ComplexDeletion{Column: "clone"})
+	p.Static.Cells = append(p.Static.Cells, replica.Live("s", "original", 2))
+	p.Static.ComplexDeletions = append(p.Static.ComplexDeletions, replica.ComplexDeletion{Column: "original"})
+	assert.Equal(t, "clone", string(c.Static.Cells[0].Value))
+	assert.Equal(t, "clone", c.Static.ComplexDeletions[0].Column)
+	assert.Nil(t, replica.Partition{Key: "k"}.Clone().Static.Cells, "a zero static row stays zero")
+}
+
 // scribble overwrites every byte and field reachable from p in place.
 func scribble(p *replica.Partition) {
 	scribbleRow(&p.Static)
