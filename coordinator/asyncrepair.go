@@ -78,23 +78,25 @@ func (q *repairQueue) tryEnqueue(j repairJob) bool {
 
 func (q *repairQueue) drop(j repairJob) {
 	q.countDrop(j)
-	q.observeDrop(j)
+	q.observeDrop(j, nil)
 }
 
-// dropTaken is drop on a worker, which tells the Observer in a hook.
-func (q *repairQueue) dropTaken(j repairJob) {
+// dropTaken is drop on a worker, which tells the Observer in a hook; why
+// is the reason it gives, if any.
+func (q *repairQueue) dropTaken(j repairJob, why error) {
 	q.countDrop(j)
 	q.enterHook()
 	defer q.leaveHook()
-	q.observeDrop(j)
+	q.observeDrop(j, why)
 }
 
 func (q *repairQueue) countDrop(j repairJob) {
 	q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsDropped })
 }
 
-func (q *repairQueue) observeDrop(j repairJob) {
-	q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async, Mutation: j.s.diff, Dropped: true})
+func (q *repairQueue) observeDrop(j repairJob, why error) {
+	q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async,
+		Mutation: j.s.diff, Err: why, Dropped: true})
 }
 
 // startWorkers makes the queue and starts its workers. The queue is made
@@ -130,17 +132,21 @@ func (q *repairQueue) workOn(h *inHand) {
 			return
 		case j := <-q.jobs:
 			if q.ctx.Err() != nil { // Close has begun: a queued job is dropped, not applied
-				q.dropTaken(j)
+				q.dropTaken(j, nil)
 				return
 			}
 			h.hold(j)
 			gone := q.gone(&j.s.cand)
 			h.release()
 			if gone {
-				q.dropTaken(j)
+				q.dropTaken(j, nil)
 				continue
 			}
-			q.apply(j, h)
+			if n, full := q.c.backlogged(&j.s.cand); full {
+				q.dropTaken(j, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: n})
+				continue
+			}
+			q.apply(j)
 		}
 	}
 }
@@ -205,14 +211,16 @@ func (q *repairQueue) signalSettled() {
 	}
 }
 
-// apply writes one repair, bounded by the read timeout. A repair already
-// running when Close gave up on it was counted as abandoned there. h
-// holds the job while the replica's Apply runs (see resumeWork).
-func (q *repairQueue) apply(j repairJob, h *inHand) {
+// apply writes one repair, bounded by the read timeout, and gives up on a
+// replica that has not returned a read timeout after that (see
+// asyncWrite). A repair still running when Close gave up on it was counted
+// as abandoned there.
+func (q *repairQueue) apply(j repairJob) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
 	defer cancel()
 	// A worker would otherwise keep, in CPU profiles, the labels of the
-	// read that started it (see workers.go): take this repair's read's.
+	// read that started it (see workers.go): take this repair's read's,
+	// which the write's goroutine takes from it.
 	pprof.SetGoroutineLabels(j.labels)
 	q.running.Lock()
 	q.applying[j.t]++
@@ -221,19 +229,20 @@ func (q *repairQueue) apply(j repairJob, h *inHand) {
 	late := q.abandoned
 	q.running.Unlock()
 	sent := time.Now()
-	h.holdApplying(j, late)
-	err := q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
-	h.release()
-	took := time.Since(sent)
-	abandoned := q.settleApply(j, late, err)
+	w := q.startWrite(ctx, j, sent)
+	if !w.await(ctx, q.c.cfg.ReadTimeout, j.s.cand.score) {
+		q.settleApply(j, late, false, nil) // the write's goroutine reports its outcome when it returns
+		return
+	}
+	abandoned := q.settleApply(j, late, true, w.err)
 	// The hooks come last, with the repair counted (see enterHook).
 	q.enterHook()
 	defer q.leaveHook()
 	// as a BLOCKING repair's write tells it (call.report)
-	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: err, Latency: took})
+	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: w.err, Latency: w.took})
 	if !abandoned {
 		q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async,
-			Mutation: j.s.diff, Err: err, Sent: sent, Took: took})
+			Mutation: j.s.diff, Err: w.err, Sent: sent, Took: w.took})
 	}
 }
 
@@ -293,20 +302,24 @@ func (q *repairQueue) abandon() {
 	}
 }
 
-// settleApply books a repair whose Apply returned with err, or called
-// runtime.Goexit, unless Close counted it abandoned; it reports whether
-// Close did.
-func (q *repairQueue) settleApply(j repairJob, late bool, err error) (abandoned bool) {
+// settleApply books a repair whose Apply returned with err, or that its
+// worker gave up on (returned false), unless Close counted it abandoned;
+// it reports whether the repair was abandoned.
+func (q *repairQueue) settleApply(j repairJob, late, returned bool, err error) (abandoned bool) {
 	q.running.Lock()
 	// Delete a table's entry at 0: it would keep a dropped table, trackers
 	// and all, reachable for as long as the coordinator runs.
 	if q.applying[j.t]--; q.applying[j.t] == 0 {
 		delete(q.applying, j.t)
 	}
-	abandoned = q.abandoned && !late
+	byClose := q.abandoned && !late
 	q.running.Unlock()
-	if !abandoned {
+	switch {
+	case byClose:
+	case !returned:
+		q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
+	default:
 		q.c.bookRepair(j.t, err)
 	}
-	return abandoned
+	return byClose || !returned
 }

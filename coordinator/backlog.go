@@ -35,6 +35,17 @@ func (e *BacklogError) Error() string {
 		e.Endpoint.ID, e.Abandoned)
 }
 
+// backlogged returns how many abandoned requests cand's replica holds, and
+// whether that is as many as the coordinator allows.
+func (c *Coordinator) backlogged(cand *candidate) (int64, bool) {
+	limit := c.cfg.MaxAbandonedPerReplica
+	if limit < 0 {
+		return 0, false
+	}
+	n := cand.score.abandoned.Load()
+	return n, n >= int64(limit)
+}
+
 // refuseBacklogged fails k at once, unsent, when its replica holds as
 // many abandoned requests as the coordinator allows, and reports whether
 // it did. The read's goroutine plays the worker's part and accepts the
@@ -42,12 +53,8 @@ func (e *BacklogError) Error() string {
 // complete the round, it would be left there, and the request traced as
 // sent and cancelled.
 func (r *read) refuseBacklogged(k *call) bool {
-	limit := r.c.cfg.MaxAbandonedPerReplica
-	if limit < 0 {
-		return false
-	}
-	n := k.cand.score.abandoned.Load()
-	if n < int64(limit) {
+	n, full := r.c.backlogged(&k.cand)
+	if !full {
 		return false
 	}
 	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent

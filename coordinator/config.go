@@ -99,7 +99,9 @@ type Config struct {
 	// give up all count, so a replica that starts hanging under load may
 	// hold, once, up to the cap plus the requests sent to it within one
 	// read timeout (a burst of 3,000 reads left 3,000); none is sent to it
-	// until it is back under the cap. Default 1024; negative: no limit.
+	// until it is back under the cap. An ASYNC repair write its worker
+	// gave up on counts too, and a queued repair to a replica at the cap
+	// is dropped. Default 1024; negative: no limit.
 	MaxAbandonedPerReplica int
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at

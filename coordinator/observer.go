@@ -121,7 +121,9 @@ type RepairEvent struct {
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped
 	// repair (ASYNC queue full, coordinator closed, or its replica
-	// forgotten or reported down before its turn) has Dropped set.
+	// forgotten, reported down or backlogged before its turn) has Dropped
+	// set, and Err a *BacklogError if it was backlogged. A repair given up
+	// on (see TableMetrics.RepairsAbandoned) has no event.
 	Err     error
 	Dropped bool
 	// Sent is when the write went out, and Took how long it ran until

@@ -22,10 +22,11 @@ type ReplicaMetrics struct {
 	Requests, Misses int64
 	// Outstanding is the read requests sent and not yet ended.
 	Outstanding int64
-	// Abandoned is the requests (reads and repair writes) whose reads
-	// have given up on them and the replica has not yet returned from: a
-	// replica that ignores its context gathers them, and at
-	// Config.MaxAbandonedPerReplica is sent nothing more (BacklogError).
+	// Abandoned is the requests (reads and repair writes) whose reads, or
+	// ASYNC repair workers, have given up on them and the replica has not
+	// yet returned from: a replica that ignores its context gathers them,
+	// and at Config.MaxAbandonedPerReplica is sent nothing more
+	// (BacklogError).
 	Abandoned int64
 	// Repairs counts the read-repair writes sent to it as a stale
 	// replica, one per read that found it stale: summed over replicas,

@@ -1,0 +1,130 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// hangingApply is a replica whose repair writes ignore their context and
+// return only once release is closed.
+type hangingApply struct {
+	replica.Replica
+	release <-chan struct{}
+}
+
+func (h hangingApply) Apply(context.Context, replica.Mutation) error {
+	<-h.release
+	return nil
+}
+
+// hungApplyEnv is newEnv's cluster read through one ASYNC repair worker,
+// with a read timeout of 100 ms, B's repair writes hanging until the
+// returned func releases them; key and k2 are stale on B, k3 on C.
+func hungApplyEnv(t *testing.T, cfg coordinator.Config) (*coordinator.Coordinator, func()) {
+	e := newEnv(t, coordinator.Config{})
+	for _, k := range []string{k2, k3} {
+		require.NoError(t, e.cluster.Pin(tbl, k, A, B, C))
+		require.NoError(t, e.cluster.Seed(tbl, row(k, "v1", 10)))
+	}
+	require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+	require.NoError(t, e.cluster.SeedOn(tbl, row(k2, "v2", 20), A, C))
+	require.NoError(t, e.cluster.SeedOn(tbl, row(k3, "v2", 20), A, B))
+	release := make(chan struct{})
+	cfg.Locator = wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return hangingApply{r, release} })
+	cfg.Liveness, cfg.ReadTimeout, cfg.RepairWorkers = e.cluster, ms(100), 1
+	cfg.DefaultTable = coordinator.TableOptions{ReadRepair: repair.Async}
+	c, err := coordinator.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c, func() { close(release) }
+}
+
+const k2, k3 = "k2", "k3"
+
+// slowOutcomes passes on the outcomes of requests that took over 100 ms.
+type slowOutcomes chan replica.Outcome
+
+func (s slowOutcomes) ReportOutcome(o replica.Outcome) {
+	if o.Latency > ms(100) {
+		s <- o
+	}
+}
+
+func readAll(t *testing.T, c *coordinator.Coordinator, k string) coordinator.Result {
+	t.Helper()
+	res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: consistency.All})
+	require.NoError(t, err)
+	return res
+}
+
+// A repair write to a replica that ignores its context holds its worker a
+// read timeout past the write's own (here 200 ms), not for as long as the
+// replica hangs: C's repair, queued behind B's, is applied. B's is counted
+// abandoned, and against B's backlog until B returns, when Outcomes is
+// told.
+func TestAsyncRepairToAHungReplicaHoldsNoOtherRepair(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		outcomes := slowOutcomes(make(chan replica.Outcome, 8))
+		c, release := hungApplyEnv(t, coordinator.Config{Outcomes: outcomes})
+		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
+		require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+
+		time.Sleep(ms(190)) // B's write went out at 2 ms, at the end of the first read
+		settle()
+		m := c.Metrics().Total
+		assert.Zero(t, m.RepairsAcked+m.RepairsAbandoned, "B's write is waited for until 202 ms: %+v", m)
+		time.Sleep(ms(20))
+		settle()
+		m = c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsAbandoned, "B's write given up on: %+v", m)
+		assert.Equal(t, int64(1), m.RepairsAcked, "C's repair applied after it: %+v", m)
+		assert.Equal(t, int64(1), abandonedCounts(t, c)[B], "B's write counts against its backlog")
+		assert.Empty(t, outcomes, "B has not returned")
+
+		release()
+		settle()
+		assert.Zero(t, abandonedCounts(t, c)[B], "B returned")
+		require.Len(t, outcomes, 1, "B's return is reported")
+		assert.NoError(t, (<-outcomes).Err)
+		require.NoError(t, c.Close())
+		m = c.Metrics().Total
+		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned, "%+v", m)
+	})
+}
+
+// A queued repair whose replica is at MaxAbandonedPerReplica is dropped,
+// not sent, and the Observer told why: B's second repair, queued while
+// its first hung, once the worker gave up on the first.
+func TestAsyncRepairToABackloggedReplicaIsDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		events := make(chan coordinator.RepairEvent, 8)
+		c, release := hungApplyEnv(t, coordinator.Config{MaxAbandonedPerReplica: 1,
+			Observer: coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}})
+		defer release()
+		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
+		require.Equal(t, []string{B}, readAll(t, c, k2).Trace.Repaired)
+		time.Sleep(time.Second)
+		settle()
+
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsAbandoned, "%+v", m)
+		assert.Equal(t, int64(1), m.RepairsDropped, "%+v", m)
+		require.Len(t, events, 1, "the abandoned write has no event; the dropped one has")
+		e := <-events
+		assert.True(t, e.Dropped)
+		assert.Equal(t, k2, e.Key)
+		var be *coordinator.BacklogError
+		require.ErrorAs(t, e.Err, &be)
+		assert.Equal(t, int64(1), be.Abandoned)
+	})
+}

@@ -1,0 +1,88 @@
+package coordinator
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/readpath/readpath/replica"
+)
+
+// An ASYNC repair's Apply runs on a goroutine of its own, which its worker
+// waits for. On the worker, a replica that ignored its context held it,
+// and every repair queued behind it, of every replica and table, for as
+// long as it hung. The worker gives up on an Apply that has not returned a
+// read timeout after its context ended (at the read timeout, or at Close):
+// a replica that heeds its context has returned by then. The repair is
+// counted abandoned, and the write counts against its replica's backlog
+// (MaxAbandonedPerReplica) until the replica returns from it, as a
+// request a read gave up on does.
+
+// asyncWrite is one ASYNC repair's Apply, shared by its worker and the
+// goroutine running it.
+type asyncWrite struct {
+	done chan struct{} // closed when Apply returned
+
+	mu        sync.Mutex
+	returned  bool
+	abandoned bool // the worker gave up on it
+	err       error
+	took      time.Duration
+}
+
+// startWrite starts j's Apply with ctx on a goroutine of its own, which
+// takes the caller's profiler labels.
+func (q *repairQueue) startWrite(ctx context.Context, j repairJob, sent time.Time) *asyncWrite {
+	w := &asyncWrite{done: make(chan struct{})}
+	go w.run(q.c, ctx, j, sent)
+	return w
+}
+
+// run applies j. A replica whose Apply calls runtime.Goexit fails, as one
+// that panics does.
+func (w *asyncWrite) run(c *Coordinator, ctx context.Context, j repairJob, sent time.Time) {
+	err := error(&PanicError{Endpoint: j.s.cand.ep, Value: errGoexit}) // unless Apply returns
+	defer func() { w.end(c, j.s.cand, err, time.Since(sent)) }()
+	err = c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
+}
+
+// end books Apply's return. The worker reports the outcome of a write it
+// waited for; one it gave up on is reported here, and leaves its
+// replica's backlog.
+func (w *asyncWrite) end(c *Coordinator, cand candidate, err error, took time.Duration) {
+	w.mu.Lock()
+	w.returned, w.err, w.took = true, err, took
+	abandoned := w.abandoned
+	w.mu.Unlock()
+	close(w.done)
+	if abandoned {
+		cand.score.abandoned.Add(-1)
+		c.reportOutcome(replica.Outcome{Replica: cand.r, Endpoint: cand.ep, Err: err, Latency: took})
+	}
+}
+
+// await waits for the write's Apply to return, and gives up on it grace
+// after ctx ended; it reports whether Apply returned. A write given up on
+// counts against sc's backlog until it returns.
+func (w *asyncWrite) await(ctx context.Context, grace time.Duration, sc *score) bool {
+	select {
+	case <-w.done:
+		return true
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-w.done:
+		return true
+	case <-t.C:
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.returned {
+		return true
+	}
+	w.abandoned = true
+	sc.abandoned.Add(1) // under mu: end, which takes it off, sees abandoned after this
+	return false
+}
