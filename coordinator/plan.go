@@ -50,6 +50,9 @@ type planInput struct {
 	live    Liveness // nil: every replica is alive
 	snitch  *snitch  // orders each proximity group
 	now     time.Time
+	// noProbe: the read will send nothing (its context has ended), so it
+	// must claim no replica's probe, which it would not try.
+	noProbe bool
 }
 
 // makePlan filters, orders and splits the replicas of a read. It fails with
@@ -74,12 +77,12 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		want = p.blockFor + 2 // the contacts, ALWAYS's extra request and a hedge
 	}
 	now := snitchClock.Nanos(in.now)
-	probed := in.snitch.rank(buf[:local], now, want, true)
+	probed := in.snitch.rank(buf[:local], now, want, !in.noProbe)
 	// The remote group holds contacts only when the local one cannot meet
 	// blockFor, or at EACH_QUORUM: a read that asks none of it must not
 	// claim a probe there, which it would not try.
 	remoteAsked := p.blockFor > local || (in.level == consistency.EachQuorum && !in.repl.IsSimple())
-	in.snitch.rank(buf[local:], now, want-local, remoteAsked && !probed)
+	in.snitch.rank(buf[local:], now, want-local, remoteAsked && !probed && !in.noProbe)
 	p.order = buf
 	if !in.snitch.cfg.Disabled {
 		// What each group has past the want ranked: a hedge that seeks

@@ -1,6 +1,7 @@
 package coordinator_test
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -45,5 +46,33 @@ func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
 		}
 		settle()
 		assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that asks it")
+	})
+}
+
+// A read whose context has already ended sends nothing, so it must not
+// claim the probe of a replica whose score expired either: it claimed it,
+// and the healed A, asked at ONE only when probed, waited another interval
+// (found by review).
+func TestAReadThatSendsNothingDoesNotClaimAProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
+			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
+		e.behave(t, A, constant(ms(10)))
+		_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
+		require.NoError(t, err)
+		res, _, _ := e.read(consistency.One)
+		require.Equal(t, B, firstContact(t, res))
+		e.behave(t, A, constant(ms(1))) // A heals
+		time.Sleep(ms(501))             // and its score expires
+
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
+		require.ErrorIs(t, err, context.Canceled)
+		require.Empty(t, res.Trace.Requests)
+
+		res, _, err = e.read(consistency.One)
+		require.NoError(t, err)
+		assert.Equal(t, A, firstContact(t, res), "the first read that sends anything probes A")
 	})
 }

@@ -68,7 +68,7 @@ func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result
 // run plans the read and executes it with the table's strategy. The read
 // is counted once planned, in the table the plan settled (see makePlan).
 func (r *read) run(parent context.Context) (p replica.Partition, err error) {
-	err = r.makePlan()
+	err = r.makePlan(parent.Err() != nil)
 	r.hot = r.t.m.stripe()
 	r.hot.reads[r.req.Level].Add(1)
 	if err != nil {
@@ -101,8 +101,10 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 }
 
 // makePlan locates the replicas and plans whom to contact. The first
-// read of a table the Locator places gives the table its state.
-func (r *read) makePlan() error {
+// read of a table the Locator places gives the table its state. A read
+// whose context has ended plans, for its trace and errors, but claims no
+// probe (see planInput).
+func (r *read) makePlan(ended bool) error {
 	reps, repl, err := r.c.cfg.Locator.Locate(r.req.Table, r.req.Key)
 	if err = usable(err, "Locator", ""); err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
@@ -128,7 +130,7 @@ func (r *read) makePlan() error {
 	}
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
-		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start,
+		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start, noProbe: ended,
 	}
 	r.plan, err = makePlan(in, reps, eps, candBuf)
 	r.trace.BlockFor = r.plan.blockFor
