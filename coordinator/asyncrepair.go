@@ -44,6 +44,9 @@ type repairQueue struct {
 	settled   chan struct{}  // capacity 1: a signal, not a count
 	applying  map[*table]int // jobs inside Apply, by table; none at 0
 	abandoned bool           // Close gave up on them
+	// hung counts, by replica, the writes given up on that it has not
+	// returned from (see asyncWrite); none at 0.
+	hung map[*score]int
 }
 
 func (q *repairQueue) init(c *Coordinator) {
@@ -51,6 +54,7 @@ func (q *repairQueue) init(c *Coordinator) {
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	q.settled = make(chan struct{}, 1)
 	q.applying = map[*table]int{}
+	q.hung = map[*score]int{}
 }
 
 // enqueue queues a job without blocking, or drops it: after the lock, as
@@ -142,8 +146,8 @@ func (q *repairQueue) workOn(h *inHand) {
 				q.dropTaken(j, nil)
 				continue
 			}
-			if n, full := q.c.backlogged(&j.s.cand); full {
-				q.dropTaken(j, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: n})
+			if _, full := q.c.backlogged(&j.s.cand); full || q.hangs(j.s.cand.score) {
+				q.dropTaken(j, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: j.s.cand.score.abandoned.Load()})
 				continue
 			}
 			q.apply(j)
@@ -230,7 +234,7 @@ func (q *repairQueue) apply(j repairJob) {
 	q.running.Unlock()
 	sent := time.Now()
 	w := q.startWrite(ctx, j, sent)
-	if !w.await(ctx, q.c.cfg.ReadTimeout, j.s.cand.score) {
+	if !w.await(ctx, q.c.cfg.ReadTimeout) {
 		q.settleApply(j, late, false, nil) // the write's goroutine reports its outcome when it returns
 		return
 	}

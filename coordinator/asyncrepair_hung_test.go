@@ -2,6 +2,8 @@ package coordinator_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -29,9 +31,15 @@ func (h hangingApply) Apply(context.Context, replica.Mutation) error {
 
 // hungApplyEnv is newEnv's cluster read through one ASYNC repair worker,
 // with a read timeout of 100 ms, B's repair writes hanging until the
-// returned func releases them; key and k2 are stale on B, k3 on C.
-func hungApplyEnv(t *testing.T, cfg coordinator.Config) (*coordinator.Coordinator, func()) {
+// returned func releases them; key, k2 and moreOnB are stale on B, k3 on
+// C.
+func hungApplyEnv(t *testing.T, cfg coordinator.Config, moreOnB ...string) (*coordinator.Coordinator, func()) {
 	e := newEnv(t, coordinator.Config{})
+	for _, k := range moreOnB {
+		require.NoError(t, e.cluster.Pin(tbl, k, A, B, C))
+		require.NoError(t, e.cluster.Seed(tbl, row(k, "v1", 10)))
+		require.NoError(t, e.cluster.SeedOn(tbl, row(k, "v2", 20), A, C))
+	}
 	for _, k := range []string{k2, k3} {
 		require.NoError(t, e.cluster.Pin(tbl, k, A, B, C))
 		require.NoError(t, e.cluster.Seed(tbl, row(k, "v1", 10)))
@@ -46,7 +54,7 @@ func hungApplyEnv(t *testing.T, cfg coordinator.Config) (*coordinator.Coordinato
 	c, err := coordinator.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	return c, func() { close(release) }
+	return c, sync.OnceFunc(func() { close(release) })
 }
 
 const k2, k3 = "k2", "k3"
@@ -126,5 +134,35 @@ func TestAsyncRepairToABackloggedReplicaIsDropped(t *testing.T) {
 		var be *coordinator.BacklogError
 		require.ErrorAs(t, e.Err, &be)
 		assert.Equal(t, int64(1), be.Abandoned)
+	})
+}
+
+// While a replica holds an ASYNC write its worker gave up on, the queue's
+// other repairs to it are dropped: a replica stale on a stream of reads
+// holds a worker once, not two read timeouts per repair. Here C's repair,
+// queued behind twelve to B, is applied when the worker gives up on B's
+// first, at 202 ms; it waited 2.4 s (found by review).
+func TestAsyncRepairsToAHungReplicaHoldItsWorkerOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var more []string
+		for i := range 10 {
+			more = append(more, fmt.Sprint("b", i))
+		}
+		c, release := hungApplyEnv(t, coordinator.Config{}, more...)
+		defer release()
+		for _, k := range append([]string{key, k2}, more...) {
+			require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
+		}
+		require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+
+		time.Sleep(ms(180)) // to 206 ms: 13 reads of 2 ms
+		settle()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsAcked, "C's repair: %+v", m)
+		assert.Equal(t, int64(1), m.RepairsAbandoned, "B's first write: %+v", m)
+		assert.Equal(t, int64(11), m.RepairsDropped, "B's others: %+v", m)
+		release()
+		settle()
+		assert.Zero(t, abandonedCounts(t, c)[B])
 	})
 }

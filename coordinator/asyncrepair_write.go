@@ -16,12 +16,16 @@ import (
 // a replica that heeds its context has returned by then. The repair is
 // counted abandoned, and the write counts against its replica's backlog
 // (MaxAbandonedPerReplica) until the replica returns from it, as a
-// request a read gave up on does.
+// request a read gave up on does. Until then the queue drops its other
+// repairs to that replica (see repairQueue.hung): a replica that hangs
+// holds a worker once, not once for each repair it is sent.
 
 // asyncWrite is one ASYNC repair's Apply, shared by its worker and the
 // goroutine running it.
 type asyncWrite struct {
 	done chan struct{} // closed when Apply returned
+	q    *repairQueue
+	sc   *score
 
 	mu        sync.Mutex
 	returned  bool
@@ -33,38 +37,39 @@ type asyncWrite struct {
 // startWrite starts j's Apply with ctx on a goroutine of its own, which
 // takes the caller's profiler labels.
 func (q *repairQueue) startWrite(ctx context.Context, j repairJob, sent time.Time) *asyncWrite {
-	w := &asyncWrite{done: make(chan struct{})}
-	go w.run(q.c, ctx, j, sent)
+	w := &asyncWrite{done: make(chan struct{}), q: q, sc: j.s.cand.score}
+	go w.run(ctx, j, sent)
 	return w
 }
 
 // run applies j. A replica whose Apply calls runtime.Goexit fails, as one
 // that panics does.
-func (w *asyncWrite) run(c *Coordinator, ctx context.Context, j repairJob, sent time.Time) {
+func (w *asyncWrite) run(ctx context.Context, j repairJob, sent time.Time) {
 	err := error(&PanicError{Endpoint: j.s.cand.ep, Value: errGoexit}) // unless Apply returns
-	defer func() { w.end(c, j.s.cand, err, time.Since(sent)) }()
-	err = c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
+	defer func() { w.end(j.s.cand, err, time.Since(sent)) }()
+	err = w.q.c.safeApply(ctx, j.s.cand, replica.Mutation{Table: j.t.name, Partition: j.s.diff})
 }
 
 // end books Apply's return. The worker reports the outcome of a write it
 // waited for; one it gave up on is reported here, and leaves its
 // replica's backlog.
-func (w *asyncWrite) end(c *Coordinator, cand candidate, err error, took time.Duration) {
+func (w *asyncWrite) end(cand candidate, err error, took time.Duration) {
 	w.mu.Lock()
 	w.returned, w.err, w.took = true, err, took
 	abandoned := w.abandoned
 	w.mu.Unlock()
 	close(w.done)
 	if abandoned {
-		cand.score.abandoned.Add(-1)
-		c.reportOutcome(replica.Outcome{Replica: cand.r, Endpoint: cand.ep, Err: err, Latency: took})
+		w.q.setHung(w.sc, -1)
+		w.sc.abandoned.Add(-1)
+		w.q.c.reportOutcome(replica.Outcome{Replica: cand.r, Endpoint: cand.ep, Err: err, Latency: took})
 	}
 }
 
 // await waits for the write's Apply to return, and gives up on it grace
 // after ctx ended; it reports whether Apply returned. A write given up on
-// counts against sc's backlog until it returns.
-func (w *asyncWrite) await(ctx context.Context, grace time.Duration, sc *score) bool {
+// counts against its replica's backlog until it returns.
+func (w *asyncWrite) await(ctx context.Context, grace time.Duration) bool {
 	select {
 	case <-w.done:
 		return true
@@ -82,7 +87,24 @@ func (w *asyncWrite) await(ctx context.Context, grace time.Duration, sc *score) 
 	if w.returned {
 		return true
 	}
-	w.abandoned = true
-	sc.abandoned.Add(1) // under mu: end, which takes it off, sees abandoned after this
+	w.abandoned = true // under mu: end, which undoes what follows, sees it after this
+	w.sc.abandoned.Add(1)
+	w.q.setHung(w.sc, 1)
 	return false
+}
+
+// setHung adds d to sc's ASYNC writes given up on and not returned.
+func (q *repairQueue) setHung(sc *score, d int) {
+	q.running.Lock()
+	defer q.running.Unlock()
+	if q.hung[sc] += d; q.hung[sc] == 0 {
+		delete(q.hung, sc)
+	}
+}
+
+// hangs reports whether sc's replica holds an ASYNC write given up on.
+func (q *repairQueue) hangs(sc *score) bool {
+	q.running.Lock()
+	defer q.running.Unlock()
+	return q.hung[sc] > 0
 }

@@ -100,8 +100,8 @@ type Config struct {
 	// hold, once, up to the cap plus the requests sent to it within one
 	// read timeout (a burst of 3,000 reads left 3,000); none is sent to it
 	// until it is back under the cap. An ASYNC repair write its worker
-	// gave up on counts too, and a queued repair to a replica at the cap
-	// is dropped. Default 1024; negative: no limit.
+	// gave up on counts too; while a replica holds one, or is at the cap,
+	// a queued repair to it is dropped. Default 1024; negative: no limit.
 	MaxAbandonedPerReplica int
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at
@@ -126,9 +126,11 @@ type Config struct {
 	// with the read's context if it is a ContextObserver.
 	Observer Observer
 	// Outcomes, if not nil, is told how every replica request ended, on
-	// the goroutine that ran it: a failure detector learns from it (see
-	// package ring). When nil and Liveness implements
-	// replica.OutcomeReporter, Liveness is told; a wrapper of it is not.
+	// the goroutine that ran it or, for an ASYNC repair write, on its
+	// worker, or when the replica returns from a write its worker gave up
+	// on: a failure detector learns from it (see package ring). When nil
+	// and Liveness implements replica.OutcomeReporter, Liveness is told; a
+	// wrapper of it is not.
 	Outcomes replica.OutcomeReporter
 }
 

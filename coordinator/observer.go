@@ -122,8 +122,9 @@ type RepairEvent struct {
 	// Err is nil when the replica acknowledged the repair. A dropped
 	// repair (ASYNC queue full, coordinator closed, or its replica
 	// forgotten, reported down or backlogged before its turn) has Dropped
-	// set, and Err a *BacklogError if it was backlogged. A repair given up
-	// on (see TableMetrics.RepairsAbandoned) has no event.
+	// set, and Err a *BacklogError if it was backlogged (see
+	// BacklogError). A repair given up on (see
+	// TableMetrics.RepairsAbandoned) has no event.
 	Err     error
 	Dropped bool
 	// Sent is when the write went out, and Took how long it ran until
