@@ -42,7 +42,7 @@ type repairQueue struct {
 	live      int
 	inHooks   int
 	settled   chan struct{}  // capacity 1: a signal, not a count
-	applying  map[*table]int // jobs inside Apply, by table; none at 0
+	applying  map[*table]int // jobs in hand (see take), by table; none at 0
 	abandoned bool           // Close gave up on them
 	// hung counts, by replica, the writes given up on that it has not
 	// returned from (see asyncWrite); none at 0.
@@ -128,31 +128,65 @@ func (q *repairQueue) work() {
 
 // workOn is work's loop. It checks for Close before it takes a job: one
 // that Close did not wait for, in a hook, must not take and count a job
-// after Close returned.
+// after Close returned. A job it takes is in hand (see take) until booked.
 func (q *repairQueue) workOn(h *inHand) {
 	for q.ctx.Err() == nil {
 		select {
 		case <-q.ctx.Done():
 			return
 		case j := <-q.jobs:
-			if q.ctx.Err() != nil { // Close has begun: a queued job is dropped, not applied
+			late, ok := q.take(j)
+			if !ok { // Close has begun: a queued job is dropped, not applied
 				q.dropTaken(j, nil)
 				return
 			}
-			h.hold(j)
+			h.hold(j, late)
 			gone := q.gone(&j.s.cand)
 			h.release()
-			if gone {
-				q.dropTaken(j, nil)
-				continue
+			switch {
+			case gone:
+				q.dropHeld(j, late, nil)
+			case q.ctx.Err() != nil: // Close began while the Liveness view was asked
+				q.dropHeld(j, late, nil)
+			case q.backlogged(j.s.cand.score):
+				q.dropHeld(j, late, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: j.s.cand.score.abandoned.Load()})
+			default:
+				q.apply(j, late)
 			}
-			if _, full := q.c.backlogged(&j.s.cand); full || q.hangs(j.s.cand.score) {
-				q.dropTaken(j, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: j.s.cand.score.abandoned.Load()})
-				continue
-			}
-			q.apply(j)
 		}
 	}
+}
+
+// take counts j in hand, unless Close has begun. From then on Close, if it
+// gives up on the workers, counts j abandoned, though it is yet to be
+// applied: it returns with every repair booked. late says Close had given
+// up before (see settle).
+func (q *repairQueue) take(j repairJob) (late, ok bool) {
+	q.running.Lock()
+	defer q.running.Unlock()
+	if q.ctx.Err() != nil {
+		return false, false
+	}
+	q.applying[j.t]++
+	return q.abandoned, true
+}
+
+// backlogged reports whether sc's replica is at MaxAbandonedPerReplica or
+// holds an ASYNC write given up on (see asyncWrite).
+func (q *repairQueue) backlogged(sc *score) bool {
+	_, full := q.c.backlogged(sc)
+	return full || q.hangs(sc)
+}
+
+// dropHeld drops a job in hand, and tells the Observer, unless Close
+// counted it.
+func (q *repairQueue) dropHeld(j repairJob, late bool, why error) {
+	if q.settle(j, late, endDropped, nil) {
+		return
+	}
+	q.enterHook()
+	defer q.leaveHook()
+	q.observeDrop(j, why)
 }
 
 // gone reports whether a queued repair's replica may no longer be written
@@ -215,36 +249,30 @@ func (q *repairQueue) signalSettled() {
 	}
 }
 
-// apply writes one repair, bounded by the read timeout, and gives up on a
-// replica that has not returned a read timeout after that (see
-// asyncWrite). A repair still running when Close gave up on it was counted
+// apply writes one repair in hand, bounded by the read timeout, and gives
+// up on a replica that has not returned a read timeout after that (see
+// asyncWrite). A repair still in hand when Close gave up on it was counted
 // as abandoned there.
-func (q *repairQueue) apply(j repairJob) {
+func (q *repairQueue) apply(j repairJob, late bool) {
 	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
 	defer cancel()
 	// A worker would otherwise keep, in CPU profiles, the labels of the
 	// read that started it (see workers.go): take this repair's read's,
 	// which the write's goroutine takes from it.
 	pprof.SetGoroutineLabels(j.labels)
-	q.running.Lock()
-	q.applying[j.t]++
-	// Close may have given up on the workers before this one began: it
-	// did not count this repair then, so it is booked here.
-	late := q.abandoned
-	q.running.Unlock()
 	sent := time.Now()
 	w := q.startWrite(ctx, j, sent)
 	if !w.await(ctx, q.c.cfg.ReadTimeout) {
-		q.settleApply(j, late, false, nil) // the write's goroutine reports its outcome when it returns
+		q.settle(j, late, endAbandoned, nil) // the write's goroutine reports its outcome when it returns
 		return
 	}
-	abandoned := q.settleApply(j, late, true, w.err)
+	byClose := q.settle(j, late, endApplied, w.err)
 	// The hooks come last, with the repair counted (see enterHook).
 	q.enterHook()
 	defer q.leaveHook()
 	// as a BLOCKING repair's write tells it (call.report)
 	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: w.err, Latency: w.took})
-	if !abandoned {
+	if !byClose {
 		q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async,
 			Mutation: j.s.diff, Err: w.err, Sent: sent, Took: w.took})
 	}
@@ -295,8 +323,8 @@ func (q *repairQueue) isSettled() bool {
 	return q.live == q.inHooks
 }
 
-// abandon gives up on the workers still in a replica's Apply, and counts
-// their repairs.
+// abandon gives up on the workers still holding a job, most in a
+// replica's Apply, and counts their repairs abandoned.
 func (q *repairQueue) abandon() {
 	q.running.Lock()
 	defer q.running.Unlock()
@@ -306,24 +334,35 @@ func (q *repairQueue) abandon() {
 	}
 }
 
-// settleApply books a repair whose Apply returned with err, or that its
-// worker gave up on (returned false), unless Close counted it abandoned;
-// it reports whether the repair was abandoned.
-func (q *repairQueue) settleApply(j repairJob, late, returned bool, err error) (abandoned bool) {
+// How a job in hand ended.
+type ending uint8
+
+const (
+	endApplied   ending = iota // Apply returned, with the error given
+	endAbandoned               // its worker gave up on Apply
+	endDropped                 // never applied
+)
+
+// settle books how a job in hand ended, unless Close counted it abandoned
+// (late: Close had given up before it was taken, so did not); it reports
+// whether Close did.
+func (q *repairQueue) settle(j repairJob, late bool, e ending, err error) (byClose bool) {
 	q.running.Lock()
 	// Delete a table's entry at 0: it would keep a dropped table, trackers
 	// and all, reachable for as long as the coordinator runs.
 	if q.applying[j.t]--; q.applying[j.t] == 0 {
 		delete(q.applying, j.t)
 	}
-	byClose := q.abandoned && !late
+	byClose = q.abandoned && !late
 	q.running.Unlock()
 	switch {
 	case byClose:
-	case !returned:
+	case e == endDropped:
+		q.countDrop(j)
+	case e == endAbandoned:
 		q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
 	default:
 		q.c.bookRepair(j.t, err)
 	}
-	return byClose || !returned
+	return byClose
 }

@@ -1,7 +1,5 @@
 package coordinator
 
-import "sync/atomic"
-
 // An ASYNC repair worker calls the embedder's Liveness, Outcomes and
 // Observer. A panic there is recovered and the worker goes on; a
 // runtime.Goexit (t.FailNow in a test's Observer) is not a panic, and
@@ -16,10 +14,11 @@ import "sync/atomic"
 type inHand struct {
 	returned bool // the worker returned: Close
 	held     bool
+	late     bool // see repairQueue.settle
 	job      repairJob
 }
 
-func (h *inHand) hold(j repairJob) { h.job, h.held = j, true }
+func (h *inHand) hold(j repairJob, late bool) { h.job, h.held, h.late = j, true, late }
 
 // release forgets the job: an idle worker holds nothing of a read.
 func (h *inHand) release() { *h = inHand{returned: h.returned} }
@@ -35,7 +34,7 @@ func (q *repairQueue) resumeWork(h *inHand) {
 		return
 	}
 	if h.held {
-		q.c.countRepairs(h.job.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsDropped })
+		q.settle(h.job, h.late, endDropped, nil)
 	}
 	h.release()
 	go q.work()

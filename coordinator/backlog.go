@@ -36,14 +36,14 @@ func (e *BacklogError) Error() string {
 		e.Endpoint.ID, e.Abandoned)
 }
 
-// backlogged returns how many abandoned requests cand's replica holds, and
+// backlogged returns how many abandoned requests sc's replica holds, and
 // whether that is as many as the coordinator allows.
-func (c *Coordinator) backlogged(cand *candidate) (int64, bool) {
+func (c *Coordinator) backlogged(sc *score) (int64, bool) {
 	limit := c.cfg.MaxAbandonedPerReplica
 	if limit < 0 {
 		return 0, false
 	}
-	n := cand.score.abandoned.Load()
+	n := sc.abandoned.Load()
 	return n, n >= int64(limit)
 }
 
@@ -54,7 +54,7 @@ func (c *Coordinator) backlogged(cand *candidate) (int64, bool) {
 // complete the round, it would be left there, and the request traced as
 // sent and cancelled.
 func (r *read) refuseBacklogged(k *call) bool {
-	n, full := r.c.backlogged(&k.cand)
+	n, full := r.c.backlogged(k.cand.score)
 	if !full {
 		return false
 	}

@@ -113,19 +113,20 @@ func (c *Coordinator) TableOptions(table string) TableOptions {
 }
 
 // Close stops the coordinator: later reads fail with ErrClosed, queued
-// ASYNC repairs are dropped (and counted), repairs in flight are cancelled,
-// idle request goroutines are told to exit, and Close returns once the
-// repair goroutines have exited — or after the read timeout at most: a
-// repair whose replica's Apply ignores its context is then abandoned to
-// that replica, as a read abandons a request that hangs, and counted in
-// RepairsAbandoned. A repair goroutine in the Observer or outcome reporter,
-// its repair counted, is not waited for: it may be the one calling Close,
-// and it exits as the call returns. Reads in flight finish normally; their
-// requests' goroutines exit as their replica calls return. Close is
-// idempotent, and only the first call waits: a later one, even while the
-// first still waits, returns at once, so one made from an Observer that
-// Close itself calls does not deadlock. Read final metrics after the first
-// returns.
+// ASYNC repairs are dropped (and counted), repairs in flight are
+// cancelled, idle request goroutines are told to exit, and Close returns
+// once the repair goroutines have exited — or after the read timeout at
+// most: a repair whose replica's Apply ignores its context is then
+// abandoned to that replica, as a read abandons a request that hangs, and
+// counted in RepairsAbandoned, as is one a worker still vets (its Liveness
+// view has not answered), which is never written. A repair goroutine in
+// the Observer or outcome reporter, its repair counted, is not waited for:
+// it may be the one calling Close, and it exits as the call returns. Reads
+// in flight finish normally; their requests' goroutines exit as their
+// replica calls return. Close is idempotent, and only the first call
+// waits: a later one, even while the first still waits, returns at once,
+// so one made from an Observer that Close itself calls does not deadlock.
+// Read final metrics after the first returns.
 func (c *Coordinator) Close() error {
 	if c.closed.Swap(true) {
 		return nil
