@@ -55,19 +55,10 @@ func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
 // (found by review).
 func TestAReadThatSendsNothingDoesNotClaimAProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
-			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
-		e.behave(t, A, constant(ms(10)))
-		_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
-		require.NoError(t, err)
-		res, _, _ := e.read(consistency.One)
-		require.Equal(t, B, firstContact(t, res))
-		e.behave(t, A, constant(ms(1))) // A heals
-		time.Sleep(ms(501))             // and its score expires
-
+		e := healedBehindB(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
+		res, err := e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
 		require.ErrorIs(t, err, context.Canceled)
 		require.Empty(t, res.Trace.Requests)
 

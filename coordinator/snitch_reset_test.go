@@ -21,23 +21,29 @@ import (
 // the stale score the probe's sample was blended into.
 func TestSnitchResetForgetsTheStaleScore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
-			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
-		e.behave(t, A, constant(ms(10)))
-		_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
-		require.NoError(t, err)
+		e := healedBehindB(t)
 		res, _, _ := e.read(consistency.One)
-		require.Equal(t, B, firstContact(t, res))
-
-		e.behave(t, A, constant(ms(1))) // A heals
-		time.Sleep(ms(501))
-		res, _, _ = e.read(consistency.One)
 		require.Equal(t, A, firstContact(t, res), "the probe")
 		for i := range 3 {
 			res, _, _ = e.read(consistency.One)
 			assert.Equal(t, A, firstContact(t, res), "read %d after the probe: A answered in 1 ms, as fast as B, and is first in the static order", i)
 		}
 	})
+}
+
+// healedBehindB is newEnv read at ONE with a ResetInterval of 500 ms, with
+// A scored slow (10 ms) behind B, then healed, and its score expired.
+func healedBehindB(t *testing.T) *env {
+	e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
+		Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
+	e.behave(t, A, constant(ms(10)))
+	_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
+	require.NoError(t, err)
+	res, _, _ := e.read(consistency.One)
+	require.Equal(t, B, firstContact(t, res))
+	e.behave(t, A, constant(ms(1))) // A heals
+	time.Sleep(ms(501))             // and its score expires
+	return e
 }
 
 // A replica that failed since its last answer is probed by one read once
