@@ -38,19 +38,24 @@ type Replica interface {
 	// Endpoint returns the replica's identity. It must not change.
 	Endpoint() Endpoint
 
-	// Read answers cmd from the replica's version of the partition cmd.Key
-	// of cmd.Table, exactly as cmd.Respond does: restricted to the command's
+	// Read answers cmd from the replica's version of the partition cmd.Key of
+	// cmd.Table, exactly as cmd.Respond does: restricted to the command's
 	// query, projected to its columns, purged at its read time, limited, and
 	// for a digest-only command digested at its digest version; or refused
 	// with Respond's *TombstoneOverwhelmingError, returned as it is or
 	// wrapped. Call Respond on the stored partition rather than reimplementing
-	// it. A partition the replica does not hold is not an error: it is read as
-	// an empty partition, Partition{Key: cmd.Key}. The coordinator never
-	// modifies an answer, and may hand its memory on in the Result of the
-	// read, so an answer may share memory with the stored partition, as
-	// Respond's does (its rows and range tombstones capped at their length,
-	// so that appending to them copies them); but once returned, it must not
-	// be modified or reused by the replica.
+	// it. The purge is the answer's alone: a store must not keep what a read
+	// purged, as a read at an earlier time (from a coordinator whose clock is
+	// behind, or a Request's NowInSec) must see what was live then. A
+	// partition the replica does not hold is not an error: it is read as an
+	// empty partition, Partition{Key: cmd.Key}, which is also what
+	// repair.Merge merges a first write into (it refuses the zero Partition,
+	// whose key differs). The coordinator never modifies an answer, and may
+	// hand its memory on in the Result of the read, so an answer may share
+	// memory with the stored partition, as Respond's does (its rows and range
+	// tombstones capped at their length, so that appending to them copies
+	// them); but once returned, it must not be modified or reused by the
+	// replica.
 	Read(ctx context.Context, cmd Command) (Response, error)
 
 	// Apply merges a mutation into the replica's copy by the reconciliation

@@ -25,8 +25,8 @@ type check struct {
 }
 
 // TestReplica checks that a replica.Replica keeps the contract of the
-// interface's documentation, as fstest.TestFS does for file systems. Run
-// it from a test of your adapter:
+// interface's documentation, as fstest.TestFS does for file systems. Run it
+// from a test of your adapter:
 //
 //	func TestAdapter(t *testing.T) {
 //		replicatest.TestReplica(t, func(t *testing.T) replica.Replica {
@@ -56,7 +56,8 @@ type check struct {
 // apart), and a clustering key may be empty; concurrent Reads and Applies are
 // safe (run the test with -race) and lose no write; every answer, at several
 // read times (one a second before an expiry; others expire cells and purge
-// some tombstones, which are then not counted), column selections and digest
+// some tombstones, which are then not counted; read forward, then back, so
+// that a store keeping what a read purged fails), column selections and digest
 // versions, is what Command.Respond gives for the data written, which holds a
 // static row, range tombstones, row liveness, complex cells and deletions; a
 // digest read at every version up to the replica's MaxDigestVersion

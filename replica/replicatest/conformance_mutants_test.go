@@ -170,23 +170,17 @@ var mutants = map[string]struct {
 	"acknowledges what it drops when cancelled in flight": {mutant{acksWhenCancelled: true}, "cancelled_in_flight"},
 
 	// Caching.
-	"keys its digest cache without the table": {mutant{read: func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
-		if !cmd.DigestOnly || cmd.Columns != nil || cmd.Query.Slices != nil || cmd.Query.Limit != 0 {
-			return cmd.Respond(stored)
-		}
-		k := digestKey{cmd.Key, cmd.DigestVersion, cmd.NowInSec, cmd.GCBefore}
-		if resp, ok := r.digests[k]; ok {
-			return resp, nil
-		}
-		resp, err := cmd.Respond(stored)
-		if err == nil {
-			if r.digests == nil {
-				r.digests = map[digestKey]replica.Response{}
-			}
-			r.digests[k] = resp
-		}
-		return resp, err
-	}}, "tables_are_separate"},
+	"keys its digest cache without the table": {mutant{read: cachesDigests(func(cmd replica.Command) digestKey {
+		return digestKey{cmd.Key, cmd.DigestVersion, cmd.NowInSec, cmd.GCBefore}
+	})}, "tables_are_separate"},
+	"keys its digest cache without gcBefore": {mutant{read: cachesDigests(func(cmd replica.Command) digestKey {
+		return digestKey{key: cmd.Table + "/" + cmd.Key, version: cmd.DigestVersion, now: cmd.NowInSec}
+	})}, "read_time"},
+	"keeps what a read purged": {mutant{read: func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		stored = stored.Purge(cmd.NowInSec, cmd.GCBefore) // compaction as it reads
+		r.data[[2]string{cmd.Table, cmd.Key}] = stored
+		return cmd.Respond(stored)
+	}}, "read_time"},
 
 	// Memory.
 	"sorts the caller's columns": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
@@ -238,6 +232,28 @@ var mutants = map[string]struct {
 
 // limitEachSlice reads a limited query of several slices one slice at a
 // time, each under the whole limit.
+// cachesDigests answers whole-partition digest reads from a cache, keyed
+// by key, which a write empties.
+func cachesDigests(key func(replica.Command) digestKey) func(*mapReplica, replica.Command, replica.Partition) (replica.Response, error) {
+	return func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if !cmd.DigestOnly || cmd.Columns != nil || cmd.Query.Slices != nil || cmd.Query.Limit != 0 {
+			return cmd.Respond(stored)
+		}
+		k := key(cmd)
+		if resp, ok := r.digests[k]; ok {
+			return resp, nil
+		}
+		resp, err := cmd.Respond(stored)
+		if err == nil {
+			if r.digests == nil {
+				r.digests = map[digestKey]replica.Response{}
+			}
+			r.digests[k] = resp
+		}
+		return resp, err
+	}
+}
+
 func limitEachSlice(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 	if len(cmd.Query.Slices) < 2 || cmd.Query.Limit == 0 {
 		return cmd.Respond(stored)
