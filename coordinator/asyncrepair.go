@@ -279,22 +279,32 @@ func (q *repairQueue) apply(j repairJob, late bool) {
 }
 
 // close stops the workers, cancelling writes in flight, and drops what is
-// still queued. It waits for the workers at most the read timeout: a
-// replica whose Apply ignores its context keeps its worker, which Close
-// abandons to it (as a read abandons a request that hangs) and counts.
-func (q *repairQueue) close() {
+// still queued, counted; it returns the dropped jobs, for observeDrops. It
+// waits for the workers at most the read timeout: a replica whose Apply
+// ignores its context keeps its worker, which Close abandons to it (as a
+// read abandons a request that hangs) and counts.
+func (q *repairQueue) close() []repairJob {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
 	q.cancel()
 	q.awaitWorkers()
+	var dropped []repairJob
 	for {
 		select {
 		case j := <-q.jobs:
-			q.drop(j)
+			q.countDrop(j)
+			dropped = append(dropped, j)
 		default:
-			return
+			return dropped
 		}
+	}
+}
+
+// observeDrops tells the Observer of the jobs close dropped.
+func (q *repairQueue) observeDrops(dropped []repairJob) {
+	for _, j := range dropped {
+		q.observeDrop(j, nil)
 	}
 }
 

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
@@ -141,4 +144,60 @@ func testAsyncRepairsLabels(t *testing.T) {
 		assert.Equal(t, fmt.Sprintf(`{"tenant":%q}`, tenant), <-seen, "read %d", i)
 		synctest.Wait()
 	}
+}
+
+// signalApply is applyUntilCancelled that tells in when an Apply begins.
+type signalApply struct {
+	replica.Replica
+	in chan<- struct{}
+}
+
+func (s signalApply) Apply(ctx context.Context, _ replica.Mutation) error {
+	s.in <- struct{}{}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// An Observer that calls runtime.Goexit (t.FailNow) when Close tells it of
+// a queued repair it dropped ends Close's goroutine: Close has counted
+// every queued repair and stopped the idle request goroutines by then. It
+// stopped halfway: the repairs behind that one were never counted, and
+// the goroutines ran on (found by review). Not in a bubble, which the
+// goroutines left behind by the failure would crash.
+func TestCloseFinishesBeforeTellingTheObserverOfDrops(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	e := newEnv(t, coordinator.Config{})
+	require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+	in := make(chan struct{}, 8)
+	var armed atomic.Bool
+	c, err := coordinator.New(coordinator.Config{
+		Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return signalApply{r, in} }),
+		Liveness: e.cluster, RepairWorkers: 1,
+		DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
+		Observer: coordinator.ObserverFuncs{Repair: func(ev coordinator.RepairEvent) {
+			if ev.Dropped && armed.CompareAndSwap(true, false) {
+				runtime.Goexit()
+			}
+		}},
+	})
+	require.NoError(t, err)
+	for range 4 { // each queues a repair of B
+		_, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+		require.NoError(t, err)
+	}
+	<-in // the one worker is in B's first Apply; three wait in the queue
+	armed.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Close()
+	}()
+	<-done
+
+	m := c.Metrics().Total
+	assert.Equal(t, int64(4), m.RepairsSent)
+	assert.Equal(t, int64(3), m.RepairsDropped, "%+v", m)
+	assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned, "%+v", m)
+	e.c.Close()
+	assert.NoError(t, goleak.Find(before), "Close stopped the idle request goroutines")
 }

@@ -131,8 +131,11 @@ func (c *Coordinator) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
-	c.repairs.close()
+	dropped := c.repairs.close()
 	c.workers.close()
+	// The Observer last: one that calls runtime.Goexit (t.FailNow) ends
+	// this goroutine, and stopped Close halfway, its work undone.
+	c.repairs.observeDrops(dropped)
 	return nil
 }
 
