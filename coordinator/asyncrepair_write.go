@@ -18,7 +18,8 @@ import (
 // (MaxAbandonedPerReplica) until the replica returns from it, as a
 // request a read gave up on does. Until then the queue drops its other
 // repairs to that replica (see repairQueue.hung): a replica that hangs
-// holds a worker once, not once for each repair it is sent.
+// holds the workers that took its writes before the first was given up,
+// once, not again for each repair it is sent.
 
 // asyncWrite is one ASYNC repair's Apply, shared by its worker and the
 // goroutine running it.
