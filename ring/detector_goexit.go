@@ -18,16 +18,18 @@ func (d *Detector) replaceMonitor(w *watching) {
 }
 
 // replaceProbing, deferred by a readmission, starts another in its place
-// unless it returned. A Replicas that ended it is a failed probe, as one
-// that panics is: the next probe waits the backoff's next delay. One that
-// ended it awaiting the readmission's deadline changes nothing of it, as
-// one that panics does not: the readmission awaits the same deadline.
+// unless it returned. A Replicas or Probe that ended it probing is a failed
+// probe, as one that panics is: the next probe waits the backoff's next
+// delay. One that ended it elsewhere changes nothing, as one that panics
+// does not: asked for the connection to start from, the failed one
+// decides; awaiting the readmission's deadline, or the backoff's wait
+// before a probe, the readmission awaits the same deadline or wait.
 func (d *Detector) replaceProbing(t *tracked, p *probing) {
 	if p.returned {
 		return
 	}
 	next := *p
-	if !next.awaiting {
+	if !next.choosing && !next.awaiting && next.waitEnd.IsZero() {
 		next.n++
 	}
 	d.start(func() { d.resumeProbing(t, &next) })
@@ -35,10 +37,16 @@ func (d *Detector) replaceProbing(t *tracked, p *probing) {
 
 func (d *Detector) resumeProbing(t *tracked, p *probing) {
 	defer d.replaceProbing(t, p)
-	if !p.awaiting {
+	switch {
+	case p.choosing:
+		p.choosing = false
+		d.readmitFrom(t, p, p.last)
+	case p.awaiting:
+		if d.readmitFor(t, p) {
+			d.probe(t, p, true)
+		}
+	default:
 		d.probe(t, p, false)
-	} else if d.readmitFor(t, p) {
-		d.probe(t, p, true)
 	}
 	p.returned = true
 }

@@ -74,19 +74,25 @@ func (d *Detector) convict(t *tracked, ep replica.Endpoint, rep replica.Replica)
 // runs on the detector's goroutine, where Replicas may be called; if
 // Replicas panics, the failed connection decides.
 func (d *Detector) readmission(t *tracked, failed replica.Replica, deadline time.Time) {
-	p := probing{last: failed, deadline: deadline}
+	p := probing{last: failed, deadline: deadline, choosing: true}
 	defer d.replaceProbing(t, &p)
 	rep, err := d.current(t)
+	p.choosing = false
 	if err != nil {
 		rep = failed
 	}
+	d.readmitFrom(t, &p, rep)
+	p.returned = true
+}
+
+// readmitFrom goes on with a readmission from t's connection rep.
+func (d *Detector) readmitFrom(t *tracked, p *probing, rep replica.Replica) {
 	if _, ok := rep.(replica.Prober); ok {
 		p.last = rep
-		d.probe(t, &p, false)
-	} else if p.last = rep; d.readmitFor(t, &p) {
-		d.probe(t, &p, true)
+		d.probe(t, p, false)
+	} else if p.last = rep; d.readmitFor(t, p) {
+		d.probe(t, p, true)
 	}
-	p.returned = true
 }
 
 // probing is where a readmission is in its probes.
@@ -94,7 +100,9 @@ type probing struct {
 	last     replica.Replica // the connection probed last
 	n        int             // the probe's place in the backoff
 	deadline time.Time       // as readmission's
+	choosing bool            // asking Replicas for the connection to start from
 	awaiting bool            // in readmitBy, waiting for deadline
+	waitEnd  time.Time       // the backoff's wait before probe n ends then; zero outside it
 	returned bool            // see replaceProbing
 }
 
@@ -107,10 +115,14 @@ type probing struct {
 func (d *Detector) probe(t *tracked, p *probing, now bool) {
 	for ; ; p.n++ {
 		if !now || p.n > 0 {
-			t.mu.Lock()
-			wait := d.cfg.Probe.Delay(p.n, t.rng.Float64())
-			t.mu.Unlock()
-			if !d.await(t, wait, p.last) {
+			if p.waitEnd.IsZero() { // else resumed in the wait (see replaceProbing)
+				t.mu.Lock()
+				p.waitEnd = time.Now().Add(d.cfg.Probe.Delay(p.n, t.rng.Float64()))
+				t.mu.Unlock()
+			}
+			ok := d.await(t, time.Until(p.waitEnd), p.last)
+			p.waitEnd = time.Time{}
+			if !ok {
 				return
 			}
 		}
