@@ -151,8 +151,9 @@ func (d *Detector) Phi(id string, now time.Time) float64 {
 // progress see their context cancelled, and Close does not wait for the
 // Probe calls themselves to return (one that ignores its context could
 // hold it up to its ProbeTimeout): a Probe may still be returning after
-// Close. OnChange is not called after Close returns.
-// Close is idempotent and returns nil.
+// Close. OnChange is not called after Close returns. It must not be called
+// from OnChange or Replicas, whose goroutines it waits for. Close is
+// idempotent and returns nil.
 func (d *Detector) Close() error {
 	d.goMu.Lock()
 	d.closed = true

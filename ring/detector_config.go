@@ -58,8 +58,9 @@ type DetectorConfig struct {
 	// looked for every CheckInterval and probed at once, the backoff
 	// starting again. Without it, or for an id it does not know, the failed
 	// connection is probed. It is called on the detector's goroutines, never
-	// under its locks, and must be fast and safe for concurrent use; a call
-	// that panics is a failed probe.
+	// under its locks, and must be fast and safe for concurrent use. It must
+	// not call Close, which waits for those goroutines; a call that panics is
+	// a failed probe.
 	Replicas func(id string) (replica.Replica, bool)
 	// ProbeTimeout bounds each probe: a probe that has not answered by then
 	// fails, and is abandoned if it ignores its context. Default 1 s.
@@ -140,11 +141,21 @@ func (c DetectorConfig) validate() error {
 			return &ConfigError{Setting: s.name, Reason: "negative duration " + s.d.String()}
 		}
 	}
+	// What NewArrivalWindow checks, with the setting at fault named.
+	limit := time.Duration(math.MaxInt64 / int64(max(c.WindowSize, 1)))
+	for _, s := range []struct {
+		name string
+		d    time.Duration
+	}{{"InitialInterval", c.InitialInterval}, {"MaxInterval", c.MaxInterval}} {
+		if s.d > limit {
+			return &ConfigError{Setting: s.name, Reason: fmt.Sprintf("%v is over %v, so that WindowSize %d of them would not add up", s.d, limit, c.WindowSize)}
+		}
+	}
 	if _, err := NewArrivalWindow(c.WindowSize, c.InitialInterval, c.MaxInterval); err != nil {
 		return err
 	}
 	if c.MaxLocalPause >= 0 && c.MaxLocalPause < times(2, c.CheckInterval) {
-		return &ConfigError{Setting: "MaxLocalPause", Reason: "must be at least twice CheckInterval " + c.CheckInterval.String() + ", or negative for no guard"}
+		return &ConfigError{Setting: "MaxLocalPause", Reason: c.MaxLocalPause.String() + " is under twice CheckInterval " + c.CheckInterval.String() + ": it must be at least that, or negative for no guard"}
 	}
 	return c.Probe.validate()
 }

@@ -28,6 +28,12 @@ func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
 		{ring.DetectorConfig{Probe: ring.Backoff{Initial: -time.Second}}, "Probe.Initial", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Max: -time.Second}}, "Probe.Max", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Jitter: 1.5}}, "Probe.Jitter", "1.5"},
+		// A window whose sum would overflow names the interval over the
+		// limit and the WindowSize it is over for (found by review).
+		{ring.DetectorConfig{InitialInterval: 4800 * time.Hour}, "InitialInterval", "4800h0m0s"},
+		{ring.DetectorConfig{MaxInterval: 4800 * time.Hour}, "MaxInterval", "4800h0m0s"},
+		{ring.DetectorConfig{WindowSize: 1 << 40}, "InitialInterval", "WindowSize 1099511627776"},
+		{ring.DetectorConfig{MaxLocalPause: 1999 * time.Millisecond}, "MaxLocalPause", "1.999s"},
 	} {
 		d, err := ring.NewDetector(c.cfg)
 		if d != nil {
