@@ -90,6 +90,7 @@ func TestContextObserverEveryEventOnceWithItsRead(t *testing.T) {
 		read("third", consistency.All)  // in B's Apply at Close
 		read("fourth", consistency.All) // queued at Close
 		require.NoError(t, c.Close())
+		synctest.Wait() // Close does not wait for a worker telling the Observer
 
 		obs.mu.Lock()
 		defer obs.mu.Unlock()
