@@ -103,6 +103,7 @@ func TestCloseDropsTheRepairAWorkerIsVetting(t *testing.T) {
 		synctest.Wait() // Close has cancelled the queue and waits for the worker
 		close(v.gate)
 		<-closed
+		synctest.Wait() // Close does not wait for the worker telling the Observer
 
 		m := v.c.Metrics().Total
 		v.mu.Lock()

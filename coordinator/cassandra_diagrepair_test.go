@@ -38,7 +38,7 @@ func TestCassandraDiagEventsAdditionalMutationRequired(t *testing.T) {
 
 		_, _, err := e.read(consistency.Quorum)
 		require.NoError(t, err)
-		e.c.Close() // B's write, not needed for the level, is queued ASYNC; Close ends it
+		e.c.Close()     // B's write, not needed for the level, is queued ASYNC; Close ends it
 		synctest.Wait() // Close does not wait for a worker telling the Observer of it
 		log.mu.Lock()
 		defer log.mu.Unlock()

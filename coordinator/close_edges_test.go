@@ -111,8 +111,9 @@ func TestCloseCancelsARepairInFlightAtOnce(t *testing.T) {
 		m = c.Metrics().Total
 		assert.Equal(t, int64(1), m.RepairsFailed)
 		assert.Zero(t, m.RepairsAbandoned+m.RepairsDropped+m.RepairsAcked)
+		synctest.Wait() // Close does not wait for the worker telling the Observer
 		_, repairs := obs.snapshot()
-		require.Len(t, repairs, 1, "the event is told before Close returns")
+		require.Len(t, repairs, 1)
 		assert.ErrorIs(t, repairs[0].Err, context.Canceled)
 		assert.False(t, repairs[0].Dropped)
 		assert.Equal(t, time.Second, repairs[0].Took)
