@@ -44,6 +44,7 @@ type DetectorConfig struct {
 	// (replica.IsConnectionFailure; a success resets the count) that
 	// convict a replica. Default 1: like gocql, the first refused
 	// connection convicts, since a probe soon readmits a node that is up.
+	// At most 2^31-1.
 	ConnectionFailures int
 	// Probe schedules the probes of a replica convicted for connection
 	// failures whose replica.Replica is a replica.Prober.
@@ -129,6 +130,9 @@ func (c DetectorConfig) validate() error {
 	}
 	if c.ConnectionFailures < 0 {
 		return &ConfigError{Setting: "ConnectionFailures", Reason: "negative " + strconv.Itoa(c.ConnectionFailures)}
+	}
+	if c.ConnectionFailures > math.MaxInt32 { // the count is an int32: it would never get there
+		return &ConfigError{Setting: "ConnectionFailures", Reason: strconv.Itoa(c.ConnectionFailures) + " is over 2^31-1"}
 	}
 	for _, s := range []struct {
 		name string

@@ -21,6 +21,9 @@ func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
 		{ring.DetectorConfig{PhiConvictThreshold: -3}, "PhiConvictThreshold", "-3"},
 		{ring.DetectorConfig{WindowSize: -7}, "WindowSize", "-7"},
 		{ring.DetectorConfig{ConnectionFailures: -2}, "ConnectionFailures", "-2"},
+		// The count of failures in a row is an int32: a larger setting
+		// would never convict.
+		{ring.DetectorConfig{ConnectionFailures: math.MaxInt32 + 1}, "ConnectionFailures", "2147483648"},
 		// A negative InitialInterval is the default MaxInterval too: the
 		// setting named must not depend on the order they are checked in.
 		{ring.DetectorConfig{InitialInterval: -time.Second}, "InitialInterval", "-1s"},
