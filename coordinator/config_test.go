@@ -97,6 +97,9 @@ func TestBadPlacementIsRejectedBeforeSending(t *testing.T) {
 			"nil":       {a, nil},
 			"nil ptr":   {a, (*replicatest.Replica)(nil)}, // crashed the read in Endpoint
 			"duplicate": {a, b, a},
+			// A locator that adds pending replicas, as a write's does:
+			// four replicas for RF 3 would read three of four at ALL.
+			"over RF": {a, b, e.replica(C), replicatest.NewReplica(replica.Endpoint{ID: "pending", Datacenter: "dc1", Rack: "r1"})},
 		}
 		for name, reps := range placements {
 			loc := coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) {

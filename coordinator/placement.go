@@ -12,7 +12,8 @@ import (
 
 // ErrBadPlacement is wrapped by the errors of a read whose locator answered
 // something unusable: no replicas, a nil replica, a replica ID listed twice,
-// or an invalid replication.
+// more replicas than the replication's total factor, or an invalid
+// replication.
 var ErrBadPlacement = errors.New("coordinator: bad placement")
 
 // checkPlacement validates the locator's answer before anything is sent;
@@ -24,6 +25,9 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	}
 	if len(reps) == 0 {
 		return fmt.Errorf("%w: no replicas (does its replication name a datacenter without nodes?)", ErrBadPlacement)
+	}
+	if len(reps) > repl.Total() {
+		return fmt.Errorf("%w: %d replicas for a replication of %d (a read asks only the natural replicas, not pending ones)", ErrBadPlacement, len(reps), repl.Total())
 	}
 	for i, r := range reps {
 		switch {

@@ -49,11 +49,14 @@ func TestCheckPlacementFindsDuplicates(t *testing.T) {
 			many = append(many, fmt.Sprintf("10.0.%d.%d:9042", i/8, i%8))
 		}
 		reps, eps = placementOf(many...)
+		repl := consistency.Simple(n + 1) // room for the duplicate: the check that fails is the duplicates'
 		assert.NoError(t, checkPlacement(reps, eps, repl, &spill), "%d distinct replicas", n)
 		for _, dup := range []int{0, 3, n - 1} {
 			ids := append(append([]string(nil), many...), many[dup])
 			reps, eps := placementOf(ids...)
-			assert.ErrorIs(t, checkPlacement(reps, eps, repl, &spill), ErrBadPlacement, "%s listed twice among %d", many[dup], len(ids))
+			err := checkPlacement(reps, eps, repl, &spill)
+			assert.ErrorIs(t, err, ErrBadPlacement, "%s listed twice among %d", many[dup], len(ids))
+			assert.ErrorContains(t, err, "listed twice")
 		}
 	}
 }
