@@ -32,7 +32,8 @@ type ManyRequest struct {
 	// as cql_select_test.go does): each partition is read
 	// with at most that many, and the results are cut once the rows of the
 	// keys before reach it. Without a PageSize it is also the page size of
-	// the pages Next reads.
+	// the pages Next reads, unless a page before had one: it is then what
+	// the LIMIT leaves, and the page reads all of it.
 	Limit int
 	// PageSize, if not 0, is the most live rows one page returns, and Limit
 	// the most over all the pages Next reads (CQL's LIMIT under a driver's
@@ -50,6 +51,10 @@ type ManyRequest struct {
 
 	// distinct is Keys when Next set them: distinct and checked already.
 	distinct []string
+	// limitLeft is set by Next once a page with a PageSize has made Limit
+	// a total: Limit is then what it leaves, even on a page whose
+	// PageSize is dropped, as a single-partition read's state carries it.
+	limitLeft bool
 }
 
 // KeyResult is the outcome of one key of a ReadMany: its result, or the

@@ -12,16 +12,17 @@ import (
 // returned none), then every key after it, as Cassandra pages an IN query.
 // The request's Keys are a copy of req's without repeats, made by the
 // first page's Next and shared by the pages after it; ReadMany does not
-// check them for repeats again while they are left as Next made them.
-// A key's pages return at most Query.Limit of its rows in all: the state
-// carries the rows it has left; and with a PageSize, all the pages at most
-// Limit rows: the next page's Limit is what this one left. It returns false
-// when nothing was cut, or the Limit is reached: every key returned the
-// rows it selects, up to the per-partition limit, or failed (KeyResult.Err;
-// a key that failed before the cut is not read again, one after it is).
-// The keys after a page that filled exactly are cut unread, so the next
-// page may find nothing, as a full page's state may lead to an empty page
-// in Cassandra.
+// check them for repeats again while they are left as Next made them. A
+// key's pages return at most Query.Limit of its rows in all: the state
+// carries the rows it has left; and once a page had a PageSize, all the
+// pages at most Limit rows: the next page's Limit is what this one left,
+// and a page whose PageSize is then dropped reads all of it. It returns
+// false when nothing was cut, or the Limit is reached: every key returned
+// the rows it selects, up to the per-partition limit, or failed
+// (KeyResult.Err; a key that failed before the cut is not read again, one
+// after it is). The keys after a page that filled exactly are cut unread,
+// so the next page may find nothing, as a full page's state may lead to an
+// empty page in Cassandra.
 //
 // A page reads its keys Concurrency at a time, in order, for latency, and
 // stops once the keys read before hold its rows: no more start, and the
@@ -37,10 +38,11 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 		// A cut key without a state returned nothing: a key that returned
 		// rows was cut before its last, after which a row follows.
 		next := req
-		if req.PageSize > 0 && req.Limit > 0 {
+		if req.Limit > 0 && (req.PageSize > 0 || req.limitLeft) {
 			if next.Limit -= req.pageRows(); next.Limit == 0 { // a cut page returned all it could
 				return ManyRequest{}, false
 			}
+			next.limitLeft = true
 		}
 		next.PagingState = r.Result.PagingState
 		next.Keys = req.keysFrom(i, results[i:])
