@@ -24,16 +24,7 @@ import (
 // again (found by review).
 func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newTwoDCs(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
-			Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
-		_, _, err := e.read(consistency.All) // every replica scored
-		require.NoError(t, err)
-		require.NoError(t, e.replica(d2n1).SetFault(replicatest.ErrorAfter(ms(1), nil)))
-		_, _, err = e.read(consistency.All) // d2n1 misses
-		require.Error(t, err)
-		require.NoError(t, e.replica(d2n1).SetFault(replicatest.Fault{})) // and heals
-		settle()
-
+		e := healedRemoteReplica(t, "NEVER")
 		before := e.stats(d2n1).Reads
 		for i := range 400 { // 4 s: a read at TWO every 10 ms, one at QUORUM every 100 ms
 			time.Sleep(ms(10))
@@ -47,6 +38,47 @@ func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
 		settle()
 		assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that asks it")
 	})
+}
+
+// Under ALWAYS a read at THREE over 3+3 from dc1 sends its extra request
+// to dc2 on every read, so it claims dc2's probe: no read claimed it, as
+// blockFor alone needs no remote replica, and the healed d2n1 was never
+// asked again while d2n2 took every extra request (found by review).
+func TestAlwaysExtraRequestToTheRemoteGroupClaimsItsProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := healedRemoteReplica(t, "ALWAYS")
+		before, remote := e.stats(d2n1).Reads, 0
+		for range 400 { // 4 s, a read at THREE every 10 ms
+			time.Sleep(ms(10))
+			res, _, err := e.read(consistency.Three)
+			require.NoError(t, err)
+			for _, rt := range res.Trace.Requests {
+				if rt.Endpoint == d2n1 || rt.Endpoint == d2n2 || rt.Endpoint == d2n3 {
+					remote++
+				}
+			}
+		}
+		settle()
+		require.Equal(t, 400, remote, "every read's extra request went to dc2")
+		assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that contacts dc2")
+	})
+}
+
+// healedRemoteReplica returns two datacenters of three, local dc1, under
+// the policy given, with an unlimited budget and a ResetInterval of
+// 500 ms, whose d2n1 missed a read and healed since.
+func healedRemoteReplica(t *testing.T, pol string) *env {
+	e := newTwoDCs(t, coordinator.Config{DefaultTable: policy(t, pol),
+		HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
+		Snitch:      coordinator.SnitchConfig{ResetInterval: ms(500)}})
+	_, _, err := e.read(consistency.All) // every replica scored
+	require.NoError(t, err)
+	require.NoError(t, e.replica(d2n1).SetFault(replicatest.ErrorAfter(ms(1), nil)))
+	_, _, err = e.read(consistency.All) // d2n1 misses
+	require.Error(t, err)
+	require.NoError(t, e.replica(d2n1).SetFault(replicatest.Fault{})) // and heals
+	settle()
+	return e
 }
 
 // A read whose context has already ended sends nothing, so it must not
