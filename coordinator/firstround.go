@@ -43,7 +43,7 @@ func (r *read) sendContacts(extra bool) {
 	if r.plan.contacts == 1 {
 		kind = KindData
 	}
-	r.sendHedge(cand, kind)
+	r.sendHedge(r.claimRemoteProbe(cand), kind)
 }
 
 // decideAlways settles, before anything is sent, whether ALWAYS's extra

@@ -37,6 +37,11 @@ type plan struct {
 	order    []candidate
 	contacts int
 	tails    [2]orderSpan
+	// local is how many of order's first candidates are in the local
+	// datacenter; remoteProbe, that the read may still claim the probe of
+	// the rest, which planning ranked without (see claimRemoteProbe).
+	local       int
+	remoteProbe bool
 }
 
 // orderSpan is the candidates order[from:to].
@@ -53,10 +58,9 @@ type planInput struct {
 	// noProbe: the read will send nothing (its context has ended), so it
 	// must claim no replica's probe, which it would not try.
 	noProbe bool
-	// always: the table's policy is ALWAYS, and digestFirst its strategy
-	// DigestFirst. Together with the level they say whether the first round
-	// sends one request past blockFor up front, perhaps to the remote group.
-	always, digestFirst bool
+	// digestFirst: the table's strategy is DigestFirst, whose reads at
+	// blockFor above one ask every candidate.
+	digestFirst bool
 }
 
 // makePlan filters, orders and splits the replicas of a read. It fails with
@@ -83,13 +87,16 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	now := snitchClock.Nanos(in.now)
 	probed := in.snitch.rank(buf[:local], now, want, !in.noProbe)
 	// The remote group holds contacts only when the local one cannot meet
-	// blockFor, or ALWAYS's extra request, or at EACH_QUORUM: a read that
-	// asks none of it must not claim a probe there, which it would not try
-	// (and one that always asks it must, or a replica there that missed
-	// is never tried again).
-	remoteAsked := p.blockFor+in.upFront(p.blockFor) > local || (in.level == consistency.EachQuorum && !in.repl.IsSimple())
-	in.snitch.rank(buf[local:], now, want-local, remoteAsked && !probed && !in.noProbe)
-	p.order = buf
+	// blockFor, or at EACH_QUORUM: a read that asks none of it must not
+	// claim a probe there, which it would not try. Its first speculative
+	// request there may claim it then (see claimRemoteProbe), or a
+	// replica there that missed would never be tried again by reads that
+	// reach the group only by hedges, or ALWAYS's extra request.
+	remoteAsked := p.blockFor > local || (in.level == consistency.EachQuorum && !in.repl.IsSimple())
+	mayClaim := !probed && !in.noProbe && !in.snitch.cfg.Disabled
+	in.snitch.rank(buf[local:], now, want-local, remoteAsked && mayClaim)
+	p.order, p.local = buf, local
+	p.remoteProbe = !remoteAsked && mayClaim && local < len(buf) && !(in.digestFirst && p.blockFor > 1)
 	if !in.snitch.cfg.Disabled {
 		// What each group has past the want ranked: a hedge that seeks
 		// another rack may reach it, and ranks it then (see rankTail).
@@ -106,16 +113,6 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		p.contacts = eachQuorumContacts(buf, p.dcs)
 	}
 	return p, nil
-}
-
-// upFront is how many requests past blockFor the read's first round sends
-// before any answer: ALWAYS's extra one, in a Cassandra first round (see
-// dataAndDigests), which EACH_QUORUM never speculates in.
-func (in planInput) upFront(blockFor int) int {
-	if in.always && in.level != consistency.EachQuorum && (!in.digestFirst || blockFor <= 1) {
-		return 1
-	}
-	return 0
 }
 
 // digestVersion is the newest digest version every candidate supports. A

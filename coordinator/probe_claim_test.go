@@ -24,7 +24,7 @@ import (
 // again (found by review).
 func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := healedRemoteReplica(t, "NEVER")
+		e := healedRemoteReplica(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
 		before := e.stats(d2n1).Reads
 		for i := range 400 { // 4 s: a read at TWO every 10 ms, one at QUORUM every 100 ms
 			time.Sleep(ms(10))
@@ -40,37 +40,74 @@ func TestAReadThatDoesNotContactAReplicaDoesNotClaimItsProbe(t *testing.T) {
 	})
 }
 
-// Under ALWAYS a read at THREE over 3+3 from dc1 sends its extra request
-// to dc2 on every read, so it claims dc2's probe: no read claimed it, as
-// blockFor alone needs no remote replica, and the healed d2n1 was never
-// asked again while d2n2 took every extra request (found by review).
-func TestAlwaysExtraRequestToTheRemoteGroupClaimsItsProbe(t *testing.T) {
+// A read at THREE over 3+3 from dc1 reaches dc2 only by its speculative
+// request: ALWAYS's extra one, or a hedge when dc1's third replica is
+// slow. That request claims dc2's probe, which planning does not: the
+// healed d2n1 was never asked again while d2n2 took every request there
+// (found by review).
+func TestASpeculativeRequestToTheRemoteGroupClaimsItsProbe(t *testing.T) {
+	for _, pol := range []string{"ALWAYS", "3ms"} {
+		t.Run(pol, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := healedRemoteReplica(t, coordinator.Config{DefaultTable: policy(t, pol),
+					HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+				e.behave(t, d1n3, constant(ms(10))) // every read's hedge fires at 3 ms
+				before, remote := e.stats(d2n1).Reads, 0
+				for range 400 { // 8 s, a read at THREE every 20 ms
+					time.Sleep(ms(20))
+					res, _, err := e.read(consistency.Three)
+					require.NoError(t, err)
+					remote += requestsToDC2(res)
+				}
+				settle()
+				require.Equal(t, 400, remote, "every read's speculative request went to dc2")
+				assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that contacts dc2")
+			})
+		})
+	}
+}
+
+// A speculative request the budget holds back claims no probe: under
+// ALWAYS with no budget, reads at THREE send nothing to dc2, and the
+// QUORUM reads among them, which do, must find the healed d2n1's probe
+// unclaimed (found by review, when planning claimed it for ALWAYS).
+func TestASpeculativeRequestHeldBackClaimsNoProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := healedRemoteReplica(t, "ALWAYS")
-		before, remote := e.stats(d2n1).Reads, 0
-		for range 400 { // 4 s, a read at THREE every 10 ms
+		e := healedRemoteReplica(t, coordinator.Config{DefaultTable: policy(t, "ALWAYS"),
+			HedgeBudget: coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}})
+		before, remoteAtThree := e.stats(d2n1).Reads, 0
+		for i := range 400 { // 4 s: THREE every 10 ms, QUORUM every 100 ms
 			time.Sleep(ms(10))
 			res, _, err := e.read(consistency.Three)
 			require.NoError(t, err)
-			for _, rt := range res.Trace.Requests {
-				if rt.Endpoint == d2n1 || rt.Endpoint == d2n2 || rt.Endpoint == d2n3 {
-					remote++
-				}
+			remoteAtThree += requestsToDC2(res)
+			if i%10 == 5 {
+				_, _, err := e.read(consistency.Quorum)
+				require.NoError(t, err)
 			}
 		}
 		settle()
-		require.Equal(t, 400, remote, "every read's extra request went to dc2")
-		assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that contacts dc2")
+		require.Zero(t, remoteAtThree, "no read at THREE contacted dc2: its extra was held back")
+		assert.Positive(t, e.stats(d2n1).Reads-before, "the healed d2n1 is probed by a read that asks it")
 	})
 }
 
-// healedRemoteReplica returns two datacenters of three, local dc1, under
-// the policy given, with an unlimited budget and a ResetInterval of
-// 500 ms, whose d2n1 missed a read and healed since.
-func healedRemoteReplica(t *testing.T, pol string) *env {
-	e := newTwoDCs(t, coordinator.Config{DefaultTable: policy(t, pol),
-		HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
-		Snitch:      coordinator.SnitchConfig{ResetInterval: ms(500)}})
+// requestsToDC2 counts the requests a read sent to dc2's replicas.
+func requestsToDC2(res coordinator.Result) int {
+	n := 0
+	for _, rt := range res.Trace.Requests {
+		if rt.Endpoint == d2n1 || rt.Endpoint == d2n2 || rt.Endpoint == d2n3 {
+			n++
+		}
+	}
+	return n
+}
+
+// healedRemoteReplica returns two datacenters of three, local dc1, with a
+// ResetInterval of 500 ms, whose d2n1 missed a read and healed since.
+func healedRemoteReplica(t *testing.T, cfg coordinator.Config) *env {
+	cfg.Snitch = coordinator.SnitchConfig{ResetInterval: ms(500)}
+	e := newTwoDCs(t, cfg)
 	_, _, err := e.read(consistency.All) // every replica scored
 	require.NoError(t, err)
 	require.NoError(t, e.replica(d2n1).SetFault(replicatest.ErrorAfter(ms(1), nil)))

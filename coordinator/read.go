@@ -131,7 +131,7 @@ func (r *read) makePlan(ended bool) error {
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
 		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start, noProbe: ended,
-		always: r.opts.SpeculativeRetry.Kind() == latency.KindAlways, digestFirst: r.opts.Strategy == DigestFirst,
+		digestFirst: r.opts.Strategy == DigestFirst,
 	}
 	r.plan, err = makePlan(in, reps, eps, candBuf)
 	r.trace.BlockFor = r.plan.blockFor

@@ -36,6 +36,7 @@ func (r *read) hedge() bool {
 	if r.suppressed(&r.trace.Hedge, r.allowed(ok)) {
 		return false
 	}
+	cand = r.claimRemoteProbe(cand)
 	kind := KindData
 	if r.rd.dataIn {
 		kind = KindDigest
@@ -197,6 +198,30 @@ func (r *read) speculationTarget() (candidate, bool) {
 	return *first, true
 }
 
+// claimRemoteProbe is for the read's speculative request to cand, allowed
+// and about to go out: when it is the read's first request to the remote
+// group, whose probe planning did not claim, it ranks that group again
+// claiming the probe, and returns the speculation target then, which the
+// probed replica may be. Claiming at planning would put the probe off
+// for every read that then sends nothing there, as most hedge nothing.
+func (r *read) claimRemoteProbe(cand candidate) candidate {
+	p := &r.plan
+	if !p.remoteProbe || cand.ep.Datacenter == r.c.cfg.LocalDatacenter {
+		return cand
+	}
+	p.remoteProbe = false
+	remote := p.order[p.local:]
+	probed := r.c.snitch.rank(remote, snitchClock.Nanos(r.now()), len(remote), true)
+	p.tails[1] = orderSpan{} // ranked whole
+	if !probed {
+		return cand
+	}
+	if c, ok := r.speculationTarget(); ok {
+		return c
+	}
+	return cand
+}
+
 // rankTail ranks the unranked tail of the plan's order that starts at i,
 // if one does: planning ranks only the candidates a read is likely to
 // contact, and a walk that goes past them, looking for another rack, must
@@ -262,6 +287,7 @@ func (r *read) reconcileHedge() bool {
 	if r.suppressed(h, r.allowed(ok)) {
 		return false
 	}
+	cand = r.claimRemoteProbe(cand)
 	refused := r.rd.refused
 	idx := r.send(cand, KindData, true, r.now())
 	r.refundUnsent(refused, 1)
