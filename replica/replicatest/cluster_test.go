@@ -190,6 +190,14 @@ func TestPinRejectsBadReplicaListsAndChangesNothing(t *testing.T) {
 	require.ErrorIs(t, c.Pin(table, "k", "dc1-r1-n1", "dc1-r1-n1"), replicatest.ErrInvalidConfig)
 	require.ErrorIs(t, c.Pin(table, "k"), replicatest.ErrInvalidConfig)
 	assert.Equal(t, ring, ids(locate(t, c, "k")))
+
+	// More than the replication places: the coordinator would refuse it.
+	c = newCluster(t, replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{dc("dc1", 1, 4)}, Replication: consistency.Simple(3),
+	})
+	ring = ids(locate(t, c, "k"))
+	require.ErrorIs(t, c.Pin(table, "k", "dc1-r1-n1", "dc1-r1-n2", "dc1-r1-n3", "dc1-r1-n4"), replicatest.ErrInvalidConfig)
+	assert.Equal(t, ring, ids(locate(t, c, "k")))
 }
 
 func TestClusterTablesRestrictWhatExists(t *testing.T) {

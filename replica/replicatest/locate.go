@@ -39,9 +39,11 @@ func (c *Cluster) knowTable(table string) error {
 }
 
 // Pin overrides the placement of (table, key): its replicas become the
-// replicas ids, in that order, whatever the replication says. It fails with
-// an error wrapping ErrUnknownReplica or ErrUnknownTable, or a *ConfigError
-// for no or repeated ids, and then changes nothing.
+// replicas ids, in that order, wherever they are, at most the replication's
+// total factor of them (a read's coordinator refuses more: see
+// coordinator.Locator). It fails with an error wrapping ErrUnknownReplica
+// or ErrUnknownTable, or a *ConfigError for no, too many or repeated ids,
+// and then changes nothing.
 func (c *Cluster) Pin(table, key string, ids ...string) error {
 	rs, err := c.lookup(table, ids)
 	if err != nil {
@@ -49,6 +51,9 @@ func (c *Cluster) Pin(table, key string, ids ...string) error {
 	}
 	if len(rs) == 0 {
 		return invalid("pin of "+key, "no replicas")
+	}
+	if n := c.replication.Total(); len(rs) > n {
+		return invalid("pin of "+key, "%d replicas for a replication of %d", len(rs), n)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
