@@ -16,10 +16,11 @@ import (
 // Locator finds the replicas of a partition and the replication of its
 // table. The coordinator calls it once per read; it must be safe for
 // concurrent use. Replicas come in the locator's static order (ring order,
-// say), at most the replication's total factor of them: the natural
-// replicas, not a write's pending ones. The coordinator reorders its own
-// copy by proximity, and neither modifies nor keeps the slice, so a
-// locator may hand out a cached one. A *replicatest.Cluster is a Locator.
+// say), at most the replication's total factor of them, and at most its
+// factor there in the local datacenter: the natural replicas, not a
+// write's pending ones. The coordinator reorders its own copy by
+// proximity, and neither modifies nor keeps the slice, so a locator may
+// hand out a cached one. A *replicatest.Cluster is a Locator.
 type Locator interface {
 	Locate(table, key string) ([]replica.Replica, consistency.Replication, error)
 }

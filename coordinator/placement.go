@@ -12,14 +12,14 @@ import (
 
 // ErrBadPlacement is wrapped by the errors of a read whose locator answered
 // something unusable: no replicas, a nil replica, a replica ID listed twice,
-// more replicas than the replication's total factor, or an invalid
-// replication.
+// more replicas than the replication's total factor or, in the local
+// datacenter, than its factor there, or an invalid replication.
 var ErrBadPlacement = errors.New("coordinator: bad placement")
 
 // checkPlacement validates the locator's answer before anything is sent;
 // replica i's endpoint is eps[i]. Placements of more than inlineReplicas
 // are checked in spill's tables.
-func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication, spill *dupTables) error {
+func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication, localDC string, spill *dupTables) error {
 	if err := repl.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadPlacement, err)
 	}
@@ -29,7 +29,11 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	if len(reps) > repl.Total() {
 		return fmt.Errorf("%w: %d replicas for a replication of %d (a read asks only the natural replicas, not pending ones)", ErrBadPlacement, len(reps), repl.Total())
 	}
+	local := 0
 	for i, r := range reps {
+		if eps[i].Datacenter == localDC {
+			local++
+		}
 		switch {
 		case eps[i].ID != "": // endpoints asked it: neither nil nor a nil pointer
 		case r == nil:
@@ -40,6 +44,12 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	}
 	if id, ok := listedTwice(eps, spill); ok {
 		return fmt.Errorf("%w: replica %q listed twice", ErrBadPlacement, id)
+	}
+	// A DC-local level reads the local datacenter alone: more replicas
+	// there than its factor, or any at a factor of 0, would answer for
+	// replicas that are elsewhere.
+	if localDC != "" && local > repl.Factor(localDC) {
+		return fmt.Errorf("%w: %d replicas in the local datacenter %q for a factor of %d", ErrBadPlacement, local, localDC, repl.Factor(localDC))
 	}
 	return nil
 }

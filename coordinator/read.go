@@ -117,7 +117,7 @@ func (r *read) makePlan(ended bool) error {
 	}
 	eps, err := endpoints(reps, epBuf)
 	if err == nil {
-		err = checkPlacement(reps, eps, repl, &r.wide.dups)
+		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, &r.wide.dups)
 	}
 	if err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
