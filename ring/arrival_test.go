@@ -95,6 +95,15 @@ func TestBackoffDelay(t *testing.T) {
 	if got := none.Delay(2, 0.9); got != 4*time.Second {
 		t.Errorf("no jitter: %v", got)
 	}
+	// Initial * 2^n below Max is the wait for every n, 62 too, and a
+	// product past a Duration is capped (found by fuzzing: probe 62
+	// waited Max).
+	huge := ring.Backoff{Initial: time.Nanosecond, Max: math.MaxInt64, Jitter: -1}
+	for n, want := range map[int]time.Duration{61: 1 << 61, 62: 1 << 62, 63: math.MaxInt64, 1 << 20: math.MaxInt64} {
+		if got := huge.Delay(n, 0); got != want {
+			t.Errorf("%+v.Delay(%d) = %v, want %v", huge, n, got, want)
+		}
+	}
 }
 
 func TestNewArrivalWindowRejectsBadSizes(t *testing.T) {

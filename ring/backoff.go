@@ -26,10 +26,10 @@ type Backoff struct {
 func (b Backoff) Delay(n int, r float64) time.Duration {
 	b = b.withDefaults()
 	d := b.Max
-	if n < 62 {
-		if exp := float64(b.Initial) * math.Exp2(float64(n)); exp < float64(b.Max) {
-			d = time.Duration(exp)
-		}
+	// In floating point, any n: a product at or past Max (+Inf included)
+	// is capped, and one below it fits a Duration.
+	if exp := float64(b.Initial) * math.Exp2(float64(n)); exp < float64(b.Max) {
+		d = time.Duration(exp)
 	}
 	if b.Jitter > 0 {
 		d -= time.Duration(float64(d) * b.Jitter * r)
