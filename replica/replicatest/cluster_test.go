@@ -198,6 +198,16 @@ func TestPinRejectsBadReplicaListsAndChangesNothing(t *testing.T) {
 	ring = ids(locate(t, c, "k"))
 	require.ErrorIs(t, c.Pin(table, "k", "dc1-r1-n1", "dc1-r1-n2", "dc1-r1-n3", "dc1-r1-n4"), replicatest.ErrInvalidConfig)
 	assert.Equal(t, ring, ids(locate(t, c, "k")))
+
+	// Or more in one datacenter than its factor there, within the total.
+	c = newCluster(t, replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{dc("dc1", 1, 2), dc("dc2", 1, 2)},
+		Replication: consistency.NetworkTopology(map[string]int{"dc1": 1, "dc2": 2}),
+	})
+	ring = ids(locate(t, c, "k"))
+	require.ErrorIs(t, c.Pin(table, "k", "dc1-r1-n1", "dc1-r1-n2"), replicatest.ErrInvalidConfig)
+	assert.Equal(t, ring, ids(locate(t, c, "k")))
+	require.NoError(t, c.Pin(table, "k", "dc2-r1-n2", "dc1-r1-n2", "dc2-r1-n1"))
 }
 
 func TestClusterTablesRestrictWhatExists(t *testing.T) {

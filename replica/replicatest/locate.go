@@ -39,11 +39,12 @@ func (c *Cluster) knowTable(table string) error {
 }
 
 // Pin overrides the placement of (table, key): its replicas become the
-// replicas ids, in that order, wherever they are, at most the replication's
-// total factor of them (a read's coordinator refuses more: see
-// coordinator.Locator). It fails with an error wrapping ErrUnknownReplica
-// or ErrUnknownTable, or a *ConfigError for no, too many or repeated ids,
-// and then changes nothing.
+// replicas ids, in that order, on any racks, as many as the replication
+// places: at most its total factor, and under NetworkTopology at most each
+// datacenter's factor there (a coordinator refuses more in its local
+// datacenter: see coordinator.Locator). It fails with an error wrapping
+// ErrUnknownReplica or ErrUnknownTable, or a *ConfigError for no, too many
+// or repeated ids, and then changes nothing.
 func (c *Cluster) Pin(table, key string, ids ...string) error {
 	rs, err := c.lookup(table, ids)
 	if err != nil {
@@ -54,6 +55,15 @@ func (c *Cluster) Pin(table, key string, ids ...string) error {
 	}
 	if n := c.replication.Total(); len(rs) > n {
 		return invalid("pin of "+key, "%d replicas for a replication of %d", len(rs), n)
+	}
+	if !c.replication.IsSimple() {
+		in := map[string]int{}
+		for _, r := range rs {
+			dc := r.Endpoint().Datacenter
+			if in[dc]++; in[dc] > c.replication.Factor(dc) {
+				return invalid("pin of "+key, "more than %d replicas in %s, its factor", c.replication.Factor(dc), dc)
+			}
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
