@@ -96,14 +96,15 @@ type Config struct {
 	// has not returned from: a replica that ignores its context holds a
 	// goroutine for each, and DigestFirst and ALL ask it every read. At
 	// the cap a request to it is not sent: it fails at once with a
-	// *BacklogError, and is sent again once some return. The cap is
-	// checked as a request is sent: requests in flight when their reads
-	// give up all count, so a replica that starts hanging under load may
-	// hold, once, up to the cap plus the requests sent to it within one
-	// read timeout (a burst of 3,000 reads left 3,000); none is sent to it
-	// until it is back under the cap. An ASYNC repair write its worker
-	// gave up on counts too; while a replica holds one, or is at the cap,
-	// a queued repair to it is dropped. Default 1024; negative: no limit.
+	// *BacklogError, and is sent again once some return; planning ranks it
+	// behind every other replica meanwhile. The cap is checked as a
+	// request is sent: requests in flight when their reads give up all
+	// count, so a replica that starts hanging under load may hold, once,
+	// up to the cap plus the requests sent to it within one read timeout
+	// (a burst of 3,000 reads left 3,000); none is sent to it until it is
+	// back under the cap. An ASYNC repair write its worker gave up on
+	// counts too; while a replica holds one, or is at the cap, a queued
+	// repair to it is dropped. Default 1024; negative: no limit.
 	MaxAbandonedPerReplica int
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at

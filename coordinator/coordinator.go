@@ -69,6 +69,7 @@ func New(cfg Config) (*Coordinator, error) {
 		return nil, err
 	}
 	c := &Coordinator{cfg: cfg, snitch: newSnitch(cfg.Snitch), workers: new(workers)}
+	c.snitch.abandonCap = int64(max(cfg.MaxAbandonedPerReplica, 0)) // negative: none
 	c.reads.New = func() any { return new(read) }
 	c.calls.New = func() any { return new(call) }
 	c.timers.New = func() any { return new(readTimer) }

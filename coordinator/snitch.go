@@ -34,6 +34,14 @@ type snitch struct {
 	cache  scoreCache
 	// logBadness is log(1 + cfg.Badness), a bucket's width in log space.
 	logBadness float64
+	// abandonCap is Config.MaxAbandonedPerReplica; 0 for none.
+	abandonCap int64
+}
+
+// atCap reports whether sc's replica holds as many abandoned requests as
+// it may (see BacklogError): a request to it would be refused unsent.
+func (s *snitch) atCap(sc *score) bool {
+	return s.abandonCap > 0 && sc.abandoned.Load() >= s.abandonCap
 }
 
 // snitchClock dates the scores' answers by the monotonic clock: dated by

@@ -64,7 +64,7 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	bar := best * (1 + s.cfg.Badness)
 	for i, c := range cs {
 		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
-		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing) {
+		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing && !s.atCap(c.score)) {
 			keys[i], misses[i], probing = 0, 0, true // forgotten, for its read alone
 		}
 	}
@@ -93,6 +93,15 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	// (see putBehind).
 	putBehind(keys, misses, max(clean, best), 2*(1+s.cfg.Badness))
 	bucketize(keys, s.cfg.Badness, s.logBadness, k)
+	// A replica at its backlog cap goes behind every other: a request to
+	// it would be refused unsent, and a read whose contacts it held
+	// failed while replicas it never asked were idle (a hung replica
+	// records no miss and keeps the score it had).
+	for i, c := range cs {
+		if s.atCap(c.score) {
+			keys[i] = math.Inf(1)
+		}
+	}
 	selectByKeys(cs, keys, k)
 	spreadRacks(cs, keys, k)
 	return probing
@@ -204,7 +213,7 @@ func bucketize(keys []float64, badness, logBadness float64, k int) {
 		case badness <= 0:
 			keys[i] = key
 		case key >= limit:
-			keys[i] = math.Inf(1) // never among the k selected
+			keys[i] = math.MaxFloat64 // never among the k selected; +Inf is for those at their cap
 		case key < best*(1+badness):
 			keys[i] = 0 // within the margin of the best: no logarithms
 		default:

@@ -99,7 +99,7 @@ func (r *read) nextLive(i int) int {
 // round's one speculative action unsent where another replica could
 // have taken it.
 func (r *read) sendable(c *candidate) bool {
-	if limit := r.c.cfg.MaxAbandonedPerReplica; limit >= 0 && c.score.abandoned.Load() >= int64(limit) {
+	if r.c.snitch.atCap(c.score) {
 		return false
 	}
 	l := r.c.cfg.Liveness
