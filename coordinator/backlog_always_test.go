@@ -21,7 +21,10 @@ func TestARefusedRequestIsReplacedWhenAlwaysWasSuppressed(t *testing.T) {
 			DefaultTable:           policy(t, "ALWAYS"),
 			ReadTimeout:            ms(50),
 			MaxAbandonedPerReplica: 1,
-			HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
+			// The locator's order: ranked, a replica at its cap comes last,
+			// and is no contact to refuse.
+			Snitch:      coordinator.SnitchConfig{Disabled: true},
+			HedgeBudget: coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
 		})
 		e.hangs(t, d1n1)
 		defer func() {

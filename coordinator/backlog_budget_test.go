@@ -12,9 +12,10 @@ import (
 	"github.com/readpath/readpath/coordinator"
 )
 
-// A wedged local replica at its backlog cap is still a contact of every
-// QUORUM read over two datacenters (the local one comes first), and its
-// request is refused unsent. The hedge that replaces it sends no more than
+// With the snitch disabled (the locator's order), a wedged local replica
+// at its backlog cap is still a contact of every QUORUM read over two
+// datacenters (the local one comes first), and its request is refused
+// unsent. The hedge that replaces it sends no more than
 // a healthy read does, so a spent budget must not stop it: before, with
 // the budget spent, every such read failed naming the BacklogError while
 // five healthy replicas were up (78 % of QUORUM reads in a drill over
@@ -25,7 +26,10 @@ func TestARefusedRequestIsReplacedWhateverTheBudget(t *testing.T) {
 			DefaultTable:           policy(t, "5ms"),
 			ReadTimeout:            ms(50),
 			MaxAbandonedPerReplica: 1,
-			HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
+			// The locator's order: ranked, a replica at its cap comes last,
+			// and is no contact to refuse.
+			Snitch:      coordinator.SnitchConfig{Disabled: true},
+			HedgeBudget: coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
 		})
 		e.hangs(t, d1n1)
 		_, _, err := e.read(consistency.Quorum)

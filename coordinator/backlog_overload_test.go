@@ -23,8 +23,11 @@ func TestARefusedRequestIsReplacedWhenOverloaded(t *testing.T) {
 			DefaultTable:           policy(t, "5ms"),
 			ReadTimeout:            ms(50),
 			MaxAbandonedPerReplica: 1,
-			MaxInFlight:            1,
-			HedgeBudget:            coordinator.HedgeBudget{Unlimited: true},
+			// The locator's order: ranked, a replica at its cap comes last,
+			// and is no contact to refuse.
+			Snitch:      coordinator.SnitchConfig{Disabled: true},
+			MaxInFlight: 1,
+			HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
 		})
 		e.hangs(t, d1n1)
 		_, _, err := e.read(consistency.Quorum)

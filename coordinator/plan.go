@@ -79,7 +79,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	if err := assureLive(in, buf, p.blockFor); err != nil {
 		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, explainLocal(in, eps, err) // blockFor for the trace
 	}
-	local := partitionLocalFirst(buf, in.localDC)
+	local := partitionLocalFirst(buf, in.localDC, in.snitch)
 	want := len(buf) // EACH_QUORUM contacts a quorum of each datacenter: rank all
 	if in.level != consistency.EachQuorum {
 		want = p.blockFor + 2 // the contacts, ALWAYS's extra request and a hedge
@@ -192,11 +192,15 @@ func explainLocal(in planInput, eps []replica.Endpoint, err error) error {
 
 // partitionLocalFirst moves the candidates of the local datacenter to the
 // front, keeping the relative order of both groups, and returns how many
-// are local.
-func partitionLocalFirst(cs []candidate, localDC string) int {
+// are local. One at its backlog cap stays in the other group, which its
+// ranking puts it last in (unless the snitch is disabled): at a level the
+// remote group may serve, a local replica a request to which would be
+// refused unsent must not be a contact ahead of a remote one (two at their
+// cap failed every QUORUM read over 3+3 while remote replicas sat idle).
+func partitionLocalFirst(cs []candidate, localDC string, s *snitch) int {
 	n := 0
 	for i := range cs {
-		if cs[i].ep.Datacenter != localDC {
+		if cs[i].ep.Datacenter != localDC || s.ranksLast(cs[i].score) {
 			continue
 		}
 		if i > n { // a candidate is 80 bytes: move only what must move

@@ -38,10 +38,14 @@ type snitch struct {
 	abandonCap int64
 }
 
+// ranksLast reports whether ranking puts sc's replica behind every other:
+// it is at its cap (see capsLast), and the snitch is not disabled.
+func (s *snitch) ranksLast(sc *score) bool { return !s.cfg.Disabled && s.atCap(sc) }
+
 // atCap reports whether sc's replica holds as many abandoned requests as
 // it may (see BacklogError): a request to it would be refused unsent.
 func (s *snitch) atCap(sc *score) bool {
-	return s.abandonCap > 0 && sc.abandoned.Load() >= s.abandonCap
+	return s.abandonCap > 0 && sc != nil && sc.abandoned.Load() >= s.abandonCap
 }
 
 // snitchClock dates the scores' answers by the monotonic clock: dated by

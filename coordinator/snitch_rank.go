@@ -18,8 +18,14 @@ import (
 // ONE among nine replicas nearly as cheap as among three. With probe, the
 // read may claim the probe of a replica whose score expired (see
 // rankWith), which it then asks first; rank reports whether it did.
+// Replicas at their backlog cap go behind all the others first, and are
+// not ranked: a request to one is refused unsent. Disabled keeps the
+// locator's order, theirs too.
 func (s *snitch) rank(cs []candidate, now int64, k int, probe bool) (probed bool) {
-	if s.cfg.Disabled || len(cs) < 2 || k <= 0 {
+	if s.cfg.Disabled || k <= 0 {
+		return false
+	}
+	if cs = cs[:s.capsLast(cs)]; len(cs) < 2 {
 		return false
 	}
 	var keyBuf [inlineRank]float64
@@ -29,6 +35,25 @@ func (s *snitch) rank(cs []candidate, now int64, k int, probe bool) (probed bool
 		keys, counts = make([]float64, len(cs)), make([]int64, 2*len(cs))
 	}
 	return s.rankWith(cs, now, k, probe, keys, counts)
+}
+
+// capsLast moves the candidates at their backlog cap behind the others,
+// keeping the order of both, and returns how many are not. A hung replica
+// records no miss and keeps the score it had, so ranked among the others
+// it came first: two at their cap among five were every QUORUM read's
+// contacts, refused unsent, and the reads failed while a replica sat
+// idle; and its stale key set the bar the others' buckets were cut at.
+func (s *snitch) capsLast(cs []candidate) int {
+	n := len(cs)
+	for i := n - 1; i >= 0; i-- {
+		if s.ranksLast(cs[i].score) {
+			c := cs[i]
+			copy(cs[i:n-1], cs[i+1:n])
+			cs[n-1] = c
+			n--
+		}
+	}
+	return n
 }
 
 // inlineRank is how many candidates rank orders without allocating.
@@ -64,7 +89,7 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	bar := best * (1 + s.cfg.Badness)
 	for i, c := range cs {
 		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
-		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing && !s.atCap(c.score)) {
+		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing) {
 			keys[i], misses[i], probing = 0, 0, true // forgotten, for its read alone
 		}
 	}
@@ -93,15 +118,6 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	// (see putBehind).
 	putBehind(keys, misses, max(clean, best), 2*(1+s.cfg.Badness))
 	bucketize(keys, s.cfg.Badness, s.logBadness, k)
-	// A replica at its backlog cap goes behind every other: a request to
-	// it would be refused unsent, and a read whose contacts it held
-	// failed while replicas it never asked were idle (a hung replica
-	// records no miss and keeps the score it had).
-	for i, c := range cs {
-		if s.atCap(c.score) {
-			keys[i] = math.Inf(1)
-		}
-	}
 	selectByKeys(cs, keys, k)
 	spreadRacks(cs, keys, k)
 	return probing
@@ -213,7 +229,7 @@ func bucketize(keys []float64, badness, logBadness float64, k int) {
 		case badness <= 0:
 			keys[i] = key
 		case key >= limit:
-			keys[i] = math.MaxFloat64 // never among the k selected; +Inf is for those at their cap
+			keys[i] = math.Inf(1) // never among the k selected
 		case key < best*(1+badness):
 			keys[i] = 0 // within the margin of the best: no logarithms
 		default:
