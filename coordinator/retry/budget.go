@@ -151,6 +151,9 @@ func (b *Budget) TryWithdraw(now time.Time) bool {
 // fractions included, for metrics. It is never negative.
 func (b *Budget) Available(now time.Time) float64 {
 	e := b.epoch(now)
+	if b.withdrawals.late(e) {
+		return 0 // TryWithdraw refuses it
+	}
 	allowed, spent := b.allowance(e), b.withdrawals.sum(e)*micro
 	if spent >= allowed {
 		return 0

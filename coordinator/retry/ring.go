@@ -20,7 +20,18 @@ const (
 // untouched for within maxLate windows of a multiple of that long.
 type ring struct {
 	slots [ringSlots]atomic.Uint64
+	// newest is the latest epoch an event was counted at. An event a
+	// window or more before it is late: its slot may hold a newer lap
+	// any number of laps ahead, which the slot's lap alone cannot tell
+	// from one long stale (a withdrawal 300 windows late reset the
+	// current window's count, and interleaved with current ones let them
+	// all through).
+	newest atomic.Uint64
 }
+
+// late reports whether epoch e is a window or more before the newest
+// event counted.
+func (r *ring) late(e uint64) bool { return e+ringSlots <= r.newest.Load() }
 
 func pack(lap uint32, n uint64) uint64 { return uint64(lap)<<32 | slotUsed | n }
 
@@ -49,8 +60,16 @@ func (r *ring) locate(e uint64) (*atomic.Uint64, uint32) {
 }
 
 // add counts one event at epoch e. It returns false, counting nothing, when
-// e is older than the window the slot already holds.
+// e is late, or older than the window the slot already holds.
 func (r *ring) add(e uint64) bool {
+	for n := r.newest.Load(); e > n; n = r.newest.Load() {
+		if r.newest.CompareAndSwap(n, e) {
+			break
+		}
+	}
+	if r.late(e) {
+		return false
+	}
 	s, lap := r.locate(e)
 	if holds(s.Load(), lap) {
 		s.Add(1)
