@@ -1,6 +1,10 @@
 package retry
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/readpath/readpath/internal/stripe"
+)
 
 // ringSlots is how many slots divide a budget's window.
 const ringSlots = 10
@@ -19,14 +23,16 @@ const (
 // repeats after 2^32 windows, so counts are exact unless a slot was left
 // untouched for within maxLate windows of a multiple of that long.
 type ring struct {
-	slots [ringSlots]atomic.Uint64
 	// newest is the latest epoch an event was counted at. An event a
 	// window or more before it is late: its slot may hold a newer lap
 	// any number of laps ahead, which the slot's lap alone cannot tell
 	// from one long stale (a withdrawal 300 windows late reset the
 	// current window's count, and interleaved with current ones let them
-	// all through).
+	// all through). Every event reads it and few write it: it has a cache
+	// line of its own, apart from the counts every event writes.
 	newest atomic.Uint64
+	_      [stripe.CacheLine - 8]byte
+	slots  [ringSlots]atomic.Uint64
 }
 
 // late reports whether epoch e is a window or more before the newest
