@@ -114,9 +114,20 @@ func (b *Budget) Validate() error {
 // monotonic reading is placed by it: by UnixNano, the wall clock stepping
 // back an hour (NTP, a resumed VM) left every slot holding the later
 // time's counts, refusing every extra attempt, the floor's too, for the
-// hour, and a step forward emptied the window. Unsigned arithmetic keeps
-// any time, even before 1970, a valid index.
-func (b *Budget) epoch(now time.Time) uint64 { return uint64(b.clock.Nanos(now)) / b.slotNanos }
+// hour, and a step forward emptied the window. Times before 1970 (the
+// zero time.Time, say) keep their order: the signed count of slots,
+// floored, with its sign bit flipped orders as an unsigned number. Taken
+// as unsigned, such a time became the newest epoch by far, and every
+// later event was late: one zero time.Time refused every withdrawal for
+// good, the floor's too.
+func (b *Budget) epoch(now time.Time) uint64 {
+	n, slot := b.clock.Nanos(now), int64(b.slotNanos)
+	q := n / slot
+	if n%slot < 0 {
+		q--
+	}
+	return uint64(q) ^ 1<<63
+}
 
 // Deposit counts one request at now. It is lock-free and does not allocate.
 func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }

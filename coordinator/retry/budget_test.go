@@ -138,10 +138,16 @@ func TestBudgetIgnoresEventsOlderThanItsWindow(t *testing.T) {
 	assert.InDelta(t, 1, b.Available(late), 1e-9)
 	assert.False(t, b.TryWithdraw(t0))
 	assert.InDelta(t, 1, b.Available(late), 1e-9)
-	// Times before 1970 and the zero time are just times.
+	// Times before 1970 and the zero time are just times: here steps
+	// back of decades, refused, the present unchanged; alone, counted.
 	b.Deposit(time.Unix(-100, 0))
 	b.Deposit(time.Time{})
-	assert.True(t, b.TryWithdraw(time.Unix(-100, 0)))
+	assert.False(t, b.TryWithdraw(time.Unix(-100, 0)))
+	assert.InDelta(t, 1, b.Available(late), 1e-9)
+	old := newBudget(t, retry.BudgetConfig{Percent: 1, Window: time.Second})
+	old.Deposit(time.Unix(-100, 0))
+	assert.True(t, old.TryWithdraw(time.Unix(-100, 0)))
+	assert.False(t, old.TryWithdraw(time.Unix(-100, 0)), "one deposit, one withdrawal")
 }
 
 // A clock that jumps forward, by an hour here, costs nothing: the budget

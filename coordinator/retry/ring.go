@@ -37,7 +37,10 @@ type ring struct {
 
 // late reports whether epoch e is a window or more before the newest
 // event counted.
-func (r *ring) late(e uint64) bool { return e+ringSlots <= r.newest.Load() }
+func (r *ring) late(e uint64) bool {
+	n := r.newest.Load()
+	return n >= ringSlots && e <= n-ringSlots
+}
 
 func pack(lap uint32, n uint64) uint64 { return uint64(lap)<<32 | slotUsed | n }
 
