@@ -121,10 +121,13 @@ func (b *Budget) Validate() error {
 // later event was late: one zero time.Time refused every withdrawal for
 // good, the floor's too.
 func (b *Budget) epoch(now time.Time) uint64 {
-	n, slot := b.clock.Nanos(now), int64(b.slotNanos)
-	q := n / slot
-	if n%slot < 0 {
-		q--
+	n := b.clock.Nanos(now)
+	if n >= 0 { // every time since 1970: one unsigned division
+		return uint64(n)/b.slotNanos | 1<<63
+	}
+	q := n / int64(b.slotNanos)
+	if q*int64(b.slotNanos) != n {
+		q-- // floored
 	}
 	return uint64(q) ^ 1<<63
 }
