@@ -119,7 +119,8 @@ func (b *Budget) Validate() error {
 // floored, with its sign bit flipped orders as an unsigned number. Taken
 // as unsigned, such a time became the newest epoch by far, and every
 // later event was late: one zero time.Time refused every withdrawal for
-// good, the floor's too.
+// good, the floor's too. Those before 1678 all fall in the first slot
+// (Nanos saturates them: UnixNano wraps, and placed 1600 in 2184).
 func (b *Budget) epoch(now time.Time) uint64 {
 	n := b.clock.Nanos(now)
 	if n >= 0 { // every time since 1970: one unsigned division

@@ -17,12 +17,16 @@ import (
 // epoch, taken as unsigned, was near 2^64, so ring.add made it the ring's
 // newest: it was granted, and every later withdrawal at the present time,
 // the floor's included, was refused as late for ever, and every deposit
-// dropped (found by review). A monotonic time read just before the budget
-// was made is placed by its reading, like any other.
+// dropped (found by review). So did a time before 1678, which UnixNano
+// wraps (1600 came out in 2184; found by a later review). A monotonic time
+// read just before the budget was made is placed by its reading, like any
+// other.
 func TestBudgetTimeBefore1970DoesNotWedgeIt(t *testing.T) {
 	for _, old := range []time.Time{
 		time.Date(1969, 12, 31, 23, 59, 0, 0, time.UTC),
 		{}, // the zero time
+		time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC),
 	} {
 		b, err := retry.NewBudget(retry.BudgetConfig{Window: 10 * time.Second, MinPerSecond: 1})
 		require.NoError(t, err)                            // a floor of 10 a window
@@ -32,6 +36,7 @@ func TestBudgetTimeBefore1970DoesNotWedgeIt(t *testing.T) {
 		later := t0.Add(time.Second)
 		assert.Greater(t, b.Available(later), 0.0, "%v: Available after it", old)
 		assert.True(t, b.TryWithdraw(later), "%v: the present, one second on, with 8 of the floor's 10 left", old)
+		assert.True(t, b.TryWithdraw(t0.Add(time.Hour)), "%v: the present, an hour on", old)
 	}
 
 	before := time.Now() // a monotonic reading from before the budget

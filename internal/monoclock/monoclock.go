@@ -3,7 +3,10 @@
 // a budget's window, a replica's age in the snitch.
 package monoclock
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Origin anchors the times it places to the monotonic clock at the moment
 // it was made.
@@ -22,10 +25,27 @@ func New() Origin {
 // monotonic reading, as time.Now's do, is placed by that reading, measured
 // from the origin: the wall clock stepping after the origin moves none of
 // them. A time without one (a literal, or stripped with Round(0)) is its
-// UnixNano: while the wall clock does not step, both agree.
+// UnixNano: while the wall clock does not step, both agree. Such times
+// beyond what an int64 of nanoseconds holds (before 1678, after 2262)
+// saturate, keeping their order: UnixNano wraps there (1600 came out in
+// 2184, and became a budget's newest time by far).
 func (o Origin) Nanos(t time.Time) int64 {
 	if t == t.Round(0) { // no monotonic reading
+		switch {
+		case t.Before(minNanos):
+			return math.MinInt64
+		case t.After(maxNanos):
+			return math.MaxInt64
+		}
 		return t.UnixNano()
 	}
+	// A reading is kept only from 1885 to 2157 (time.Time.Add drops it
+	// beyond), so the sum cannot wrap.
 	return o.nanos + int64(t.Sub(o.t))
 }
+
+// The times UnixNano holds.
+var (
+	minNanos = time.Unix(0, math.MinInt64)
+	maxNanos = time.Unix(0, math.MaxInt64)
+)

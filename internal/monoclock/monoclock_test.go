@@ -1,6 +1,7 @@
 package monoclock_test
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -27,4 +28,19 @@ func TestNanosFollowTheMonotonicClock(t *testing.T) {
 	}
 	old := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
 	assert.Equal(t, old.UnixNano(), o.Nanos(old), "any time without a reading")
+}
+
+// Times beyond an int64 of nanoseconds since 1970 saturate in order:
+// UnixNano wraps there, placing 1600 in 2184. A time with a monotonic
+// reading never gets that far: time.Time.Add drops the reading first.
+func TestNanosSaturateBeyondTheirRange(t *testing.T) {
+	o := monoclock.New()
+	date := func(year int) time.Time { return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC) }
+	assert.Equal(t, int64(math.MinInt64), o.Nanos(date(1600)))
+	assert.Equal(t, int64(math.MinInt64), o.Nanos(date(1000)))
+	assert.Equal(t, int64(math.MaxInt64), o.Nanos(date(2300)))
+	assert.Equal(t, int64(math.MaxInt64), o.Nanos(date(3000)))
+	assert.Equal(t, date(1700).UnixNano(), o.Nanos(date(1700)), "within the range, as before")
+	assert.Equal(t, int64(math.MinInt64), o.Nanos(time.Unix(0, math.MinInt64)), "the edges themselves")
+	assert.Equal(t, int64(math.MaxInt64), o.Nanos(time.Unix(0, math.MaxInt64)))
 }
