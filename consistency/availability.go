@@ -1,5 +1,7 @@
 package consistency
 
+import "math"
+
 // AssureSufficientLive checks, before any request is sent, that enough
 // replicas are alive for an operation at level l. liveByDC counts the live
 // replicas of the data per datacenter (use the key "" when replicas have no
@@ -35,7 +37,11 @@ func AssureSufficientLive(l Level, r Replication, localDC string, liveByDC map[s
 	}
 	total := 0
 	for _, n := range liveByDC {
-		total += n
+		if n > 0 && total > math.MaxInt-n {
+			total = math.MaxInt // a sum past MaxInt wrapped to a negative Alive
+		} else {
+			total += n
+		}
 	}
 	return need(l, l.BlockFor(r, localDC), total, "")
 }

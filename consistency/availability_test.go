@@ -2,6 +2,7 @@ package consistency_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,4 +88,13 @@ func TestAssureSufficientLiveRejectsBadInput(t *testing.T) {
 	assert.ErrorIs(t, c.AssureSufficientLive(c.One, c.Simple(0), "", nil), c.ErrInvalidReplication)
 	assert.ErrorIs(t, c.AssureSufficientLive(c.One, c.Replication{}, "", nil), c.ErrInvalidReplication)
 	assert.ErrorIs(t, c.AssureSufficientLive(c.Level(99), c.Simple(3), "", nil), c.ErrUnknownLevel)
+}
+
+// Counts that add up past MaxInt count as MaxInt: the sum wrapped, and a
+// read with more than enough replicas was refused as having a negative
+// number alive (found by review).
+func TestAssureSufficientLiveSumDoesNotWrap(t *testing.T) {
+	r := c.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3})
+	assert.NoError(t, c.AssureSufficientLive(c.Quorum, r, "dc1", map[string]int{"dc1": math.MaxInt, "dc2": 1}))
+	assert.NoError(t, c.AssureSufficientLive(c.All, r, "dc1", map[string]int{"dc1": math.MaxInt, "dc2": math.MaxInt}))
 }
