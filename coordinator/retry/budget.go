@@ -68,13 +68,20 @@ func NewBudget(cfg BudgetConfig) (*Budget, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	floor := cfg.MinPerSecond * cfg.Window.Seconds()
 	return &Budget{
 		clock:         monoclock.New(),
 		slotNanos:     uint64(cfg.Window / ringSlots),
 		percentMicros: uint64(math.Round(cfg.Percent * micro)),
-		floorMicros:   uint64(math.Round(floor * micro)),
+		floorMicros:   uint64(cfg.floorMicros()),
 	}, nil
+}
+
+// floorMicros is the floor a window holds, in millionths of an attempt:
+// judged so, 1/Window.Seconds() a second is one attempt, though for one
+// window in seven (90 ms, 180 ms, …) its float64 product comes out a unit
+// in the last place under 1, and it was refused as allowing none.
+func (cfg BudgetConfig) floorMicros() float64 {
+	return math.Round(cfg.MinPerSecond * cfg.Window.Seconds() * micro)
 }
 
 func (cfg BudgetConfig) validate() error {
@@ -89,7 +96,7 @@ func (cfg BudgetConfig) validate() error {
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "must be >= 0"}
 	case !(cfg.MinPerSecond*cfg.Window.Seconds() <= maxBudgetFloor):
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "floor too large for the window"}
-	case cfg.MinPerSecond > 0 && cfg.MinPerSecond*cfg.Window.Seconds() < 1:
+	case cfg.MinPerSecond > 0 && cfg.floorMicros() < micro:
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond,
 			fmt.Sprintf("allows less than one attempt in a window of %v, so none: raise it or the window, or set 0 for no floor", cfg.Window)}
 	}

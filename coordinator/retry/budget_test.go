@@ -65,6 +65,19 @@ func TestNewBudgetRejects(t *testing.T) {
 	}
 }
 
+// A floor of one attempt a window, written 1/Window.Seconds(), holds one:
+// for these windows the float64 product is a unit in the last place under
+// 1, and it was refused as allowing none (found by review).
+func TestBudgetFloorOfOneAttemptAWindowHoldsOne(t *testing.T) {
+	for _, ms := range []int{500, 90, 180, 360, 720, 950} {
+		w := time.Duration(ms) * time.Millisecond
+		b := newBudget(t, retry.BudgetConfig{Window: w, MinPerSecond: 1 / w.Seconds()})
+		at := time.Now()
+		assert.True(t, b.TryWithdraw(at), "%v: the floor's one attempt", w)
+		assert.False(t, b.TryWithdraw(at), "%v: only one", w)
+	}
+}
+
 // A storm of withdrawals gets exactly Percent of the requests plus the floor.
 func TestBudgetHoldsStormToPercent(t *testing.T) {
 	b := newBudget(t, retry.BudgetConfig{Percent: 0.1, Window: 10 * time.Second, MinPerSecond: 1})
