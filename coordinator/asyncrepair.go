@@ -150,6 +150,8 @@ func (q *repairQueue) workOn(h *inHand) {
 				q.dropHeld(j, late, nil)
 			case q.backlogged(j.s.cand.score):
 				q.dropHeld(j, late, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: j.s.cand.score.abandoned.Load()})
+			case !q.claimWrite(j.s.cand.score, snitchClock.Nanos(time.Now())):
+				q.dropHeld(j, late, &RepairTimingOutError{Endpoint: j.s.cand.ep})
 			default:
 				q.apply(j, late)
 			}
@@ -262,7 +264,9 @@ func (q *repairQueue) apply(j repairJob, late bool) {
 	pprof.SetGoroutineLabels(j.labels)
 	sent := time.Now()
 	w := q.startWrite(ctx, j, sent)
-	if !w.await(ctx, q.c.cfg.ReadTimeout) {
+	returned := w.await(ctx, q.c.cfg.ReadTimeout)
+	q.endWrite(j.s.cand.score, ctx, returned)
+	if !returned {
 		q.settle(j, late, endAbandoned, nil) // the write's goroutine reports its outcome when it returns
 		return
 	}

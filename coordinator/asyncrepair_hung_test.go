@@ -34,6 +34,13 @@ func (h hangingApply) Apply(context.Context, replica.Mutation) error {
 // returned func releases them; key, k2 and moreOnB are stale on B, k3 on
 // C.
 func hungApplyEnv(t *testing.T, cfg coordinator.Config, moreOnB ...string) (*coordinator.Coordinator, func()) {
+	release := make(chan struct{})
+	c := asyncApplyEnv(t, cfg, func(r replica.Replica) replica.Replica { return hangingApply{r, release} }, moreOnB...)
+	return c, sync.OnceFunc(func() { close(release) })
+}
+
+// asyncApplyEnv is hungApplyEnv with B's replica wrapped by wrapB.
+func asyncApplyEnv(t *testing.T, cfg coordinator.Config, wrapB func(replica.Replica) replica.Replica, moreOnB ...string) *coordinator.Coordinator {
 	e := newEnv(t, coordinator.Config{})
 	for _, k := range moreOnB {
 		require.NoError(t, e.cluster.Pin(tbl, k, A, B, C))
@@ -47,14 +54,13 @@ func hungApplyEnv(t *testing.T, cfg coordinator.Config, moreOnB ...string) (*coo
 	require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
 	require.NoError(t, e.cluster.SeedOn(tbl, row(k2, "v2", 20), A, C))
 	require.NoError(t, e.cluster.SeedOn(tbl, row(k3, "v2", 20), A, B))
-	release := make(chan struct{})
-	cfg.Locator = wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return hangingApply{r, release} })
+	cfg.Locator = wrapID(e.cluster, B, wrapB)
 	cfg.Liveness, cfg.ReadTimeout, cfg.RepairWorkers = e.cluster, ms(100), 1
 	cfg.DefaultTable = coordinator.TableOptions{ReadRepair: repair.Async}
 	c, err := coordinator.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	return c, sync.OnceFunc(func() { close(release) })
+	return c
 }
 
 const k2, k3 = "k2", "k3"

@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -20,6 +21,56 @@ import (
 // repairs to that replica (see repairQueue.hung): a replica that hangs
 // holds the workers that took its writes before the first was given up,
 // once, not again for each repair it is sent.
+//
+// A replica that heeds its context but whose writes stall (its write path
+// blocked, behind an RPC that passes the deadline on) returns each at its
+// deadline: it held a worker a read timeout for every repair it was sent,
+// for as long as it stalled, and its repairs filled the queue, where
+// those of healthy replicas waited behind them or were dropped. Once a
+// write to a replica runs to its deadline, the queue drops that replica's
+// repairs (see RepairTimingOutError) while a write to it is running and
+// for a read timeout after the last one ended, then sends the next as a
+// probe: the replica holds one worker at most half the time, and the
+// first write it returns in time ends this.
+
+// RepairTimingOutError is the reason, in its RepairEvent, that an ASYNC
+// repair was dropped: a recent repair write to its replica ran to its
+// deadline (see Config.ReadTimeout), and the replica is sent one write at
+// a time, a read timeout apart, until one returns in time.
+type RepairTimingOutError struct{ Endpoint replica.Endpoint }
+
+func (e *RepairTimingOutError) Error() string {
+	return fmt.Sprintf("coordinator: repair to %s not sent: a repair write to it timed out just now", e.Endpoint.ID)
+}
+
+// claimWrite counts a write to sc's replica as running, unless its last
+// write ran to its deadline and another is running or that ended less
+// than a read timeout before now (a snitchClock.Nanos).
+func (q *repairQueue) claimWrite(sc *score, now int64) bool {
+	for {
+		n := sc.asyncWrites.Load()
+		if at := sc.asyncTimedOut.Load(); at != 0 && (n > 0 || now-at < int64(q.c.cfg.ReadTimeout)) {
+			return false
+		}
+		if sc.asyncWrites.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// endWrite books the end of a write claimWrite counted: whether it ran to
+// its deadline, unless it was given up on (the hung set answers for it
+// then) or ended by Close, which says nothing of the replica.
+func (q *repairQueue) endWrite(sc *score, ctx context.Context, returned bool) {
+	if returned && q.ctx.Err() == nil {
+		var at int64
+		if ctx.Err() == context.DeadlineExceeded {
+			at = max(snitchClock.Nanos(time.Now()), 1)
+		}
+		sc.asyncTimedOut.Store(at)
+	}
+	sc.asyncWrites.Add(-1)
+}
 
 // asyncWrite is one ASYNC repair's Apply, shared by its worker and the
 // goroutine running it.

@@ -121,9 +121,10 @@ type RepairEvent struct {
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped
 	// repair (ASYNC queue full, coordinator closed, or its replica
-	// forgotten, reported down or backlogged before its turn) has Dropped
-	// set, and Err a *BacklogError if it was backlogged (see
-	// BacklogError). A repair given up on (see
+	// forgotten, reported down, backlogged or timing out before its turn)
+	// has Dropped set, and Err a *BacklogError if it was backlogged (see
+	// BacklogError), a *RepairTimingOutError if a write to its replica
+	// had just timed out. A repair given up on (see
 	// TableMetrics.RepairsAbandoned) has no event.
 	Err     error
 	Dropped bool

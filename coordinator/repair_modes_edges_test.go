@@ -67,22 +67,23 @@ func TestAsyncRepairQueueFullDrops(t *testing.T) {
 		assert.True(t, got[0].Mutation.Equal(row(key, "v2", 20)))
 		require.Len(t, log.of(B), 1, "one write running, one queued")
 
-		// The running write times out at the read timeout, then the queued
-		// one runs and times out too.
-		time.Sleep(ms(5000))
-		synctest.Wait()
+		// The running write times out at the read timeout; then the queued
+		// one is dropped, B's last write having just timed out (see
+		// RepairTimingOutError).
 		time.Sleep(ms(5000))
 		synctest.Wait()
 		m = e.c.Metrics().Total
-		assert.Equal(t, int64(2), m.RepairsFailed)
+		assert.Equal(t, int64(1), m.RepairsFailed)
+		assert.Equal(t, int64(2), m.RepairsDropped)
 		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned)
-		assert.Len(t, log.of(B), 2)
+		assert.Len(t, log.of(B), 1)
 		got = evs.all()
 		require.Len(t, got, 3)
-		for _, ev := range got[1:] {
-			assert.Error(t, ev.Err)
-			assert.Equal(t, ms(5000), ev.Took)
-		}
+		assert.Error(t, got[1].Err)
+		assert.Equal(t, ms(5000), got[1].Took)
+		var te *coordinator.RepairTimingOutError
+		assert.True(t, got[2].Dropped)
+		assert.ErrorAs(t, got[2].Err, &te)
 	})
 }
 

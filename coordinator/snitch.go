@@ -95,6 +95,11 @@ type score struct {
 	// provisional is set while the score holds only lower bounds, the
 	// times of requests the read cancelled: the first answer replaces it.
 	provisional atomic.Bool
+	// asyncWrites counts its ASYNC repair writes running, and
+	// asyncTimedOut is the snitchClock.Nanos at which the last one to end
+	// ran to its deadline, or 0 (see repairQueue.claimWrite).
+	asyncWrites   atomic.Int32
+	asyncTimedOut atomic.Int64
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed

@@ -1,0 +1,88 @@
+package coordinator_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// stallingApply is a replica whose repair writes, while stall is set, heed
+// their context but stall until it ends: a node whose write path is
+// blocked, behind an RPC that passes the deadline on.
+type stallingApply struct {
+	replica.Replica
+	stall *atomic.Bool
+}
+
+func (s stallingApply) Apply(ctx context.Context, m replica.Mutation) error {
+	if s.stall.Load() {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return s.Replica.Apply(ctx, m)
+}
+
+// Once an ASYNC write to a replica runs to its deadline, the queue drops
+// that replica's repairs while one is running and for a read timeout
+// after, with a *RepairTimingOutError, then sends one as a probe. C's
+// repair, queued behind twelve to B, is applied at 102 ms, when B's first
+// write times out; it waited 1.2 s, each of B's a read timeout on the one
+// worker, and with a stream of them never (found by review). A probe
+// that returns in time ends it.
+func TestAsyncRepairsToATimingOutReplicaHoldItsWorkerOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var more []string
+		for i := range 10 {
+			more = append(more, fmt.Sprint("b", i))
+		}
+		stall := new(atomic.Bool)
+		stall.Store(true)
+		events := make(chan coordinator.RepairEvent, 16)
+		c := asyncApplyEnv(t, coordinator.Config{Observer: coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}},
+			func(r replica.Replica) replica.Replica { return stallingApply{r, stall} }, more...)
+		for _, k := range append([]string{key, k2}, more...) {
+			require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
+		}
+		require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+
+		time.Sleep(ms(110) - ms(26)) // to 110 ms: 13 reads of 2 ms
+		settle()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsFailed, "B's first write, at its deadline: %+v", m)
+		assert.Equal(t, int64(11), m.RepairsDropped, "B's others: %+v", m)
+		assert.Equal(t, int64(1), m.RepairsAcked, "C's repair: %+v", m)
+		require.Len(t, events, 13)
+		for range 13 {
+			e := <-events
+			var te *coordinator.RepairTimingOutError
+			if e.Dropped {
+				require.ErrorAs(t, e.Err, &te, "%+v", e)
+				assert.Equal(t, B, te.Endpoint.ID)
+			}
+		}
+
+		// Within a read timeout of the last, B is sent nothing; then one
+		// write, which answers in time, and B is written as before.
+		stall.Store(false)
+		readAll(t, c, key)
+		settle()
+		assert.Equal(t, int64(12), c.Metrics().Total.RepairsDropped, "90 ms after B's write timed out")
+		time.Sleep(ms(100))
+		readAll(t, c, key)
+		readAll(t, c, k2)
+		time.Sleep(ms(10)) // B's write takes its latency
+		settle()
+		m = c.Metrics().Total
+		assert.Equal(t, int64(3), m.RepairsAcked, "the probe and the write after it: %+v", m)
+		assert.Equal(t, int64(12), m.RepairsDropped, "%+v", m)
+	})
+}
