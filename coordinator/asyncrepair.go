@@ -265,7 +265,7 @@ func (q *repairQueue) apply(j repairJob, late bool) {
 	sent := time.Now()
 	w := q.startWrite(ctx, j, sent)
 	returned := w.await(ctx, q.c.cfg.ReadTimeout)
-	q.endWrite(j.s.cand.score, ctx, returned)
+	q.endWrite(j.s.cand.score, ctx, returned, w.err)
 	if !returned {
 		q.settle(j, late, endAbandoned, nil) // the write's goroutine reports its outcome when it returns
 		return

@@ -17,21 +17,25 @@ import (
 
 // stallingApply is a replica whose repair writes, while stall is set, heed
 // their context but stall until it ends: a node whose write path is
-// blocked, behind an RPC that passes the deadline on.
+// blocked, behind an RPC that passes the deadline on. With applyLate, it
+// applies them as the deadline passes, and says so.
 type stallingApply struct {
 	replica.Replica
-	stall *atomic.Bool
+	stall     *atomic.Bool
+	applyLate bool
 }
 
 func (s stallingApply) Apply(ctx context.Context, m replica.Mutation) error {
 	if s.stall.Load() {
 		<-ctx.Done()
-		return ctx.Err()
+		if !s.applyLate {
+			return ctx.Err()
+		}
 	}
-	return s.Replica.Apply(ctx, m)
+	return s.Replica.Apply(context.WithoutCancel(ctx), m)
 }
 
-// Once an ASYNC write to a replica runs to its deadline, the queue drops
+// Once an ASYNC write to a replica fails at its deadline, the queue drops
 // that replica's repairs while one is running and for a read timeout
 // after, with a *RepairTimingOutError, then sends one as a probe. C's
 // repair, queued behind twelve to B, is applied at 102 ms, when B's first
@@ -48,7 +52,7 @@ func TestAsyncRepairsToATimingOutReplicaHoldItsWorkerOnce(t *testing.T) {
 		stall.Store(true)
 		events := make(chan coordinator.RepairEvent, 16)
 		c := asyncApplyEnv(t, coordinator.Config{Observer: coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}},
-			func(r replica.Replica) replica.Replica { return stallingApply{r, stall} }, more...)
+			func(r replica.Replica) replica.Replica { return stallingApply{Replica: r, stall: stall} }, more...)
 		for _, k := range append([]string{key, k2}, more...) {
 			require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
 		}
@@ -84,5 +88,23 @@ func TestAsyncRepairsToATimingOutReplicaHoldItsWorkerOnce(t *testing.T) {
 		m = c.Metrics().Total
 		assert.Equal(t, int64(3), m.RepairsAcked, "the probe and the write after it: %+v", m)
 		assert.Equal(t, int64(12), m.RepairsDropped, "%+v", m)
+	})
+}
+
+// A write that succeeds just as its deadline passes was answered: the
+// replica's next repair is sent.
+func TestAsyncRepairAnsweredAtItsDeadlineIsNotTimingOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stall := new(atomic.Bool)
+		stall.Store(true)
+		c := asyncApplyEnv(t, coordinator.Config{},
+			func(r replica.Replica) replica.Replica { return stallingApply{Replica: r, stall: stall, applyLate: true} })
+		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
+		require.Equal(t, []string{B}, readAll(t, c, k2).Trace.Repaired)
+		time.Sleep(time.Second)
+		settle()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(2), m.RepairsAcked, "%+v", m)
+		assert.Zero(t, m.RepairsDropped, "%+v", m)
 	})
 }

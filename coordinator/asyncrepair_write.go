@@ -27,14 +27,14 @@ import (
 // deadline: it held a worker a read timeout for every repair it was sent,
 // for as long as it stalled, and its repairs filled the queue, where
 // those of healthy replicas waited behind them or were dropped. Once a
-// write to a replica runs to its deadline, the queue drops that replica's
+// write to a replica fails at its deadline, the queue drops that replica's
 // repairs (see RepairTimingOutError) while a write to it is running and
 // for a read timeout after the last one ended, then sends the next as a
 // probe: the replica holds one worker at most half the time, and the
 // first write it returns in time ends this.
 
 // RepairTimingOutError is the reason, in its RepairEvent, that an ASYNC
-// repair was dropped: a recent repair write to its replica ran to its
+// repair was dropped: a recent repair write to its replica failed at its
 // deadline (see Config.ReadTimeout), and the replica is sent one write at
 // a time, a read timeout apart, until one returns in time.
 type RepairTimingOutError struct{ Endpoint replica.Endpoint }
@@ -44,7 +44,7 @@ func (e *RepairTimingOutError) Error() string {
 }
 
 // claimWrite counts a write to sc's replica as running, unless its last
-// write ran to its deadline and another is running or that ended less
+// write failed at its deadline and another is running or that ended less
 // than a read timeout before now (a snitchClock.Nanos).
 func (q *repairQueue) claimWrite(sc *score, now int64) bool {
 	for {
@@ -58,13 +58,14 @@ func (q *repairQueue) claimWrite(sc *score, now int64) bool {
 	}
 }
 
-// endWrite books the end of a write claimWrite counted: whether it ran to
-// its deadline, unless it was given up on (the hung set answers for it
-// then) or ended by Close, which says nothing of the replica.
-func (q *repairQueue) endWrite(sc *score, ctx context.Context, returned bool) {
+// endWrite books the end of a write claimWrite counted: whether it failed
+// at its deadline, unless it was given up on (the hung set answers for it
+// then) or ended by Close, which says nothing of the replica. One that
+// succeeded as its deadline passed was answered.
+func (q *repairQueue) endWrite(sc *score, ctx context.Context, returned bool, err error) {
 	if returned && q.ctx.Err() == nil {
 		var at int64
-		if ctx.Err() == context.DeadlineExceeded {
+		if err != nil && ctx.Err() == context.DeadlineExceeded {
 			at = max(snitchClock.Nanos(time.Now()), 1)
 		}
 		sc.asyncTimedOut.Store(at)

@@ -97,7 +97,7 @@ type score struct {
 	provisional atomic.Bool
 	// asyncWrites counts its ASYNC repair writes running, and
 	// asyncTimedOut is the snitchClock.Nanos at which the last one to end
-	// ran to its deadline, or 0 (see repairQueue.claimWrite).
+	// failed at its deadline, or 0 (see repairQueue.claimWrite).
 	asyncWrites   atomic.Int32
 	asyncTimedOut atomic.Int64
 }
