@@ -98,7 +98,9 @@ func TestAsyncRepairAnsweredAtItsDeadlineIsNotTimingOut(t *testing.T) {
 		stall := new(atomic.Bool)
 		stall.Store(true)
 		c := asyncApplyEnv(t, coordinator.Config{},
-			func(r replica.Replica) replica.Replica { return stallingApply{Replica: r, stall: stall, applyLate: true} })
+			func(r replica.Replica) replica.Replica {
+				return stallingApply{Replica: r, stall: stall, applyLate: true}
+			})
 		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
 		require.Equal(t, []string{B}, readAll(t, c, k2).Trace.Repaired)
 		time.Sleep(time.Second)
