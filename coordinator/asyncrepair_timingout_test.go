@@ -91,6 +91,37 @@ func TestAsyncRepairsToATimingOutReplicaHoldItsWorkerOnce(t *testing.T) {
 	})
 }
 
+// A write that returns after its worker gave up on it leaves its replica
+// timing out from then: B answers at 250 ms, after its worker gave up at
+// 202 ms, and its next repair is dropped, where it took the worker for two
+// read timeouts again, and a replica answering each write just too late
+// held every worker, over and over (found by review).
+func TestAsyncRepairReturnedAfterItWasGivenUpOnHoldsItsReplicaOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		events := make(chan coordinator.RepairEvent, 8)
+		c, release := hungApplyEnv(t, coordinator.Config{
+			Observer: coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}})
+		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
+		time.Sleep(ms(248))
+		release()
+		settle()
+		require.Equal(t, int64(1), c.Metrics().Total.RepairsAbandoned)
+
+		require.Equal(t, []string{B}, readAll(t, c, k2).Trace.Repaired)
+		require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+		time.Sleep(ms(10))
+		settle()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsDropped, "B's second repair: %+v", m)
+		assert.Equal(t, int64(1), m.RepairsAcked, "C's: %+v", m)
+		require.Len(t, events, 2)
+		e := <-events
+		var te *coordinator.RepairTimingOutError
+		assert.Equal(t, k2, e.Key)
+		assert.ErrorAs(t, e.Err, &te)
+	})
+}
+
 // A write that succeeds just as its deadline passes was answered: the
 // replica's next repair is sent.
 func TestAsyncRepairAnsweredAtItsDeadlineIsNotTimingOut(t *testing.T) {

@@ -27,16 +27,18 @@ import (
 // deadline: it held a worker a read timeout for every repair it was sent,
 // for as long as it stalled, and its repairs filled the queue, where
 // those of healthy replicas waited behind them or were dropped. Once a
-// write to a replica fails at its deadline, the queue drops that replica's
-// repairs (see RepairTimingOutError) while a write to it is running and
-// for a read timeout after the last one ended, then sends the next as a
-// probe: the replica holds one worker at most half the time, and the
-// first write it returns in time ends this.
+// write to a replica fails at its deadline, or returns after its worker
+// gave up on it, the queue drops that replica's repairs (see
+// RepairTimingOutError) while a write to it is running and for a read
+// timeout after the last one ended, then sends the next as a probe: the
+// replica holds one worker at most half the time, and the first write it
+// returns in time ends this.
 
 // RepairTimingOutError is the reason, in its RepairEvent, that an ASYNC
 // repair was dropped: a recent repair write to its replica failed at its
-// deadline (see Config.ReadTimeout), and the replica is sent one write at
-// a time, a read timeout apart, until one returns in time.
+// deadline (see Config.ReadTimeout), or returned only after its worker
+// gave up on it, and the replica is sent one write at a time, each a read
+// timeout after the last ended, until one returns in time.
 type RepairTimingOutError struct{ Endpoint replica.Endpoint }
 
 func (e *RepairTimingOutError) Error() string {
@@ -104,8 +106,10 @@ func (w *asyncWrite) run(ctx context.Context, j repairJob, sent time.Time) {
 }
 
 // end books Apply's return. The worker reports the outcome of a write it
-// waited for; one it gave up on is reported here, and leaves its
-// replica's backlog.
+// waited for; one it gave up on is reported here, leaves its replica's
+// backlog, and leaves the replica timing out (see claimWrite): a replica
+// that answered each write just after its worker gave up on it held every
+// worker for two read timeouts at a time, for as long as it was slow.
 func (w *asyncWrite) end(cand candidate, err error, took time.Duration) {
 	w.mu.Lock()
 	w.returned, w.err, w.took = true, err, took
@@ -113,6 +117,9 @@ func (w *asyncWrite) end(cand candidate, err error, took time.Duration) {
 	w.mu.Unlock()
 	close(w.done)
 	if abandoned {
+		if w.q.ctx.Err() == nil { // it ran past its deadline: timing out, from now (see claimWrite)
+			w.sc.asyncTimedOut.Store(max(snitchClock.Nanos(time.Now()), 1))
+		}
 		w.q.setHung(w.sc, -1)
 		w.sc.abandoned.Add(-1)
 		w.q.c.reportOutcome(replica.Outcome{Replica: cand.r, Endpoint: cand.ep, Err: err, Latency: took})
