@@ -265,7 +265,8 @@ func (q *repairQueue) apply(j repairJob, late bool) {
 	sent := time.Now()
 	w := q.startWrite(ctx, j, sent)
 	returned := w.await(ctx, q.c.cfg.ReadTimeout)
-	q.endWrite(j.s.cand.score, ctx, returned, w.err)
+	deadline, _ := ctx.Deadline()
+	q.endWrite(j.s.cand.score, returned, returned && !sent.Add(w.took).Before(deadline)) // took is set once it returned
 	if !returned {
 		q.settle(j, late, endAbandoned, nil) // the write's goroutine reports its outcome when it returns
 		return

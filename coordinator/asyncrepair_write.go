@@ -25,20 +25,19 @@ import (
 // A replica that heeds its context but whose writes stall (its write path
 // blocked, behind an RPC that passes the deadline on) returns each at its
 // deadline: it held a worker a read timeout for every repair it was sent,
-// for as long as it stalled, and its repairs filled the queue, where
-// those of healthy replicas waited behind them or were dropped. Once a
-// write to a replica fails at its deadline, or returns after its worker
-// gave up on it, the queue drops that replica's repairs (see
-// RepairTimingOutError) while a write to it is running and for a read
-// timeout after the last one ended, then sends the next as a probe: the
-// replica holds one worker at most half the time, and the first write it
-// returns in time ends this.
+// for as long as it stalled, and its repairs filled the queue, where those
+// of healthy replicas waited behind them or were dropped. Once a write to
+// a replica returns at its deadline or after, failed or not, the queue
+// drops that replica's repairs (see RepairTimingOutError) while a write to
+// it is running and for a read timeout after the last one ended, then
+// sends the next as a probe: the replica holds one worker at most half the
+// time, and the first write it returns in time ends this.
 
 // RepairTimingOutError is the reason, in its RepairEvent, that an ASYNC
-// repair was dropped: a recent repair write to its replica failed at its
-// deadline (see Config.ReadTimeout), or returned only after its worker
-// gave up on it, and the replica is sent one write at a time, each a read
-// timeout after the last ended, until one returns in time.
+// repair was dropped: a recent repair write to its replica returned at its
+// deadline (see Config.ReadTimeout) or after, and the replica is sent one
+// write at a time, each a read timeout after the last ended, until one
+// returns in time.
 type RepairTimingOutError struct{ Endpoint replica.Endpoint }
 
 func (e *RepairTimingOutError) Error() string {
@@ -60,14 +59,16 @@ func (q *repairQueue) claimWrite(sc *score, now int64) bool {
 	}
 }
 
-// endWrite books the end of a write claimWrite counted: whether it failed
-// at its deadline, unless it was given up on (the hung set answers for it
-// then) or ended by Close, which says nothing of the replica. One that
-// succeeded as its deadline passed was answered.
-func (q *repairQueue) endWrite(sc *score, ctx context.Context, returned bool, err error) {
+// endWrite books the end of a write claimWrite counted: whether Apply
+// returned at its deadline or after, failed or not (a replica that ignores
+// its context and acknowledges each write a little late holds a worker as
+// long as one that fails at the deadline), unless it was given up on (the
+// hung set answers for it until it returns, and end then) or ended by
+// Close, which says nothing of the replica.
+func (q *repairQueue) endWrite(sc *score, returned, late bool) {
 	if returned && q.ctx.Err() == nil {
 		var at int64
-		if err != nil && ctx.Err() == context.DeadlineExceeded {
+		if late {
 			at = max(snitchClock.Nanos(time.Now()), 1)
 		}
 		sc.asyncTimedOut.Store(at)
