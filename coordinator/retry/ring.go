@@ -80,10 +80,29 @@ func (r *ring) add(e uint64) bool {
 		return false
 	}
 	s, lap := r.locate(e)
-	if holds(s.Load(), lap) {
-		s.Add(1)
+	if holds(s.Load(), lap) && r.addHeld(s, lap) {
 		return true
 	}
+	return r.take(s, e, lap)
+}
+
+// addHeld counts an event of lap in slot s, which held lap when loaded,
+// with one atomic add. It reports false, counting nothing, if a lap later
+// took the slot in between: the add counted the event in that lap's
+// window, which then held one too many (found by review), and it is taken
+// back.
+func (r *ring) addHeld(s *atomic.Uint64, lap uint32) bool {
+	w := s.Add(1)
+	if holds(w, lap) {
+		return true
+	}
+	r.removeFrom(s, uint32(w>>32))
+	return false
+}
+
+// take counts an event at epoch e, of lap, in its slot s by
+// compare-and-swap, taking the slot for lap if it holds an older one.
+func (r *ring) take(s *atomic.Uint64, e uint64, lap uint32) bool {
 	for {
 		old := s.Load()
 		switch {
@@ -92,6 +111,12 @@ func (r *ring) add(e uint64) bool {
 				return true
 			}
 		case ahead(old, lap):
+			return false
+		case r.late(e):
+			// Checked again after the load: an event more than maxLate
+			// laps later, which ahead takes for a stale lap, moved newest
+			// on before it took the slot; overwritten, the later window
+			// lost its count, and a spent floor was granted again.
 			return false
 		case s.CompareAndSwap(old, pack(lap, 1)):
 			return true
@@ -103,6 +128,12 @@ func (r *ring) add(e uint64) bool {
 // moved on to another lap since (and the event with it).
 func (r *ring) remove(e uint64) {
 	s, lap := r.locate(e)
+	r.removeFrom(s, lap)
+}
+
+// removeFrom takes back one event of lap from slot s, unless it has moved
+// on to another lap.
+func (r *ring) removeFrom(s *atomic.Uint64, lap uint32) {
 	for {
 		old := s.Load()
 		if !holds(old, lap) || old&countMask == 0 || s.CompareAndSwap(old, old-1) {
