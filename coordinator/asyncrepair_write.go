@@ -45,8 +45,8 @@ func (e *RepairTimingOutError) Error() string {
 }
 
 // claimWrite counts a write to sc's replica as running, unless its last
-// write failed at its deadline and another is running or that ended less
-// than a read timeout before now (a snitchClock.Nanos).
+// write returned at its deadline or after and another is running or that
+// ended less than a read timeout before now (a snitchClock.Nanos).
 func (q *repairQueue) claimWrite(sc *score, now int64) bool {
 	for {
 		n := sc.asyncWrites.Load()
@@ -67,14 +67,17 @@ func (q *repairQueue) claimWrite(sc *score, now int64) bool {
 // Close, which says nothing of the replica.
 func (q *repairQueue) endWrite(sc *score, returned, late bool) {
 	if returned && q.ctx.Err() == nil {
-		var at int64
 		if late {
-			at = max(snitchClock.Nanos(time.Now()), 1)
+			timingOutFromNow(sc)
+		} else {
+			sc.asyncTimedOut.Store(0)
 		}
-		sc.asyncTimedOut.Store(at)
 	}
 	sc.asyncWrites.Add(-1)
 }
+
+// timingOutFromNow marks sc's replica timing out from now (see claimWrite).
+func timingOutFromNow(sc *score) { sc.asyncTimedOut.Store(max(snitchClock.Nanos(time.Now()), 1)) }
 
 // asyncWrite is one ASYNC repair's Apply, shared by its worker and the
 // goroutine running it.
@@ -118,8 +121,8 @@ func (w *asyncWrite) end(cand candidate, err error, took time.Duration) {
 	w.mu.Unlock()
 	close(w.done)
 	if abandoned {
-		if w.q.ctx.Err() == nil { // it ran past its deadline: timing out, from now (see claimWrite)
-			w.sc.asyncTimedOut.Store(max(snitchClock.Nanos(time.Now()), 1))
+		if w.q.ctx.Err() == nil { // it ran past its deadline
+			timingOutFromNow(w.sc)
 		}
 		w.q.setHung(w.sc, -1)
 		w.sc.abandoned.Add(-1)
