@@ -97,11 +97,11 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidRequest)
 	}
+	if c.closed.Load() { // before the request, as Read
+		return nil, ErrClosed
+	}
 	if err := req.validate(); err != nil {
 		return nil, err
-	}
-	if c.closed.Load() {
-		return nil, ErrClosed
 	}
 	// Every key's read would copy the selection and the slices (see read);
 	// paging states do not depend on the columns' order.

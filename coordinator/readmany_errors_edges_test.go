@@ -200,6 +200,16 @@ func TestReadManyRefusesBadRequests(t *testing.T) {
 		require.NoError(t, e.c.Close())
 		_, err = e.c.ReadMany(context.Background(), ok)
 		assert.True(t, errors.Is(err, coordinator.ErrClosed))
+		// Closed is checked first, as Read checks it: a caller's request
+		// is not judged by a coordinator that would not run it anyway.
+		for name, f := range bad {
+			req := ok
+			f(&req)
+			_, err := e.c.ReadMany(context.Background(), req)
+			assert.ErrorIs(t, err, coordinator.ErrClosed, name)
+			_, err = e.c.Read(context.Background(), coordinator.Request{Table: req.Table, Level: req.Level})
+			assert.ErrorIs(t, err, coordinator.ErrClosed, name)
+		}
 	})
 }
 
