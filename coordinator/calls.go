@@ -37,6 +37,9 @@ type call struct {
 	// on the read's goroutine, when the read will compare digests.
 	digestData bool
 	mutation   bool // a repair write of part, not a read
+	// oneRow says the table has no clustering columns
+	// (TableOptions.NoClusteringColumns): an answer's row has none.
+	oneRow bool
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part       replica.Partition
@@ -118,10 +121,10 @@ func (k *call) read() {
 	case k.err != nil || k.cmd.DigestOnly:
 	case k.digestData && k.part.Key == k.cmd.Key: // one walk validates and digests (a sliced query's rows are checked after)
 		if k.digest, k.err = k.part.ValidateDigest(k.cmd.DigestVersion); k.err == nil {
-			k.err = checkRows(&k.cmd, &k.part)
+			k.err = checkRows(&k.cmd, &k.part, k.oneRow)
 		}
 	default:
-		k.err = checkData(&k.cmd, &k.part)
+		k.err = checkData(&k.cmd, &k.part, k.oneRow)
 	}
 	// The snitch and the outcome reporter learn the answer's verdict, not
 	// the call's: an answer for another key, or one that fails validation,

@@ -76,23 +76,31 @@ func reasonOf(k RequestKind, a *call) error {
 // request with the rows it answered before, be asked again until the read
 // timed out. So is one whose answer holds a cell or a complex deletion of
 // a column the read did not select: the client would be handed it, and
-// repair would write it on.
+// repair would write it on. And so is one whose row has a clustering key
+// in a table without clustering columns (TableOptions.NoClusteringColumns):
+// the read would take it for the partition's only row, and a page that
+// returned one of two would end the partition.
 var ErrOutsideQuery = errors.New("coordinator: replica answered a row, range tombstone or column outside the query")
 
 // checkData rejects a data answer the read cannot use.
-func checkData(cmd *replica.Command, p *replica.Partition) error {
+func checkData(cmd *replica.Command, p *replica.Partition, oneRow bool) error {
 	if p.Key != cmd.Key {
 		return fmt.Errorf("%w: asked for %q, got %q", ErrWrongKey, cmd.Key, p.Key)
 	}
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return checkRows(cmd, p)
+	return checkRows(cmd, p, oneRow)
 }
 
 // checkRows rejects a valid data answer with a row, a range tombstone or a
-// column cmd does not select (its Columns sorted, as a read's are).
-func checkRows(cmd *replica.Command, p *replica.Partition) error {
+// column cmd does not select (its Columns sorted, as a read's are), or, if
+// oneRow, a row with a clustering key.
+func checkRows(cmd *replica.Command, p *replica.Partition, oneRow bool) error {
+	// Rows are sorted, the empty clustering first: the last has one if any does.
+	if n := len(p.Rows); oneRow && n > 0 && p.Rows[n-1].Clustering != "" {
+		return fmt.Errorf("%w: row %q in a table without clustering columns", ErrOutsideQuery, p.Rows[n-1].Clustering)
+	}
 	if c, outside := cmd.Query.FirstRowOutside(p.Rows); outside {
 		return fmt.Errorf("%w: row %q", ErrOutsideQuery, c)
 	}

@@ -55,7 +55,8 @@ type TableOptions struct {
 	// a partition holds one row at most: short-read protection, which asks
 	// a replica for the rows after the last one it returned, never runs
 	// for it (CASSANDRA-13880), and a page that returned a partition's row
-	// has no paging state, as nothing can follow it.
+	// has no paging state, as nothing can follow it. An answer holding a
+	// row with a clustering key is its replica's failure (ErrOutsideQuery).
 	NoClusteringColumns bool `json:"no_clustering_columns"`
 }
 

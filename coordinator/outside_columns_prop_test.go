@@ -63,7 +63,7 @@ func TestRespondedColumnsAreTheSelected(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkRows(&cmd, &resp.Partition); err != nil {
+		if err := checkRows(&cmd, &resp.Partition, false); err != nil {
 			t.Fatalf("selection %q over %v: a correct answer %v refused: %v", sel, p, resp.Partition, err)
 		}
 
@@ -81,7 +81,7 @@ func TestRespondedColumnsAreTheSelected(t *testing.T) {
 				unselected = unselected || !slices.Contains(sel, cd.Column)
 			}
 		}
-		if err := checkRows(&cmd, &whole.Partition); (err != nil) != unselected {
+		if err := checkRows(&cmd, &whole.Partition, false); (err != nil) != unselected {
 			t.Fatalf("selection %q, the whole answer %v: refused %v, holding an unselected column %v", sel, whole.Partition, err, unselected)
 		}
 	})

@@ -77,7 +77,7 @@ func TestRespondedRangeTombstonesAreInsideTheQuery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := checkRows(&cmd, &resp.Partition); err != nil {
+			if err := checkRows(&cmd, &resp.Partition, false); err != nil {
 				t.Fatalf("query %+v over %v: a correct answer %v refused: %v", q, stored, resp.Partition, err)
 			}
 			last, ok := resp.Partition.LastClustering(q)

@@ -179,6 +179,7 @@ func (r *read) send(cand candidate, kind RequestKind, speculative bool, at time.
 func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, speculative bool, at time.Time) int {
 	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.w, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, r.w, cand, at, r.plan.blockFor > 1 && r.rd.phase == PhaseInitial
+	k.oneRow = r.opts.NoClusteringColumns
 	k.out = r.c.cfg.Outcomes
 	k.cmd = replica.Command{
 		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.columns,
