@@ -104,7 +104,11 @@ type Config struct {
 	// (a burst of 3,000 reads left 3,000); none is sent to it until it is
 	// back under the cap. An ASYNC repair write its worker gave up on
 	// counts too; while a replica holds one, or is at the cap, a queued
-	// repair to it is dropped. Default 1024; negative: no limit.
+	// repair to it is dropped. A healthy replica's losers count too
+	// until they return, a moment after their read cancelled them: a
+	// cap of a few refuses it between back-to-back reads (a cap of one,
+	// under ALWAYS at ALL), so keep it well above the requests one read
+	// sends a replica. Default 1024; negative: no limit.
 	MaxAbandonedPerReplica int
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at
