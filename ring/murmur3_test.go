@@ -3,6 +3,7 @@ package ring_test
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/readpath/readpath/ring"
@@ -65,7 +66,8 @@ func TestMurmur3TokenCassandraVectors(t *testing.T) {
 
 // ASCII vectors (the tail's sign does not matter) from gocql's
 // murmur_test.go, TestMurmur3H1 (gocql/gocql, 2015), given as unsigned h1,
-// and from datastax/python-driver tests/unit/test_metadata.py,
+// and from datastax/python-driver tests/unit/test_metadata.py (with its
+// high-byte keys),
 // TestTokens.test_murmur3_tokens.
 func TestMurmur3TokenDriverVectors(t *testing.T) {
 	for _, tc := range []struct {
@@ -82,6 +84,10 @@ func TestMurmur3TokenDriverVectors(t *testing.T) {
 		{"The quick brown fox jumps over the lazy dog.", signed(0xcd99481f9ee902c9)},
 		{"123", -7468325962851647638},
 		{"9223372036854775807", 7162290910810015547},
+		// Bytes of the high bit set, which Cassandra's tail sign-extends.
+		{strings.Repeat("\x00\xff\x10\xfa\x99", 10), 5837342703291459765},
+		{strings.Repeat("\xfe", 8), -8927430733708461935},
+		{strings.Repeat("\x10", 8), 1446172840243228796},
 	} {
 		if got := ring.Murmur3Token([]byte(tc.key)); got != tc.want {
 			t.Errorf("Murmur3Token(%q) = %d, want %d", tc.key, got, tc.want)
