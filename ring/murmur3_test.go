@@ -64,11 +64,10 @@ func TestMurmur3TokenCassandraVectors(t *testing.T) {
 	}
 }
 
-// ASCII vectors (the tail's sign does not matter) from gocql's
-// murmur_test.go, TestMurmur3H1 (gocql/gocql, 2015), given as unsigned h1,
-// and from datastax/python-driver tests/unit/test_metadata.py (with its
-// high-byte keys),
-// TestTokens.test_murmur3_tokens.
+// Vectors from gocql's murmur_test.go, TestMurmur3H1 (gocql/gocql, 2015),
+// ASCII, so the tail's sign does not matter, given as unsigned h1; and from
+// datastax/python-driver tests/unit/test_metadata.py,
+// TestTokens.test_murmur3_tokens, whose high-byte keys it does matter for.
 func TestMurmur3TokenDriverVectors(t *testing.T) {
 	for _, tc := range []struct {
 		key  string
