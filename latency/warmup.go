@@ -5,7 +5,7 @@ package latency
 // follow one unlucky read. So a Threshold takes its first value from a
 // table's samples as soon as there are enough of them for the percentile to
 // be an estimate of the tail, and not before (Cassandra instead waits for
-// its first refresh, a second, and uses what is there).
+// its first refresh, a read timeout in, and uses what is there).
 
 // tailSamples is how many samples must lie above the p-quantile of the first
 // samples: with n >= tailSamples/(1-p) samples, at least tailSamples of them
