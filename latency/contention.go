@@ -9,15 +9,15 @@ import (
 // divisor of clockEvery, so that one test serves both.
 const probeEvery = 64
 
-// probe runs on every probeEvery-th add v to a counter of stripe s of set by
-// the goroutine whose stack is me (the one s was picked by): it notes
-// contention if another goroutine probed s last, and starts a new sub-window
-// if due. A counter that reached clockEvery ends the quiet of the sub-window
-// whose mark, q, its Record read before the add: only of that one, so that a
-// sub-window begun since stays quiet (a load, then a store, marked one busy
-// that had no sample yet). Goroutines that take turns on a stripe, at this
-// rate, run on several cores and move its cache lines between them, or soon
-// will.
+// probe runs on every probeEvery-th add v to a counter of stripe s of set
+// by the goroutine whose stack is me (the one s was picked by): it notes
+// contention if another goroutine probed s last, and starts a new
+// sub-window if due. A counter that reached clockEvery ends the quiet of
+// the sub-window whose mark, q, its Record read before the add: only of
+// that one, so that a sub-window begun since stays quiet (a load, then a
+// store, marked one busy that had no sample yet). Goroutines that take
+// turns on a stripe, at this rate, run on several cores and move its cache
+// lines between them, or soon will.
 //
 // Probing stops for the rest of the sub-window after contentionCap findings:
 // by then the stripes have grown and been dealt out all they can, and in a

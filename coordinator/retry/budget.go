@@ -145,18 +145,23 @@ func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }
 
 // TryWithdraw spends one extra attempt at now, and reports whether the
 // budget allowed it: withdrawals over the window ending at now, this one
-// included, may not exceed Percent × the requests deposited over that window
-// plus the floor. Under contention it may refuse an attempt a sequential
-// caller would have got, never the other way round. Each call is judged on
-// the window ending at its own now, so callers whose times straddle a slot
-// boundary out of order (by a few microseconds, with time.Now) may between
-// them get a few more than a window allows. Times from time.Now are placed
-// by their monotonic reading, so a step of the wall clock changes nothing.
-// Times without one follow their wall clock: a jump forward costs nothing
-// (the slots of the earlier times are recycled), but one back by more than
-// a window refuses every extra attempt, the floor's too, until it is again
-// within a window of the latest time it had reached, since the slots still
-// hold that time's counts. It does not allocate.
+// included, may not exceed Percent × the requests deposited over that
+// window plus the floor. Under contention it may refuse an attempt a
+// sequential caller would have got, never the other way round but in one
+// case: a Deposit whose caller paused a whole window between reading the
+// time and depositing, while another goroutine deposited in its slot's
+// next lap, counts in that window for a moment before it is taken back,
+// and a TryWithdraw in that moment may get one attempt more. Each call is
+// judged on the window ending at its own now, so callers whose times
+// straddle a slot boundary out of order (by a few microseconds, with
+// time.Now) may between them get a few more than a window allows. Times
+// from time.Now are placed by their monotonic reading, so a step of the
+// wall clock changes nothing. Times without one follow their wall clock: a
+// jump forward costs nothing (the slots of the earlier times are
+// recycled), but one back by more than a window refuses every extra
+// attempt, the floor's too, until it is again within a window of the
+// latest time it had reached, since the slots still hold that time's
+// counts. It does not allocate.
 func (b *Budget) TryWithdraw(now time.Time) bool {
 	e := b.epoch(now)
 	if !b.withdrawals.add(e) {
