@@ -43,4 +43,10 @@ func TestNanosSaturateBeyondTheirRange(t *testing.T) {
 	assert.Equal(t, date(1700).UnixNano(), o.Nanos(date(1700)), "within the range, as before")
 	assert.Equal(t, int64(math.MinInt64), o.Nanos(time.Unix(0, math.MinInt64)), "the edges themselves")
 	assert.Equal(t, int64(math.MaxInt64), o.Nanos(time.Unix(0, math.MaxInt64)))
+	edge := []int64{math.MinInt64 + 1, math.MinInt64 + 1e9, math.MaxInt64 - 1, math.MaxInt64 - 1e9}
+	for _, n := range edge {
+		assert.Equal(t, n, o.Nanos(time.Unix(0, n)), "within a second of an edge")
+	}
+	assert.Equal(t, int64(math.MinInt64), o.Nanos(time.Unix(0, math.MinInt64).Add(-1)), "a nanosecond beyond")
+	assert.Equal(t, int64(math.MaxInt64), o.Nanos(time.Unix(0, math.MaxInt64).Add(1)))
 }
