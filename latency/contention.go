@@ -3,27 +3,27 @@ package latency
 import (
 	"math/bits"
 	"runtime"
+	"sync/atomic"
 )
 
 // probeEvery is how often Record checks for contention (see probe); a
 // divisor of clockEvery, so that one test serves both.
 const probeEvery = 64
 
-// probe runs on every probeEvery-th add v to a counter of stripe s of set
+// probe runs on every probeEvery-th add v to counter c of stripe s of set
 // by the goroutine whose stack is me (the one s was picked by): it notes
 // contention if another goroutine probed s last, and starts a new
-// sub-window if due. A counter that reached clockEvery ends the quiet of
-// the sub-window whose mark, q, its Record read before the add: only of
-// that one, so that a sub-window begun since stays quiet (a load, then a
-// store, marked one busy that had no sample yet). Goroutines that take
-// turns on a stripe, at this rate, run on several cores and move its cache
-// lines between them, or soon will.
+// sub-window if due. A c that reached clockEvery ends the sub-window's
+// quiet, unless a rotation drained c since the add: the quiet is then the
+// new sub-window's, which probe's load and store would have ended with no
+// sample in it (found by review). Goroutines that take turns on a stripe, at this rate,
+// run on several cores and move its cache lines between them, or soon will.
 //
 // Probing stops for the rest of the sub-window after contentionCap findings:
 // by then the stripes have grown and been dealt out all they can, and in a
 // pool of goroutines that take turns on every stripe, probing would only
 // move the stripes' and the tracker's written words between cores.
-func (t *Tracker) probe(set *stripeSet, s *stripe, me uintptr, v, q uint32) {
+func (t *Tracker) probe(set *stripeSet, s *stripe, c *atomic.Uint32, me uintptr, v uint32) {
 	if t.contention.Load() < contentionCap {
 		if last := s.user.Load(); me != last {
 			s.user.Store(me)
@@ -31,8 +31,13 @@ func (t *Tracker) probe(set *stripeSet, s *stripe, me uintptr, v, q uint32) {
 		}
 	}
 	if v%clockEvery == 0 {
-		if q != 0 {
-			t.quiet.CompareAndSwap(q, 0)
+		if t.quiet.Load() {
+			t.quiet.Store(false)
+			// A rotation's drain precedes its store of quiet: if that
+			// store came before ours, c holds less than v now.
+			if c.Load() < v {
+				t.quiet.Store(true)
+			}
 		}
 		t.advance()
 	}

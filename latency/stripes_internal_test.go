@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -61,14 +62,14 @@ func TestProbeNotesAStripeShared(t *testing.T) {
 	tr.Record(time.Millisecond)
 	set := tr.set.Load()
 	s := set.stripes[0]
-	tr.probe(set, s, stackOf(), probeEvery, tr.quiet.Load()) // takes the stripe
+	tr.probe(set, s, new(atomic.Uint32), stackOf(), probeEvery) // takes the stripe
 	tr.contention.Store(0)
-	tr.probe(set, s, stackOf(), probeEvery, tr.quiet.Load())
+	tr.probe(set, s, new(atomic.Uint32), stackOf(), probeEvery)
 	assert.Zero(t, tr.contention.Load(), "the same goroutine")
 	s.user.Add(1 << 20) // another goroutine's stack
-	tr.probe(set, s, stackOf(), probeEvery, tr.quiet.Load())
+	tr.probe(set, s, new(atomic.Uint32), stackOf(), probeEvery)
 	assert.Equal(t, uint32(1), tr.contention.Load(), "another goroutine probed last")
-	tr.probe(set, s, stackOf(), probeEvery, tr.quiet.Load())
+	tr.probe(set, s, new(atomic.Uint32), stackOf(), probeEvery)
 	assert.Equal(t, uint32(1), tr.contention.Load())
 }
 
@@ -213,7 +214,7 @@ func TestProbingStopsAtTheCap(t *testing.T) {
 	s := set.stripes[0]
 	tr.contention.Store(contentionCap)
 	s.user.Store(0)
-	tr.probe(set, s, stackOf(), probeEvery, tr.quiet.Load())
+	tr.probe(set, s, new(atomic.Uint32), stackOf(), probeEvery)
 	assert.Equal(t, uint32(contentionCap), tr.contention.Load())
 	assert.Zero(t, s.user.Load(), "the stripe's word is left alone")
 }

@@ -31,7 +31,7 @@ type Tracker struct {
 	// Read by every Record, written a few times per sub-window at most.
 	set        atomic.Pointer[stripeSet] // nil until the first sample
 	nextRotate atomic.Int64              // elapsed time at which the current sub-window ends
-	quiet      atomic.Uint32             // quietMark of the sub-window while no counter reached clockEvery in it, else 0: see Record
+	quiet      atomic.Bool               // no counter reached clockEvery in this sub-window: see Record
 	early      atomic.Uint32             // samples recorded, up to earlyCap: see Threshold
 
 	clock  func() time.Time // nil: time.Since(origin), one monotonic read
@@ -72,7 +72,7 @@ func NewTracker(opts ...Option) *Tracker {
 		t.origin = time.Now()
 	}
 	t.nextRotate.Store(int64(t.sub))
-	t.quiet.Store(quietMark(0))
+	t.quiet.Store(true)
 	for i := range t.gens {
 		t.gens[i].epoch = noEpoch
 	}
@@ -90,15 +90,13 @@ func (t *Tracker) Window() time.Duration { return t.sub * parts }
 // Record is one function but for rare cases: on its path a call costs about
 // as much as the atomic operation.
 func (t *Tracker) Record(d time.Duration) {
-	q := t.quiet.Load()
-	if q != 0 {
+	if t.quiet.Load() {
 		// Few samples: no probe would notice a new sub-window before a
 		// query, which would pack these samples with the sub-window
 		// that ended, however long ago. A clock read each is cheap here.
 		t.advance()
-		q = t.quiet.Load()
 	}
-	t.record(d, q)
+	t.record(d)
 }
 
 // RecordAt is Record for a caller that has just read the clock, as one
@@ -113,12 +111,11 @@ func (t *Tracker) RecordAt(d time.Duration, now time.Time) {
 	if el := now.Sub(t.origin); int64(el) >= t.nextRotate.Load() {
 		t.advanceTo(el)
 	}
-	t.record(d, t.quiet.Load())
+	t.record(d)
 }
 
-// record counts d in the current sub-window; q is the tracker's quiet mark
-// as it was before (see probe).
-func (t *Tracker) record(d time.Duration, q uint32) {
+// record counts d in the current sub-window.
+func (t *Tracker) record(d time.Duration) {
 	b := bucketOf(d)
 	set := t.set.Load()
 	if set == nil {
@@ -131,7 +128,7 @@ func (t *Tracker) record(d time.Duration, q uint32) {
 		c = s.rareCounter(b)
 	}
 	if v := c.Add(1); v%probeEvery == 0 {
-		t.probe(set, s, me, v, q)
+		t.probe(set, s, c, me, v)
 	}
 	if b != negativeBucket && t.early.Load() < earlyCap {
 		t.early.Add(1)

@@ -43,13 +43,8 @@ func (t *Tracker) slideLocked(el time.Duration) {
 	t.epoch = e
 	t.nextRotate.Store((e + 1) * int64(t.sub))
 	t.contention.Store(0)
-	t.quiet.Store(quietMark(e))
+	t.quiet.Store(true)
 }
-
-// quietMark is the quiet mark of sub-window e (not negative): never 0,
-// which marks a busy one, and different for consecutive sub-windows (it
-// repeats after 2^32−1 of them, centuries).
-func quietMark(e int64) uint32 { return uint32(uint64(e)%(1<<32-1)) + 1 }
 
 // view is the window as the holder of the tracker's lock sees it.
 type view struct {
