@@ -16,8 +16,9 @@ const probeEvery = 64
 // sub-window if due. A c that reached clockEvery ends the sub-window's
 // quiet, unless a rotation drained c since the add: the quiet is then the
 // new sub-window's, which probe's load and store would have ended with no
-// sample in it (found by review). Goroutines that take turns on a stripe, at this rate,
-// run on several cores and move its cache lines between them, or soon will.
+// sample in it (found by review). Goroutines that take turns on a stripe,
+// at this rate, run on several cores and move its cache lines between
+// them, or soon will.
 //
 // Probing stops for the rest of the sub-window after contentionCap findings:
 // by then the stripes have grown and been dealt out all they can, and in a

@@ -31,8 +31,8 @@ func New() Origin {
 // 2184, and became a budget's newest time by far).
 func (o Origin) Nanos(t time.Time) int64 {
 	if t == t.Round(0) { // no monotonic reading
-		// Whole seconds first: two Before/After calls on every time made
-		// a budget's Deposit 40 % slower.
+		// Whole seconds first: a Before and an After on every time cost
+		// a budget's Deposit 2 ns in 13.
 		s := t.Unix()
 		if s > minSeconds && s < maxSeconds {
 			return s*int64(time.Second) + int64(t.Nanosecond()) // UnixNano
