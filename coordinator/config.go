@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -288,9 +289,25 @@ func (b HedgeBudget) validate() error {
 		return configError("HedgeBudget.Window %v is negative", b.Window)
 	}
 	if _, err := retry.NewBudget(b.retryConfig()); err != nil && !b.Unlimited {
-		return fmt.Errorf("%w: HedgeBudget: %w", ErrInvalidConfig, err)
+		return b.budgetError(err)
 	}
 	return nil
+}
+
+// budgetError restates retry.NewBudget's refusal of b in b's own terms:
+// retry names its BudgetConfig's fields, and advises a floor of 0 for
+// none, which here means the default floor.
+func (b HedgeBudget) budgetError(err error) error {
+	var ce *retry.ConfigError
+	if !errors.As(err, &ce) {
+		return fmt.Errorf("%w: HedgeBudget: %w", ErrInvalidConfig, err)
+	}
+	field := "HedgeBudget." + strings.TrimPrefix(ce.Field, "BudgetConfig.")
+	if field == "HedgeBudget.MinPerSecond" && b.MinPerSecond*b.Window.Seconds() < 1 {
+		return configError("%s = %v allows less than one speculative action in a Window of %v, so none: raise it or the Window, or set it negative for no floor",
+			field, b.MinPerSecond, b.Window)
+	}
+	return configError("%s = %v: %s", field, ce.Value, ce.Reason)
 }
 
 // retryConfig is the configuration of each table's budget: negative
