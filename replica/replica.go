@@ -31,9 +31,10 @@ func (e Endpoint) String() string {
 // A Replica may also implement DigestVersioner and Prober, which are found by
 // type assertion, so a wrapper (for metrics or tracing) hides them unless it
 // implements them too. MaxDigestVersion forwards faithfully: return the
-// wrapped replica's, or digest.Latest if it has none. Probe does not, since a
-// failure detector treats a replica with no Prober differently (ring's
-// ReadmitAfter): give a wrapper of a Prober a wrapper type that has Probe.
+// wrapped replica's, or digest.Latest if it has none. So does Probe: call the
+// wrapped replica's, or return an error matching errors.ErrUnsupported if it
+// has none, which a failure detector treats as no Prober (ring's
+// ReadmitAfter); or give only wrappers of Probers a wrapper type with Probe.
 type Replica interface {
 	// Endpoint returns the replica's identity. It must not change.
 	Endpoint() Endpoint
