@@ -38,7 +38,8 @@ type ExponentialBackoff struct {
 	// zero; otherwise at least 1 and finite.
 	Multiplier float64
 	// Rand, if not nil, is the source of the jitter, such as
-	// rand.NewPCG(seed1, seed2) for a schedule that repeats. The Executor
+	// rand.NewPCG(seed1, seed2) for a schedule that repeats: each wait is
+	// Ceiling(n) times the next Uint64's top 53 bits over 2^53. The Executor
 	// serializes its calls, so it need not be safe for concurrent use, but
 	// nothing else may use it. Default: math/rand/v2's global source.
 	Rand rand.Source

@@ -105,7 +105,8 @@ type Config struct {
 	// synchronously on the goroutine that called Execute, which waits for
 	// it before the backoff and, in speculative execution, before it
 	// notices any other attempt finishing: it must not block. It must be
-	// safe for concurrent use.
+	// safe for concurrent use. A panic in it reaches the caller of Execute
+	// as it was raised (the budget tokens of retries not run go back).
 	OnRetry func(RetryEvent)
 }
 

@@ -3,8 +3,9 @@ package retry
 import "github.com/readpath/readpath/consistency"
 
 // DefaultPolicy retries as the DataStax Java driver 4 does by default, only
-// where a retry has a good chance to succeed: once after a read timeout, a
-// BATCH_LOG write timeout or an unavailable error; after a lost connection
+// where a retry has a good chance to succeed: once after a read timeout
+// where enough replicas answered but not the data, a BATCH_LOG write
+// timeout or an unavailable error; after a lost connection
 // or a transient error response, on the next target each time, with no
 // limit of its own (as the Java driver: the plan, Config.MaxRetries and the
 // budget bound those). The zero value is ready to use; it is stateless and
