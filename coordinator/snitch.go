@@ -167,8 +167,9 @@ func (sc *score) sent() {
 // context.Canceled otherwise is the replica's failure. timedOut says
 // whether the request ended at the read's deadline, whatever error the
 // replica's context gave (a derived one says Canceled): its time is how
-// long the replica was waited for, a lower bound of its latency.
-func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
+// long the replica was waited for, a lower bound of its latency. missed
+// is the request's: its miss is recorded once (see miss).
+func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, timedOut bool, missed *atomic.Bool) {
 	defer sc.inflight.Add(-1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
@@ -179,13 +180,7 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, tim
 			sc.misses.Store(0)
 		}
 	case !cancelled || (sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
-		sc.missAll.Add(1)
-		if sc.updated.Load() == 0 { // its misses need an age to expire
-			sc.failedAt.CompareAndSwap(0, snitchClock.Nanos(now))
-		}
-		if sc.misses.Add(1) > maxMisses {
-			sc.misses.Store(maxMisses)
-		}
+		sc.miss(now, missed)
 	}
 	switch {
 	case err == nil, timedOut:
@@ -206,6 +201,24 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, tim
 			return
 		}
 		sc.sample(d, now)
+	}
+}
+
+// miss records a request that ended without an answer at now, unless
+// its missed flag says it was recorded already: by its read, which records
+// the misses of the requests it abandons at its deadline before it returns
+// (see call.dropByRead), or by the request's end. Whichever comes first
+// records it, so a request counts as one miss at most.
+func (sc *score) miss(now time.Time, missed *atomic.Bool) {
+	if !missed.CompareAndSwap(false, true) {
+		return
+	}
+	sc.missAll.Add(1)
+	if sc.updated.Load() == 0 { // its misses need an age to expire
+		sc.failedAt.CompareAndSwap(0, snitchClock.Nanos(now))
+	}
+	if sc.misses.Add(1) > maxMisses {
+		sc.misses.Store(maxMisses)
 	}
 }
 

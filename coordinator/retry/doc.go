@@ -10,9 +10,10 @@
 // level of the next attempt. Five are shipped:
 //
 //   - DefaultPolicy: the Java driver 4 default; retries only where a retry
-//     has a good chance to succeed: once after a timeout or an unavailable
-//     error, on the next target after each lost connection or transient
-//     error response.
+//     has a good chance to succeed: once after a read timeout where enough
+//     replicas answered but not the data, a BATCH_LOG write timeout or an
+//     unavailable error, on the next target after each lost connection or
+//     transient error response.
 //   - FallthroughPolicy: never retries.
 //   - DowngradingPolicy: the Java driver's consistency-downgrading policy.
 //   - LadderPolicy: an explicit list of ever weaker levels, one per retry.
