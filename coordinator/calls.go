@@ -23,7 +23,7 @@ type call struct {
 	started  atomic.Bool  // a worker has taken it up
 	returned atomic.Bool  // the replica returned from it (set before the answer is handed over)
 	counted  atomic.Bool  // dropByRead counted it abandoned
-	missed   atomic.Bool  // its miss is recorded (see score.miss)
+	overdue  atomic.Bool  // and overdue (see score.overdue)
 
 	c    *Coordinator
 	ctx  context.Context
@@ -66,23 +66,24 @@ func (c *Coordinator) newCall() *call {
 // answered call for a moment after handing its answer over, and counting
 // that as abandoned refused requests to healthy replicas under a small
 // MaxAbandonedPerReplica. The count is made before the hold is dropped,
-// so that a worker dropping k last sees counted. A read abandoned at the
-// read's deadline is a miss, recorded here, before the read returns: a
-// retry made the moment a read times out must rank the replicas that hung
-// behind the others, and their workers may not have returned yet.
+// so that a worker dropping k last sees counted. A read request abandoned
+// at the read's deadline is overdue as well, until the replica returns
+// from it (see score.overdue).
 func (k *call) dropByRead() {
 	sc := k.cand.score // once dropped, k is the worker's to recycle
 	counted := !k.returned.Load()
+	overdue := counted && !k.mutation && k.ctx.Err() == context.DeadlineExceeded
 	if counted {
 		k.counted.Store(true)
 		sc.abandoned.Add(1)
-		if !k.mutation && k.ctx.Err() == context.DeadlineExceeded {
-			sc.miss(k.now(), &k.missed)
+		if overdue {
+			k.overdue.Store(true)
+			sc.overdue.Add(1)
 		}
 	}
 	if k.holders.Add(-1) == 0 {
 		if counted { // the replica returned since: not abandoned after all
-			sc.abandoned.Add(-1)
+			k.uncount()
 		}
 		k.recycle()
 	}
@@ -93,9 +94,18 @@ func (k *call) dropByRead() {
 func (k *call) dropByWorker() {
 	if k.holders.Add(-1) == 0 {
 		if k.counted.Load() {
-			k.cand.score.abandoned.Add(-1)
+			k.uncount()
 		}
 		k.recycle()
+	}
+}
+
+// uncount takes back what dropByRead counted of k, once its replica has
+// returned from it and both holders have let go.
+func (k *call) uncount() {
+	k.cand.score.abandoned.Add(-1)
+	if k.overdue.Load() {
+		k.cand.score.overdue.Add(-1)
 	}
 }
 
@@ -137,7 +147,7 @@ func (k *call) read() {
 	// the call's: an answer for another key, or one that fails validation,
 	// is the replica's failure, and a replica that keeps giving them must
 	// lose its rank as one that keeps failing does.
-	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut(), &k.missed)
+	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut())
 	k.report()
 	k.deliver()
 }

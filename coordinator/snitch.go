@@ -100,6 +100,11 @@ type score struct {
 	// failed at its deadline, or 0 (see repairQueue.claimWrite).
 	asyncWrites   atomic.Int32
 	asyncTimedOut atomic.Int64
+	// overdue counts its read requests given up at their read's deadline
+	// that it has not returned from. Ranking counts them as misses: their
+	// own are recorded only when they end, and a retry made the moment a
+	// read timed out went to a replica still hanging, which looked fast.
+	overdue atomic.Int64
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed
@@ -167,9 +172,8 @@ func (sc *score) sent() {
 // context.Canceled otherwise is the replica's failure. timedOut says
 // whether the request ended at the read's deadline, whatever error the
 // replica's context gave (a derived one says Canceled): its time is how
-// long the replica was waited for, a lower bound of its latency. missed
-// is the request's: its miss is recorded once (see miss).
-func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, timedOut bool, missed *atomic.Bool) {
+// long the replica was waited for, a lower bound of its latency.
+func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
 	defer sc.inflight.Add(-1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
@@ -180,7 +184,13 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, tim
 			sc.misses.Store(0)
 		}
 	case !cancelled || (sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
-		sc.miss(now, missed)
+		sc.missAll.Add(1)
+		if sc.updated.Load() == 0 { // its misses need an age to expire
+			sc.failedAt.CompareAndSwap(0, snitchClock.Nanos(now))
+		}
+		if sc.misses.Add(1) > maxMisses {
+			sc.misses.Store(maxMisses)
+		}
 	}
 	switch {
 	case err == nil, timedOut:
@@ -201,24 +211,6 @@ func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, tim
 			return
 		}
 		sc.sample(d, now)
-	}
-}
-
-// miss records a request that ended without an answer at now, unless
-// its missed flag says it was recorded already: by its read, which records
-// the misses of the requests it abandons at its deadline before it returns
-// (see call.dropByRead), or by the request's end. Whichever comes first
-// records it, so a request counts as one miss at most.
-func (sc *score) miss(now time.Time, missed *atomic.Bool) {
-	if !missed.CompareAndSwap(false, true) {
-		return
-	}
-	sc.missAll.Add(1)
-	if sc.updated.Load() == 0 { // its misses need an age to expire
-		sc.failedAt.CompareAndSwap(0, snitchClock.Nanos(now))
-	}
-	if sc.misses.Add(1) > maxMisses {
-		sc.misses.Store(maxMisses)
 	}
 }
 

@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"errors"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,9 +17,9 @@ func TestAScoreExpiresWhenTheWallClockStepsBack(t *testing.T) {
 	now := time.Now()
 	sc := new(score)
 	sc.sent()
-	sc.ended(time.Second, now, nil, false, false, new(atomic.Bool))
+	sc.ended(time.Second, now, nil, false, false)
 	sc.sent()
-	sc.ended(time.Second, now, errors.New("refused"), false, false, new(atomic.Bool)) // then it stopped answering
+	sc.ended(time.Second, now, errors.New("refused"), false, false) // then it stopped answering
 	later, ok := monoclocktest.StepWall(now.Add(reset+time.Second), -time.Hour)
 	if !ok {
 		t.Skip("cannot build a time whose wall clock stepped: time.Time's layout changed")

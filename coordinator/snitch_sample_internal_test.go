@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -18,17 +17,17 @@ func TestACancelledRequestOnlyRaisesTheScore(t *testing.T) {
 	}
 	sc := new(score)
 	sc.sent()
-	sc.ended(10*time.Millisecond, now, context.Canceled, true, false, new(atomic.Bool))
+	sc.ended(10*time.Millisecond, now, context.Canceled, true, false)
 	if got := estimate(sc); got != 10*time.Millisecond {
 		t.Fatalf("a first cancelled request gives %v, want its 10ms", got)
 	}
 	sc.sent()
-	sc.ended(time.Microsecond, now, context.Canceled, true, false, new(atomic.Bool))
+	sc.ended(time.Microsecond, now, context.Canceled, true, false)
 	if got := estimate(sc); got != 10*time.Millisecond {
 		t.Errorf("a request cancelled after 1µs moved the score to %v, want 10ms", got)
 	}
 	sc.sent()
-	sc.ended(50*time.Millisecond, now, context.Canceled, true, false, new(atomic.Bool))
+	sc.ended(50*time.Millisecond, now, context.Canceled, true, false)
 	if got := estimate(sc); got <= 10*time.Millisecond {
 		t.Errorf("a request cancelled after 50ms left the score at %v, want it raised", got)
 	}
