@@ -100,11 +100,6 @@ type score struct {
 	// failed at its deadline, or 0 (see repairQueue.claimWrite).
 	asyncWrites   atomic.Int32
 	asyncTimedOut atomic.Int64
-	// overdue counts its read requests given up at their read's deadline
-	// that it has not returned from. Ranking counts them as misses: their
-	// own are recorded only when they end, and a retry made the moment a
-	// read timed out went to a replica still hanging, which looked fast.
-	overdue atomic.Int64
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed

@@ -76,7 +76,7 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 		// request's miss and latency too, never as idle and unmeasured
 		// (first in the order) just as it failed.
 		inflight[i] = c.score.inflight.Load()
-		keys[i], misses[i] = c.score.latency(), c.score.misses.Load()+c.score.overdue.Load()
+		keys[i], misses[i] = c.score.latency(), c.score.misses.Load()
 		if keys[i] > 0 {
 			best = min(best, keys[i])
 		}
