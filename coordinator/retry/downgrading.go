@@ -2,20 +2,20 @@ package retry
 
 import "github.com/readpath/readpath/consistency"
 
-// DowngradingPolicy retries once after a timeout or an unavailable error where
-// a retry can succeed (see its methods: it rethrows, among others, a digest
-// mismatch's timeout, a serial read and a counter or CAS write), and where too
-// few replicas answered or were alive, retries at a lower level that the
-// replicas seen can meet, as the Java driver's
-// ConsistencyDowngradingRetryPolicy does: THREE, TWO or ONE by their count. At
-// EACH_QUORUM the count is that of the one datacenter that fell short, as
+// DowngradingPolicy retries once after a timeout or an unavailable error
+// where a retry can succeed (see its methods: it rethrows, among others, a
+// digest mismatch's timeout, a serial read and a counter or CAS write), and
+// where too few replicas answered or were alive, retries at a lower level
+// that the replicas seen can meet, as the Java driver's
+// ConsistencyDowngradingRetryPolicy does: THREE, TWO or ONE by their count.
+// At EACH_QUORUM the count is that of the one datacenter that fell short, as
 // Cassandra reports it (and consistency.AssureSufficientLive), so it is a
 // lower bound and its level can be met; a count of 0 there still retries at
 // ONE, since the other datacenters' replicas may be up. Over SimpleStrategy,
-// where EACH_QUORUM is QUORUM and its error names no datacenter, a count of 0
-// is every replica's and that retry fails Unavailable too, sending nothing:
-// the Java driver's vectors keep it, as an error from the wire names no
-// datacenter either.
+// where EACH_QUORUM is QUORUM and its error names no datacenter, a count of
+// 0 is every replica's and that retry fails Unavailable too, sending
+// nothing: the Java driver's vectors keep it, as an error from the wire
+// names no datacenter either.
 //
 // Downgrading silently weakens the guarantee the application asked for: a
 // QUORUM read served at ONE may miss a write QUORUM acknowledged. Use it only
