@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"context"
 	"testing"
 
 	"github.com/readpath/readpath/replica"
@@ -13,7 +14,7 @@ import (
 func TestAnsweredCallIsNotAbandoned(t *testing.T) {
 	s := newSnitch(SnitchConfig{})
 	ep := replica.Endpoint{ID: "a", Datacenter: "dc1", Rack: "r1"}
-	k := &call{c: &Coordinator{}, cand: candidate{ep: ep, score: s.entry(&ep)}}
+	k := &call{c: &Coordinator{}, ctx: context.Background(), cand: candidate{ep: ep, score: s.entry(&ep)}}
 	k.c.calls.New = func() any { return new(call) }
 	k.holders.Store(2)
 	k.started.Store(true)  // the worker ran the replica's Read,
@@ -31,7 +32,7 @@ func TestAnsweredCallIsNotAbandoned(t *testing.T) {
 func TestUnansweredCallIsAbandonedUntilItReturns(t *testing.T) {
 	s := newSnitch(SnitchConfig{})
 	ep := replica.Endpoint{ID: "a", Datacenter: "dc1", Rack: "r1"}
-	k := &call{c: &Coordinator{}, cand: candidate{ep: ep, score: s.entry(&ep)}}
+	k := &call{c: &Coordinator{}, ctx: context.Background(), cand: candidate{ep: ep, score: s.entry(&ep)}}
 	k.c.calls.New = func() any { return new(call) }
 	k.holders.Store(2)
 	k.started.Store(true) // the replica's Read is running

@@ -23,6 +23,7 @@ type call struct {
 	started  atomic.Bool  // a worker has taken it up
 	returned atomic.Bool  // the replica returned from it (set before the answer is handed over)
 	counted  atomic.Bool  // dropByRead counted it abandoned
+	overdue  atomic.Bool  // and overdue (see score.overdue)
 
 	c    *Coordinator
 	ctx  context.Context
@@ -65,17 +66,24 @@ func (c *Coordinator) newCall() *call {
 // answered call for a moment after handing its answer over, and counting
 // that as abandoned refused requests to healthy replicas under a small
 // MaxAbandonedPerReplica. The count is made before the hold is dropped,
-// so that a worker dropping k last sees counted.
+// so that a worker dropping k last sees counted. A read request abandoned
+// at the read's deadline is overdue as well, until the replica returns
+// from it (see score.overdue).
 func (k *call) dropByRead() {
 	sc := k.cand.score // once dropped, k is the worker's to recycle
 	counted := !k.returned.Load()
+	overdue := counted && !k.mutation && k.ctx.Err() == context.DeadlineExceeded
 	if counted {
 		k.counted.Store(true)
 		sc.abandoned.Add(1)
+		if overdue {
+			k.overdue.Store(true)
+			sc.countOverdue(k.sent)
+		}
 	}
 	if k.holders.Add(-1) == 0 {
 		if counted { // the replica returned since: not abandoned after all
-			sc.abandoned.Add(-1)
+			k.uncount()
 		}
 		k.recycle()
 	}
@@ -86,9 +94,18 @@ func (k *call) dropByRead() {
 func (k *call) dropByWorker() {
 	if k.holders.Add(-1) == 0 {
 		if k.counted.Load() {
-			k.cand.score.abandoned.Add(-1)
+			k.uncount()
 		}
 		k.recycle()
+	}
+}
+
+// uncount takes back what dropByRead counted of k, once its replica has
+// returned from it and both holders have let go.
+func (k *call) uncount() {
+	k.cand.score.abandoned.Add(-1)
+	if k.overdue.Load() {
+		k.cand.score.overdue.Add(-1)
 	}
 }
 

@@ -99,7 +99,7 @@ func TestEachQuorumContactsAQuorumOfEveryDatacenter(t *testing.T) {
 		if slow[eps[i].ID] {
 			lat = 100e6
 		}
-		sc.sample(time.Duration(lat), now)
+		sc.sample(time.Duration(lat), snitchClock.Nanos(now))
 	}
 	p, err := makePlan(planInput{level: consistency.EachQuorum, repl: repl, localDC: "dc2", snitch: &sn, now: now.Add(time.Millisecond)}, reps, eps, nil)
 	require.NoError(t, err)

@@ -133,7 +133,7 @@ func TestADemotedReplicaIsProbedOnceAnInterval(t *testing.T) {
 	assert.Equal(t, []string{"slow", "a", "b"}, order(probe+int64(time.Second)+1), "the probe went unanswered: probed again")
 
 	// The probe's answer replaces the 50 ms score: the healed replica ranks by it.
-	slow.score.sample(time.Millisecond, time.Unix(0, 0))
+	slow.score.sample(time.Millisecond, 0)
 	assert.InDelta(t, 1e6, slow.score.latency(), 1)
 }
 

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,7 +90,7 @@ func TestAReleasedReadHoldsNothing(t *testing.T) {
 			r.candBuf[i] = candidate{ep: r.epBuf[i]}
 		}
 		for i := range n {
-			k := &call{idx: i, cand: candidate{score: new(score)}}
+			k := &call{idx: i, ctx: context.Background(), cand: candidate{score: new(score)}}
 			k.holders.Store(2) // still the worker's: dropByRead leaves it be
 			if r.calls == nil {
 				r.calls, r.trace.Requests, r.answers = r.callBuf[:0], r.reqBuf[:0], r.ansBuf[:0]

@@ -76,7 +76,7 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 		// request's miss and latency too, never as idle and unmeasured
 		// (first in the order) just as it failed.
 		inflight[i] = c.score.inflight.Load()
-		keys[i], misses[i] = c.score.latency(), c.score.misses.Load()
+		keys[i], misses[i] = c.score.latency(), c.score.missing()
 		if keys[i] > 0 {
 			best = min(best, keys[i])
 		}
@@ -90,7 +90,10 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	for i, c := range cs {
 		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
 		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing) {
-			keys[i], misses[i], probing = 0, 0, true // forgotten, for its read alone
+			// Forgotten, for its read alone, requests out too: weighed by
+			// them, the probe of a replica with one stuck went elsewhere,
+			// every interval, and it was never asked again.
+			keys[i], misses[i], inflight[i], probing = 0, 0, 0, true
 		}
 	}
 	if probing {

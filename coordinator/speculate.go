@@ -237,8 +237,8 @@ func (r *read) rankTail(i int) {
 }
 
 // missed reports whether c's replica ended a request without an answer
-// since its last one.
-func missed(c *candidate) bool { return c.score != nil && c.score.misses.Load() > 0 }
+// since its last one, or has one overdue (see score.missing).
+func missed(c *candidate) bool { return c.score != nil && c.score.missing() > 0 }
 
 // asked reports whether a request of the read went to plan.order[i]; for a
 // digest-first read's straggler, one besides the digest that did not count.
