@@ -21,7 +21,7 @@ import (
 type call struct {
 	holders  atomic.Int32 // the read and the worker, until each drops it
 	started  atomic.Bool  // a worker has taken it up
-	returned atomic.Bool  // the replica returned from it (set before the answer is handed over)
+	returned atomic.Bool  // the replica returned from it (set once the snitch knows, before the answer is handed over)
 	counted  atomic.Bool  // dropByRead counted it abandoned
 	overdue  atomic.Bool  // and overdue (see score.overdue)
 
@@ -33,6 +33,7 @@ type call struct {
 	cand candidate
 	cmd  replica.Command
 	sent time.Time
+	seq  int64 // its number among its replica's requests (see score.sent)
 	idx  int
 	// digestData asks a data read to digest its answer, here rather than
 	// on the read's goroutine, when the read will compare digests.
@@ -78,7 +79,7 @@ func (k *call) dropByRead() {
 		sc.abandoned.Add(1)
 		if overdue {
 			k.overdue.Store(true)
-			sc.countOverdue(k.sent)
+			sc.countOverdue(k.seq)
 		}
 	}
 	if k.holders.Add(-1) == 0 {
@@ -132,7 +133,6 @@ func (k *call) run() {
 // looks slow.
 func (k *call) read() {
 	k.err = k.safeRead()
-	k.returned.Store(true)
 	k.at = k.now()
 	switch {
 	case k.err != nil || k.cmd.DigestOnly:
@@ -147,7 +147,11 @@ func (k *call) read() {
 	// the call's: an answer for another key, or one that fails validation,
 	// is the replica's failure, and a replica that keeps giving them must
 	// lose its rank as one that keeps failing does.
-	k.cand.score.ended(k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut())
+	k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut())
+	// Returned once the snitch knows: a read that lets go of the request
+	// before then counts it overdue, else a retry would see the replica
+	// neither missing nor overdue.
+	k.returned.Store(true)
 	k.report()
 	k.deliver()
 }

@@ -3,7 +3,6 @@ package coordinator
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/readpath/readpath/replica"
 )
@@ -13,7 +12,8 @@ import (
 func overdueCall(t *testing.T, s *snitch, ctx context.Context) *call {
 	t.Helper()
 	ep := replica.Endpoint{ID: "a", Datacenter: "dc1", Rack: "r1"}
-	k := &call{c: &Coordinator{}, ctx: ctx, cand: candidate{ep: ep, score: s.entry(&ep)}, sent: time.Now()}
+	k := &call{c: &Coordinator{}, ctx: ctx, cand: candidate{ep: ep, score: s.entry(&ep)}}
+	k.seq = k.cand.score.sent()
 	k.c.calls.New = func() any { return new(call) }
 	k.holders.Store(2)
 	k.started.Store(true)
@@ -56,6 +56,15 @@ func TestARequestGivenUpAtTheDeadlineIsOverdueUntilItReturns(t *testing.T) {
 	k.dropByRead()
 	if sc.overdue.Load() != 0 {
 		t.Fatalf("overdue %d for a loser cancelled before the deadline", sc.overdue.Load())
+	}
+	k.returned.Store(true)
+	k.dropByWorker()
+
+	k = overdueCall(t, &s, ctx) // a repair write: its replica's misses are for reads
+	k.mutation = true
+	k.dropByRead()
+	if sc.overdue.Load() != 0 || sc.abandoned.Load() != 1 {
+		t.Fatalf("a repair write given up at the deadline: overdue %d, abandoned %d; want 0, 1", sc.overdue.Load(), sc.abandoned.Load())
 	}
 	k.returned.Store(true)
 	k.dropByWorker()

@@ -30,24 +30,44 @@ func TestAClaimedProbeIsAskedFirstWithRequestsOut(t *testing.T) {
 
 // A request overdue on a replica (given up at its read's deadline, not
 // returned from) ranks it as missing until the replica answers a request
-// sent after it; one that answers later ones is not missing, though the
-// overdue request is still out.
+// sent after it, however soon after: one that answers later ones is not
+// missing, though the overdue request is still out. The overdue request's
+// own late answer clears it too; answers to requests sent before it clear
+// nothing.
 func TestOverdueCountsUntilALaterRequestAnswers(t *testing.T) {
-	start := time.Now()
+	now := time.Now()
 	sc := new(score)
-	answer := func(sent, took time.Duration) {
-		sc.sent()
-		sc.ended(took, start.Add(sent+took), nil, false, false)
-	}
-	answer(0, time.Millisecond)
-	sc.countOverdue(start.Add(10 * time.Millisecond))
+	answer := func(seq int64) { sc.ended(seq, time.Millisecond, now, nil, false, false) }
+	first, early, stuck, later := sc.sent(), sc.sent(), sc.sent(), sc.sent()
+	answer(first)
+	sc.countOverdue(stuck)
 	assert.Equal(t, int64(1), sc.missing(), "overdue, nothing sent since answered")
-	answer(5*time.Millisecond, 20*time.Millisecond) // sent before it, answered after
+	answer(early) // sent before it, answered after
 	assert.Equal(t, int64(1), sc.missing(), "an answer to an earlier request clears nothing")
-	answer(12*time.Millisecond, time.Millisecond)
+	answer(later) // within a microsecond of it, say: the order of sending decides
 	assert.Zero(t, sc.missing(), "it answered a request sent after the overdue one")
-	sc.countOverdue(start.Add(20 * time.Millisecond))
-	assert.Equal(t, int64(2), sc.missing(), "a newer overdue request: both count")
+
+	sentFirst, sentLast := sc.sent(), sc.sent()
+	sc.countOverdue(sentLast)
+	sc.countOverdue(sentFirst) // counted last: the latest sent decides, not the latest counted
+	assert.Equal(t, int64(3), sc.missing())
+	answer(sentFirst)
+	assert.Equal(t, int64(3), sc.missing(), "answered one sent before the latest overdue")
+	answer(sentLast)
+	assert.Zero(t, sc.missing(), "the latest overdue request answered, late")
+}
+
+// However many requests are overdue, they count as maxMisses at most: the
+// steps putBehind multiplies by overflowed past it, and replicas that
+// missed were no longer ordered by how often.
+func TestOverdueCountsAsMaxMissesAtMost(t *testing.T) {
+	sc := new(score)
+	for range 1000 {
+		sc.countOverdue(sc.sent())
+	}
+	assert.Equal(t, int64(maxMisses), sc.missing())
+	sc.misses.Store(3)
+	assert.Equal(t, int64(maxMisses), sc.missing())
 }
 
 // A request that ends without an answer after the replica answered a
@@ -55,18 +75,16 @@ func TestOverdueCountsUntilALaterRequestAnswers(t *testing.T) {
 // answered since it was sent. One sent after the latest answered request
 // is a miss in both.
 func TestAMissOfAnEarlierRequestIsNoMissForRanking(t *testing.T) {
-	start := time.Now()
+	now := time.Now()
 	sc := new(score)
-	end := func(sent, took time.Duration, err error) {
-		sc.sent()
-		sc.ended(took, start.Add(sent+took), err, false, false)
-	}
-	end(0, time.Millisecond, nil)
-	end(5*time.Millisecond, time.Millisecond, nil)
-	end(2*time.Millisecond, time.Second, errors.New("connection reset")) // sent before the second answer
+	reset := errors.New("connection reset")
+	first, lost, second := sc.sent(), sc.sent(), sc.sent()
+	sc.ended(second, time.Millisecond, now, nil, false, false)
+	sc.ended(first, time.Millisecond, now, nil, false, false) // answers end in any order
+	sc.ended(lost, time.Second, now, reset, false, false)
 	assert.Zero(t, sc.missing())
 	assert.Equal(t, int64(1), sc.missAll.Load())
-	end(10*time.Millisecond, time.Second, errors.New("connection reset"))
+	sc.ended(sc.sent(), time.Second, now, reset, false, false)
 	assert.Equal(t, int64(1), sc.missing())
 	assert.Equal(t, int64(2), sc.missAll.Load())
 }

@@ -75,26 +75,25 @@ type score struct {
 	_         [stripe.CacheLine - 32]byte
 
 	inflight atomic.Int64  // requests sent and not yet answered
-	sentAll  atomic.Int64  // requests ever sent, for Metrics
+	sentAll  atomic.Int64  // requests ever sent, for Metrics; a request's number is the count it made
 	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
-	_        [stripe.CacheLine - 24]byte
+	// answeredSeq is the number of the latest-sent request answered: a
+	// replica that answered a request sent after one that went unanswered
+	// is not missing, whichever of the two ended first.
+	answeredSeq atomic.Int64
+	_           [stripe.CacheLine - 32]byte
 
 	missAll atomic.Int64 // misses ever, for Metrics
 	updated atomic.Int64 // snitchClock.Nanos of the last answer; 0 before the first
 	misses  atomic.Int64 // requests ended without an answer since the last one
-	// answeredSent is when the latest answered request was sent (its
-	// snitchClock.Nanos, kept to the millisecond, never ahead): a replica
-	// that answered a request sent after one that went unanswered is not
-	// missing, whichever of the two ended first.
-	answeredSent atomic.Int64
 	// overdue counts its read requests given up at their read's deadline
-	// that it has not returned from, and overdueSent is when the latest of
-	// them was sent. Ranking counts them as misses until the replica
-	// answers a request sent after them: their own misses are recorded only
-	// when they end, and a retry made the moment a read timed out went to a
-	// replica still hanging, which looked fast.
-	overdue     atomic.Int64
-	overdueSent atomic.Int64
+	// that it has not returned from, and overdueSeq is the number of the
+	// latest-sent request ever counted so. Ranking counts them as misses
+	// until the replica answers a request sent after that one: their own
+	// misses are recorded only when they end, and a retry made the moment
+	// a read timed out went to a replica still hanging, which looked fast.
+	overdue    atomic.Int64
+	overdueSeq atomic.Int64
 	// failedAt stands in for updated before the first answer: the
 	// snitchClock.Nanos of the first miss, or of the last probe since.
 	failedAt atomic.Int64
@@ -155,71 +154,74 @@ func (s *snitch) forget(id string) {
 }
 
 // missing returns the replica's misses since its last answer, and the
-// requests overdue on it that it has answered no later request since
-// (see overdue), which ranking counts as misses.
+// requests overdue on it when it has answered none sent after them (see
+// overdue), which ranking counts as misses; maxMisses at most.
 func (sc *score) missing() int64 {
 	m := sc.misses.Load()
-	if n := sc.overdue.Load(); n > 0 && sc.overdueSent.Load() >= sc.answeredSent.Load() {
-		m += n
+	if n := sc.overdue.Load(); n > 0 && sc.overdueSeq.Load() > sc.answeredSeq.Load() {
+		m = min(m+n, maxMisses)
 	}
 	return m
 }
 
-// countOverdue counts a read request given up at its read's deadline, sent at
-// sent, as overdue, until uncounted when the replica returns from it.
-func (sc *score) countOverdue(sent time.Time) {
-	at := snitchClock.Nanos(sent)
-	for old := sc.overdueSent.Load(); at > old && !sc.overdueSent.CompareAndSwap(old, at); {
-		old = sc.overdueSent.Load()
+// countOverdue counts request seq, a read request given up at its read's
+// deadline, as overdue, until uncounted when the replica returns from it.
+func (sc *score) countOverdue(seq int64) {
+	storeMax(&sc.overdueSeq, seq)
+	sc.overdue.Add(1) // after its number: a ranking that sees it sees that
+}
+
+// storeMax raises v to n, if n is more.
+func storeMax(v *atomic.Int64, n int64) {
+	for old := v.Load(); n > old && !v.CompareAndSwap(old, n); old = v.Load() {
 	}
-	sc.overdue.Add(1) // after its time: a ranking that sees it sees that
 }
 
-// sent counts a request as outstanding on the replica.
-func (sc *score) sent() {
+// sent counts a request as outstanding on the replica and returns its
+// number, which orders it among the replica's requests by when they were
+// sent.
+func (sc *score) sent() (seq int64) {
 	sc.inflight.Add(1)
-	sc.sentAll.Add(1)
+	return sc.sentAll.Add(1)
 }
 
-// ended ends a request that took d. An answer resets the replica's misses,
-// and a request sent before the latest answered one is a miss for Metrics
-// only (see answeredSent). A request that ended without one is a miss when
-// it failed or timed out, or when the read that cancelled it had waited
-// more than twice the replica's usual latency (which it has only from its
-// first sample on): so a replica that stops answering loses its rank after
-// a read or two, while a healthy loser of a hedged read keeps it, its first
-// one too. A failure's time is not a latency (a replica failing at once
-// must not look fast), nor is an error's DeadlineExceeded before the read's
-// deadline; a cancelled request's is a lower bound of one, and is recorded
-// when it says more than the score does (or the replica has no score: its
-// 0, which ranks first, only rises, and the first answer replaces such a
-// provisional score), so that a replica always hedged around still looks
-// slow, while a request cancelled at once (a ReadMany page that filled)
-// does not make a replica look fast. A refusal for tombstones is neither:
-// every replica holds the same data, as Cassandra's snitch ignores a
-// failure response. cancelled says whether the read cancelled the request;
-// an error wrapping context.Canceled otherwise is the replica's failure.
-// timedOut says whether the request ended at the read's deadline, whatever
-// error the replica's context gave (a derived one says Canceled): its time
-// is how long the replica was waited for, a lower bound of its latency.
-func (sc *score) ended(d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
+// ended ends request seq, which took d. An answer resets the replica's
+// misses, and a request sent before the latest answered one is a miss for
+// Metrics only (see answeredSeq). A request that ended without one is a
+// miss when it failed or timed out, or when the read that cancelled it had
+// waited more than twice the replica's usual latency (which it has only
+// from its first sample on): so a replica that stops answering loses its
+// rank after a read or two, while a healthy loser of a hedged read keeps
+// it, its first one too. A failure's time is not a latency (a replica
+// failing at once must not look fast), nor is an error's DeadlineExceeded
+// before the read's deadline; a cancelled request's is a lower bound of
+// one, and is recorded when it says more than the score does (or the
+// replica has no score: its 0, which ranks first, only rises, and the first
+// answer replaces such a provisional score), so that a replica always
+// hedged around still looks slow, while a request cancelled at once (a
+// ReadMany page that filled) does not make a replica look fast. A refusal
+// for tombstones is neither: every replica holds the same data, as
+// Cassandra's snitch ignores a failure response. cancelled says whether the
+// read cancelled the request; an error wrapping context.Canceled otherwise
+// is the replica's failure. timedOut says whether the request ended at the
+// read's deadline, whatever error the replica's context gave (a derived one
+// says Canceled): its time is how long the replica was waited for, a lower
+// bound of its latency.
+func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
 	defer sc.inflight.Add(-1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
 	}
 	at := snitchClock.Nanos(now)
-	sentAt := at - int64(d)
 	switch {
 	case err == nil:
 		if sc.misses.Load() != 0 { // a store would take the line from other cores
 			sc.misses.Store(0)
 		}
-		if sentAt-sc.answeredSent.Load() >= int64(time.Millisecond) { // as updated: not a store every answer
-			sc.answeredSent.Store(sentAt)
-		}
+		storeMax(&sc.answeredSeq, seq)
 	case !cancelled || (sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
 		sc.missAll.Add(1)
-		if sentAt < sc.answeredSent.Load() {
+		if seq < sc.answeredSeq.Load() {
 			break // it answered a later request: a miss for Metrics, not for ranking
 		}
 		if sc.updated.Load() == 0 { // its misses need an age to expire

@@ -16,18 +16,15 @@ func TestACancelledRequestOnlyRaisesTheScore(t *testing.T) {
 		return time.Duration(sc.latency())
 	}
 	sc := new(score)
-	sc.sent()
-	sc.ended(10*time.Millisecond, now, context.Canceled, true, false)
+	sc.ended(sc.sent(), 10*time.Millisecond, now, context.Canceled, true, false)
 	if got := estimate(sc); got != 10*time.Millisecond {
 		t.Fatalf("a first cancelled request gives %v, want its 10ms", got)
 	}
-	sc.sent()
-	sc.ended(time.Microsecond, now, context.Canceled, true, false)
+	sc.ended(sc.sent(), time.Microsecond, now, context.Canceled, true, false)
 	if got := estimate(sc); got != 10*time.Millisecond {
 		t.Errorf("a request cancelled after 1µs moved the score to %v, want 10ms", got)
 	}
-	sc.sent()
-	sc.ended(50*time.Millisecond, now, context.Canceled, true, false)
+	sc.ended(sc.sent(), 50*time.Millisecond, now, context.Canceled, true, false)
 	if got := estimate(sc); got <= 10*time.Millisecond {
 		t.Errorf("a request cancelled after 50ms left the score at %v, want it raised", got)
 	}

@@ -190,7 +190,7 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 	if r.refuseBacklogged(k) {
 		return k.idx
 	}
-	cand.score.sent()
+	k.seq = cand.score.sent()
 	r.c.workers.run(k)
 	return k.idx
 }
