@@ -59,7 +59,8 @@ func (r *read) refuseBacklogged(k *call) bool {
 		return false
 	}
 	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent
-	k.returned.Store(true) // nothing runs: no replica to wait for
+	k.returned.Store(true) // nothing runs: no replica to wait for, nothing to score
+	k.scored.Store(true)
 	k.dropByWorker()
 	r.rd.refused++
 	r.accept(k.idx)

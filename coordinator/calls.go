@@ -21,9 +21,10 @@ import (
 type call struct {
 	holders  atomic.Int32 // the read and the worker, until each drops it
 	started  atomic.Bool  // a worker has taken it up
-	returned atomic.Bool  // the replica returned from it (set once the snitch knows, before the answer is handed over)
+	returned atomic.Bool  // the replica returned from it (set before the answer is handed over)
+	scored   atomic.Bool  // and the snitch has recorded how (set after returned)
 	counted  atomic.Bool  // dropByRead counted it abandoned
-	overdue  atomic.Bool  // and overdue (see score.overdue)
+	overdue  atomic.Bool  // dropByRead counted it overdue (see score.overdue)
 
 	c    *Coordinator
 	ctx  context.Context
@@ -67,36 +68,32 @@ func (c *Coordinator) newCall() *call {
 // answered call for a moment after handing its answer over, and counting
 // that as abandoned refused requests to healthy replicas under a small
 // MaxAbandonedPerReplica. The count is made before the hold is dropped,
-// so that a worker dropping k last sees counted. A read request abandoned
-// at the read's deadline is overdue as well, until the replica returns
-// from it (see score.overdue).
+// so that a worker dropping k last sees counted. A read request given up
+// at the read's deadline is overdue until the replica returns from it (see
+// score.overdue), decided by scored: a replica that has returned but whose
+// answer is still being checked has not yet been scored, and a read that
+// let go of it then saw it neither missing nor overdue.
 func (k *call) dropByRead() {
 	sc := k.cand.score // once dropped, k is the worker's to recycle
-	counted := !k.returned.Load()
-	overdue := counted && !k.mutation && k.ctx.Err() == context.DeadlineExceeded
-	if counted {
+	if !k.returned.Load() {
 		k.counted.Store(true)
 		sc.abandoned.Add(1)
-		if overdue {
-			k.overdue.Store(true)
-			sc.countOverdue(k.seq)
-		}
 	}
-	if k.holders.Add(-1) == 0 {
-		if counted { // the replica returned since: not abandoned after all
-			k.uncount()
-		}
+	if !k.mutation && !k.scored.Load() && k.ctx.Err() == context.DeadlineExceeded {
+		k.overdue.Store(true)
+		sc.countOverdue(k.seq)
+	}
+	if k.holders.Add(-1) == 0 { // the replica returned since: neither, after all
+		k.uncount()
 		k.recycle()
 	}
 }
 
 // dropByWorker lets go of k for its worker. Dropping it last, the worker
-// ends an abandoned call, if the read counted it so.
+// ends an abandoned or overdue call, if the read counted it so.
 func (k *call) dropByWorker() {
 	if k.holders.Add(-1) == 0 {
-		if k.counted.Load() {
-			k.uncount()
-		}
+		k.uncount()
 		k.recycle()
 	}
 }
@@ -104,7 +101,9 @@ func (k *call) dropByWorker() {
 // uncount takes back what dropByRead counted of k, once its replica has
 // returned from it and both holders have let go.
 func (k *call) uncount() {
-	k.cand.score.abandoned.Add(-1)
+	if k.counted.Load() {
+		k.cand.score.abandoned.Add(-1)
+	}
 	if k.overdue.Load() {
 		k.cand.score.overdue.Add(-1)
 	}
@@ -133,6 +132,7 @@ func (k *call) run() {
 // looks slow.
 func (k *call) read() {
 	k.err = k.safeRead()
+	k.returned.Store(true)
 	k.at = k.now()
 	switch {
 	case k.err != nil || k.cmd.DigestOnly:
@@ -148,10 +148,7 @@ func (k *call) read() {
 	// is the replica's failure, and a replica that keeps giving them must
 	// lose its rank as one that keeps failing does.
 	k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut())
-	// Returned once the snitch knows: a read that lets go of the request
-	// before then counts it overdue, else a retry would see the replica
-	// neither missing nor overdue.
-	k.returned.Store(true)
+	k.scored.Store(true)
 	k.report()
 	k.deliver()
 }

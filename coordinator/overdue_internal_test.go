@@ -46,10 +46,25 @@ func TestARequestGivenUpAtTheDeadlineIsOverdueUntilItReturns(t *testing.T) {
 
 	k = overdueCall(t, &s, ctx) // the replica returns before the read lets go
 	k.returned.Store(true)
+	k.scored.Store(true)
 	k.dropByWorker()
 	k.dropByRead()
 	if sc.overdue.Load() != 0 {
 		t.Fatalf("overdue %d for a request that had returned", sc.overdue.Load())
+	}
+
+	// Returned, its answer still being checked: not abandoned (a replica
+	// that answered must not be refused for it), but overdue until scored.
+	k = overdueCall(t, &s, ctx)
+	k.returned.Store(true)
+	k.dropByRead()
+	if sc.overdue.Load() != 1 || sc.abandoned.Load() != 0 {
+		t.Fatalf("returned, unscored: overdue %d, abandoned %d; want 1, 0", sc.overdue.Load(), sc.abandoned.Load())
+	}
+	k.scored.Store(true)
+	k.dropByWorker()
+	if sc.overdue.Load() != 0 {
+		t.Fatalf("overdue %d once scored and let go", sc.overdue.Load())
 	}
 
 	k = overdueCall(t, &s, loser)
@@ -83,6 +98,7 @@ func TestOverdueSettlesInEveryInterleaving(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			k.returned.Store(true)
+			k.scored.Store(true)
 			k.dropByWorker()
 			close(done)
 		}()

@@ -100,8 +100,9 @@ func stuckOnA(t *testing.T) (e *env, c *coordinator.Coordinator, armed *atomic.B
 // A replica that answered a request sent after its stuck one is not
 // missing when the stuck one's read times out, however soon after the
 // stuck one it was sent: ordered by send times kept to the millisecond,
-// one sent 0.3 ms after left the replica missing until its probe, and it
-// served none of the next 50 reads (found by review).
+// with an answer to one sent 0.5 ms before the stuck one, one sent 0.3 ms
+// after left the replica missing until its probe, and it served none of
+// the next 50 reads (found by review).
 func TestAnAnswerSentJustAfterAStuckRequestKeepsTheReplicaRanked(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e, c, armed, release := stuckOnA(t)
@@ -109,21 +110,30 @@ func TestAnAnswerSentJustAfterAStuckRequestKeepsTheReplicaRanked(t *testing.T) {
 		read := func() (coordinator.Result, error) {
 			return c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.One})
 		}
+		time.Sleep(ms(10))
 		var wg sync.WaitGroup
-		var later string
-		wg.Go(func() { // stuck, timing out at 100 ms
+		var first, later string
+		wg.Go(func() { // answered in 1 ms
+			res, err := read()
+			if assert.NoError(t, err) {
+				first = res.Trace.Requests[0].Endpoint
+			}
+		})
+		wg.Go(func() { // sent 0.5 ms later, stuck, timing out at 100 ms
+			time.Sleep(500 * time.Microsecond)
 			armed.Store(true)
 			_, err := read()
 			assert.Error(t, err)
 		})
-		wg.Go(func() { // sent 0.3 ms after it, answered in 1 ms
-			time.Sleep(300 * time.Microsecond)
+		wg.Go(func() { // sent 0.3 ms after the stuck one, answered in 1 ms
+			time.Sleep(800 * time.Microsecond)
 			res, err := read()
 			if assert.NoError(t, err) {
 				later = res.Trace.Requests[0].Endpoint
 			}
 		})
 		wg.Wait()
+		require.Equal(t, A, first)
 		require.Equal(t, A, later)
 		before := e.stats(A).Reads
 		for range 50 { // 5 s, half Snitch.ResetInterval
