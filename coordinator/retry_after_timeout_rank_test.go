@@ -14,11 +14,11 @@ import (
 
 // A read made the moment another times out ranks the replicas that hung
 // behind the one that did not, though their workers have not returned: a
-// request given up at its read's deadline counts as a miss in ranking
-// until its replica returns. Their misses were recorded only when they
-// returned, so a downgraded retry at ONE went to a replica still hanging,
-// which looked fastest. (Found by a newcomer testing retries over
-// replicatest.) Once they answer, nothing of it is left.
+// request given up at its read's deadline counts as a miss in ranking until
+// its replica returns from it or answers a later request. Their misses were
+// recorded only when they returned, so a downgraded retry at ONE went to a
+// replica still hanging, which looked fastest. (Found by a newcomer testing
+// retries over replicatest.) Once they answer, nothing of it is left.
 func TestAReadRightAfterATimeoutAvoidsTheReplicasThatHung(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{ReadTimeout: ms(100), DefaultTable: policy(t, "NEVER")})
