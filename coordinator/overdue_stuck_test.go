@@ -36,12 +36,11 @@ func (s stuckOnce) Read(ctx context.Context, cmd replica.Command) (replica.Respo
 
 // A healthy replica, the fastest by far, with one request stuck past its
 // read's deadline ranks as missing only until it answers a request sent
-// after that one:
-// the read right after the timeout goes elsewhere, and once the replica's
-// probe answers (Snitch.ResetInterval after its last answer) it serves
-// reads again, though the stuck request is still out. Counted overdue
-// until the stuck request returned, it got none of 600 reads where it had
-// got 588, and the probe it claimed went elsewhere, its request out
+// after that one: the read right after the timeout goes elsewhere, and once
+// the replica's probe answers (Snitch.ResetInterval after its last answer)
+// it serves reads again, though the stuck request is still out. Counted
+// overdue until the stuck request returned, it got none of 600 reads where
+// it had got 588, and the probe it claimed went elsewhere, its request out
 // weighing it down (found by review). And when the stuck request fails at
 // last, that is no miss for ranking: the replica answered later requests.
 func TestAReplicaWithOneStuckRequestServesReadsAgain(t *testing.T) {
