@@ -164,7 +164,7 @@ func (b *Budget) Deposit(now time.Time) { b.deposits.add(b.epoch(now)) }
 // counts. It does not allocate.
 func (b *Budget) TryWithdraw(now time.Time) bool {
 	e := b.epoch(now)
-	if !b.withdrawals.add(e) {
+	if b.deposits.late(e) || !b.withdrawals.add(e) {
 		return false
 	}
 	if b.allows(e) {
@@ -173,6 +173,13 @@ func (b *Budget) TryWithdraw(now time.Time) bool {
 	b.withdrawals.remove(e)
 	return false
 }
+
+// late reports whether epoch e is a window or more before the newest
+// event counted, deposit or withdrawal. A withdrawal is refused then:
+// judged against the newest withdrawal alone, one an hour old was granted,
+// up to the floor, whenever no newer withdrawal had been made, however
+// many requests had been deposited since (found by review).
+func (b *Budget) late(e uint64) bool { return b.deposits.late(e) || b.withdrawals.late(e) }
 
 // allows judges a withdrawal that add counted at e. An event a lap later
 // may have taken e's slot between the add and the sum, which then counts
@@ -187,7 +194,7 @@ func (b *Budget) allows(e uint64) bool {
 // fractions included, for metrics. It is never negative.
 func (b *Budget) Available(now time.Time) float64 {
 	e := b.epoch(now)
-	if b.withdrawals.late(e) {
+	if b.late(e) {
 		return 0 // TryWithdraw refuses it
 	}
 	allowed, spent := b.allowance(e), b.withdrawals.sum(e)*micro

@@ -87,3 +87,30 @@ func TestBudgetStaleWithdrawalDoesNotResetTheCurrentWindow(t *testing.T) {
 	}
 	assert.Equal(t, 0, granted, "withdrawals granted at now after its window's floor was spent")
 }
+
+// The README: "A time a window or more before the newest a budget has
+// counted (a caller's reading kept across a long wait, a zero time.Time,
+// any date however old) is refused, and counts nothing". Judged against
+// the newest withdrawal alone, a withdrawal an hour older than the newest
+// deposit was granted, up to the floor, whenever no newer withdrawal had
+// been made (found by review).
+func TestBudgetWithdrawalOlderThanTheNewestDepositIsRefused(t *testing.T) {
+	for _, stale := range []time.Duration{10 * time.Second, time.Hour} {
+		b, err := retry.NewBudget(retry.BudgetConfig{Window: 10 * time.Second, MinPerSecond: 1})
+		require.NoError(t, err)
+		now := time.Now()
+		b.Deposit(now)
+		then := now.Add(-stale)
+		assert.Zero(t, b.Available(then), "%v before the newest deposit", stale)
+		for i := range 20 {
+			assert.False(t, b.TryWithdraw(then), "%v before the newest deposit, attempt %d", stale, i)
+		}
+		assert.Equal(t, 10.0, b.Available(now), "the stale attempts counted nothing")
+		assert.True(t, b.TryWithdraw(now.Add(-9*time.Second)), "within a window of the newest deposit")
+	}
+	var zero time.Time
+	b, err := retry.NewBudget(retry.BudgetConfig{Window: 10 * time.Second, MinPerSecond: 1})
+	require.NoError(t, err)
+	b.Deposit(time.Now())
+	assert.False(t, b.TryWithdraw(zero), "a zero time.Time")
+}
