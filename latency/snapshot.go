@@ -29,8 +29,9 @@ type bucketCount struct {
 }
 
 // Snapshot copies the window. It allocates one slice of the non-empty
-// buckets (none for an empty window, whose Snapshot is the zero Snapshot);
-// it is meant for metrics and tests, not the read path.
+// buckets (none for a window of no samples, whose Snapshot is the zero
+// Snapshot but for Negative, its count of negative samples); it is meant
+// for metrics and tests, not the read path.
 func (t *Tracker) Snapshot() Snapshot {
 	var w counts
 	t.readWindow(&w)

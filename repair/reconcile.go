@@ -7,8 +7,9 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// Reconcile returns the winner between two versions of one column's cell
-// (their Column fields are not compared), by Cassandra's rules:
+// Reconcile returns the winner between two versions of one cell (their
+// Column and Path fields are not compared: pass versions of the same
+// cell), by Cassandra's rules:
 //
 //  1. the higher timestamp wins;
 //  2. on a tie, a tombstone or an expiring cell beats a live, non-expiring one;
