@@ -72,8 +72,8 @@ type Config struct {
 	// together, on top of their own budgets. Share it with a
 	// retry.Executor (retry.Config.Budget) so that a client's retries and
 	// the coordinator's hedges draw on one allowance: the coordinator
-	// withdraws every speculative action from it and deposits every read,
-	// unless BudgetWithdrawOnly is set.
+	// withdraws every speculative action from it and deposits every read
+	// it sends requests for, unless BudgetWithdrawOnly is set.
 	Budget *retry.Budget
 	// BudgetWithdrawOnly stops the coordinator depositing its reads into
 	// Budget. Set it when the executor that shares Budget runs its

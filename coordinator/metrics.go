@@ -13,7 +13,9 @@ import (
 // table. Taking it blocks no read, but while a DropTable waits for it,
 // reads counting their repairs wait too (both order against DropTable),
 // for as long as the snapshot takes (milliseconds over thousands of
-// tables). Counters only grow.
+// tables). Total's counters only grow; a table's start again from zero
+// when DropTable drops it and a later read or SetTableOptions makes it
+// again.
 type Metrics struct {
 	Total TableMetrics
 	// Tables lists, sorted by name, the tables the coordinator keeps

@@ -40,10 +40,10 @@ type TableOptions struct {
 	// gc_grace_seconds = 0 does: tombstones may go as soon as written.
 	// In JSON it is Cassandra's value, 0 being none.
 	GCGraceSeconds int64 `json:"gc_grace_seconds"`
-	// TombstoneWarnThreshold: a read whose replicas met more tombstones
-	// than this is counted (Metrics.TombstoneWarnings) and flagged in its
-	// trace. 0 takes Cassandra's default, 1000; negative: never. JSON
-	// reads it as Go does and writes -1 for never.
+	// TombstoneWarnThreshold: a read whose replicas met more tombstones than
+	// this is counted (TableMetrics.TombstoneWarnings) and flagged in its
+	// trace. 0 takes Cassandra's default, 1000; negative: never. JSON reads it
+	// as Go does and writes -1 for never.
 	TombstoneWarnThreshold int `json:"tombstone_warn_threshold"`
 	// TombstoneFailureThreshold: a replica that meets more tombstones than
 	// this stops scanning and refuses the read, which then fails with a

@@ -37,11 +37,11 @@ var (
 // response (see Classify).
 var ErrTypedNil = errors.New("retry: the attempt returned a nil pointer as its error")
 
-// RequestAbortedError marks any error as an aborted request: one that got no
-// answer, so the target may or may not have executed it. It is judged by
-// Policy.OnRequestAborted, and only for idempotent statements. Like every
-// error type here, it is not modified once returned and is safe for
-// concurrent reads.
+// RequestAbortedError marks any error as an aborted request: one that got
+// no answer, so the target may or may not have executed it. It is judged by
+// Policy.OnRequestAborted, and only for idempotent statements, unless it
+// matches ErrNotSent (the request was never sent). Like every error type
+// here, it is not modified once returned and is safe for concurrent reads.
 type RequestAbortedError struct {
 	Err error
 }

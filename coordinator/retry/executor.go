@@ -19,7 +19,9 @@ type Executor struct {
 	randMu sync.Mutex // serializes cfg.ExponentialBackoff.Rand
 }
 
-// NewExecutor returns an executor, or a *ConfigError if cfg is invalid.
+// NewExecutor returns an executor or, if cfg is invalid, an error matching
+// ErrInvalidConfig that holds a *ConfigError (errors.As finds it: an
+// invalid Budget's is wrapped).
 func NewExecutor(cfg Config) (*Executor, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -50,8 +52,8 @@ type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Lev
 // The first attempt goes to plan[0] at s.Level. After a failure:
 //   - the caller's context ending stops everything at once;
 //   - the idempotence gate rethrows a write timeout, an error response or an
-//     aborted request of a statement that is not idempotent, without asking
-//     the policy;
+//     aborted request (but one not sent, ErrNotSent) of a statement that is
+//     not idempotent, without asking the policy;
 //   - otherwise the policy (s.Policy, else the executor's) decides:
 //     RetrySame retries on the same target and RetryNext on the next one of
 //     the plan, each at the verdict's level, after the backoff, if the plan

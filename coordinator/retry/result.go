@@ -68,8 +68,8 @@ type Result[R any] struct {
 // Downgraded reports whether the statement was served at a level other than
 // the one it asked for, after a downgraded retry or an ignored failure. The
 // application may want to re-read or repair the rows it touched. For a
-// failed statement it reports whether its last attempt ran at a lower
-// level (Level is then ExecutionError.Level).
+// failed statement it reports whether its last attempt ran at a level
+// other than the one asked for (Level is then ExecutionError.Level).
 func (r Result[R]) Downgraded() bool { return r.Level != r.Requested }
 
 // ExecutionError is the error Execute returns when a statement fails: why it
