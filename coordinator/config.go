@@ -58,7 +58,10 @@ type Config struct {
 	LocalDatacenter string
 	// Liveness reports which replicas are up. Default: all are.
 	Liveness Liveness
-	// ReadTimeout bounds every read, repairs included. Default 5 s.
+	// ReadTimeout bounds every read, repairs included. Default 5 s. Half
+	// of it is a table's speculative threshold until its percentile has
+	// samples enough (see latency.Threshold): bound the policy, as
+	// MIN(99p,50ms), to hedge sooner from a table's first read.
 	ReadTimeout time.Duration
 	// DefaultTable holds the options of tables not given in Tables nor set
 	// with SetTableOptions. Its zero value is Cassandra's default: 99p

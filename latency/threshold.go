@@ -20,9 +20,10 @@ const DefaultRefresh = time.Second
 // percentile-based threshold is half the read timeout, unless a refresh
 // finds fewer (the first Load, or one a refresh interval later) and takes
 // their percentile, as Cassandra does; the first Load that finds enough
-// computes the threshold at once, without waiting for the refresh interval. Meanwhile a Load also checks the tracker's sample count,
-// one more atomic load. A policy of 99.997p or above needs more samples than a
-// tracker counts early, and takes its first value at its first refresh.
+// computes the threshold at once, without waiting for the refresh interval.
+// Meanwhile a Load also checks the tracker's sample count, one more atomic
+// load. A policy of 99.997p or above needs more samples than a tracker
+// counts early, and takes its first value at its first refresh.
 //
 // A Threshold is safe for concurrent use. Create it with NewThreshold.
 type Threshold struct {

@@ -57,9 +57,10 @@ func (cmd Command) Validate() error {
 
 // Respond returns a replica's answer to cmd from stored, its version of the
 // partition cmd.Key (Partition{Key: cmd.Key}, or the zero Partition, if it
-// holds none). It is the one definition of what a replica returns; an
-// adapter's Read should call it. In order, as Cassandra's
-// ReadCommand.executeLocally:
+// holds none; store a first write merged into Partition{Key: key}, though:
+// repair.Merge refuses the zero Partition, whose key differs). It is the
+// one definition of what a replica returns; an adapter's Read should call
+// it. In order, as Cassandra's ReadCommand.executeLocally:
 //
 //  1. restrict stored to cmd.Query's slices (Partition.Restrict): the rows
 //     in them, range tombstones clipped to them, the partition deletion and
