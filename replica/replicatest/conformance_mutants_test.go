@@ -1,6 +1,7 @@
 package replicatest_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
@@ -92,6 +94,17 @@ var mutants = map[string]struct {
 		resp.Tombstones = all.Tombstones
 		return resp, err
 	}}, "tombstone_threshold"},
+	"sends its errors as text": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		if err != nil { // a wire that carries the message only
+			err = errors.New(err.Error())
+		}
+		return resp, err
+	}}, "tombstone_threshold"},
+	"digests at its own version": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		cmd.DigestVersion = digest.V1 // the version the engine was written for
+		return cmd.Respond(stored)
+	}}, "digest_versions"},
 
 	// Read time.
 	"purges by the wall clock": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
@@ -331,6 +344,14 @@ func TestMutantHelper(t *testing.T) {
 	}
 }
 
+// mutantHints maps mutants to what the check's failure must tell their
+// author of the bug.
+var mutantHints = map[string]string{
+	"keeps what a read purged":   "a store must not keep what a read purged",
+	"sends its errors as text":   "errors.As finds no *replica.TombstoneOverwhelmingError",
+	"digests at its own version": "the digest at version 1: digest at the command's DigestVersion",
+}
+
 // Each mutant fails the check aimed at its bug, in a child process so that
 // the failures do not fail this test.
 func TestConformanceCatchesMutants(t *testing.T) {
@@ -341,6 +362,11 @@ func TestConformanceCatchesMutants(t *testing.T) {
 		line := "--- FAIL: TestMutantHelper/" + strings.ReplaceAll(name, " ", "_") + "/" + m.check + " "
 		if !strings.Contains(string(out), line) {
 			t.Errorf("mutant %q was not caught: no %q in the output", name, line)
+		}
+	}
+	for name, hint := range mutantHints {
+		if !strings.Contains(string(out), hint) {
+			t.Errorf("mutant %q's failure does not say %q", name, hint)
 		}
 	}
 	if t.Failed() {

@@ -113,7 +113,10 @@ func checkTombstoneThreshold(t *testing.T, r replica.Replica) {
 		_, err := readResponse(t, r, cmd)
 		var toe *replica.TombstoneOverwhelmingError
 		want := replica.TombstoneOverwhelmingError{Table: conformanceTable, Key: "tombs", Tombstones: 4, Threshold: 3}
-		if !errors.As(err, &toe) || *toe != want {
+		switch {
+		case err != nil && !errors.As(err, &toe):
+			t.Errorf("read (digest only: %v) over 5 tombstones with failure threshold 3 = %v, which errors.As finds no *replica.TombstoneOverwhelmingError in: return Respond's error, or one wrapping it (a transport must carry its type, not only its text)", digestOnly, err)
+		case err == nil || *toe != want:
 			t.Errorf("read (digest only: %v) over 5 tombstones with failure threshold 3 = %v, want an error wrapping %+v", digestOnly, err, want)
 		}
 	}
@@ -162,8 +165,9 @@ func checkAnswer(t *testing.T, cmd replica.Command, got replica.Response, stored
 		t.Errorf("%s by %+v: a digest answer carries data %v: the coordinator drops it, and it costs the network",
 			describe(cmd), cmd.Query, got.Partition)
 	case cmd.DigestOnly && got.Digest != want.Digest:
-		t.Errorf("%s by %+v, columns %q, read at %d, gcBefore %d, version %d\n got digest %v\nwant digest %v",
-			describe(cmd), cmd.Query, cmd.Columns, cmd.NowInSec, cmd.GCBefore, cmd.DigestVersion, got.Digest, want.Digest)
+		t.Errorf("%s by %+v, columns %q, read at %d, gcBefore %d, version %d\n got digest %v%s\nwant digest %v",
+			describe(cmd), cmd.Query, cmd.Columns, cmd.NowInSec, cmd.GCBefore, cmd.DigestVersion, got.Digest,
+			versionHint(cmd, stored, got.Digest), want.Digest)
 	case !cmd.DigestOnly && !got.Partition.Equal(want.Partition):
 		t.Errorf("%s by %+v, columns %q, read at %d, gcBefore %d\n got data %v\nwant data %v",
 			describe(cmd), cmd.Query, cmd.Columns, cmd.NowInSec, cmd.GCBefore, got.Partition, want.Partition)

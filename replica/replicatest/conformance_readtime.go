@@ -71,10 +71,18 @@ func checkReadTime(t *testing.T, r replica.Replica) {
 		last := times[len(times)-1]
 		back := append([][2]int64{{last[0], times[1][1]}}, times...)
 		slices.Reverse(back)
-		for _, at := range append(times, back...) {
+		failed := t.Failed()
+		for i, at := range append(times, back...) {
 			for _, cols := range [][]string{nil, {"x", "m"}} {
 				cmd := replica.Command{Table: conformanceTable, Key: key, NowInSec: at[0], GCBefore: at[1], Columns: cols}
 				expectAnswer(t, r, cmd, stored)
+			}
+			if t.Failed() && !failed { // one read's answers are enough to go on
+				if i >= len(times) {
+					t.Errorf("the reads above, at %d (gcBefore %d), came after reads at later times, which were right: "+
+						"a store must not keep what a read purged, nor cache answers by read time alone", at[0], at[1])
+				}
+				return
 			}
 		}
 	}
@@ -109,7 +117,7 @@ func expectDigest(t *testing.T, r replica.Replica, cmd replica.Command, stored r
 		t.Fatalf("Respond: %v", err)
 	}
 	if got, ok := readDigest(t, r, cmd); ok && got != want.Digest {
-		t.Errorf("digest read of %q (columns %q, version %d, read at %d, gcBefore %d) = %v, want %v",
-			cmd.Key, cmd.Columns, cmd.DigestVersion, cmd.NowInSec, cmd.GCBefore, got, want.Digest)
+		t.Errorf("digest read of %q (columns %q, version %d, read at %d, gcBefore %d) = %v%s, want %v",
+			cmd.Key, cmd.Columns, cmd.DigestVersion, cmd.NowInSec, cmd.GCBefore, got, versionHint(cmd, stored, got), want.Digest)
 	}
 }
