@@ -27,43 +27,57 @@ func (t *Tracker) Summarize(qs []float64, quantiles []time.Duration) Summary {
 	v := t.lockView()
 	defer t.mu.Unlock()
 	tot := v.totals()
-	s := v.summary(&tot)
-	for i := range min(len(qs), len(quantiles)) {
-		quantiles[i] = 0
-		if r := rank(qs[i], uint64(s.Count)); r > 0 {
-			quantiles[i] = v.bucketOfRank(&tot, r)
-		}
-	}
-	return s
+	return v.summarize(&tot, qs, quantiles[:min(len(qs), len(quantiles))])
 }
 
-// summary describes the window whose block totals are tot. Count comes
-// from tot, so that it agrees with the ranks of the quantiles.
-func (v *view) summary(tot *blockTotals) Summary {
-	// No bucket's midpoint is 0, so a zero Min is one not yet set.
+// summarize is Summarize over the window whose block totals are tot. Count
+// comes from tot, so that it agrees with the quantiles' ranks; everything
+// else comes from one walk over the blocks, each read once, up the buckets:
+// samples recorded while it reads land in a block read after tot was, and
+// a quantile found by reading its block again (as Quantile does) could then
+// fall below one found before, or below Max (a P999 under P99, seen in an
+// exporter's scrapes of new tables).
+func (v *view) summarize(tot *blockTotals, qs []float64, quantiles []time.Duration) Summary {
 	s := Summary{Clamped: int64(tot[numBlocks]), Negative: int64(v.special(1))}
+	for _, c := range tot {
+		s.Count += int64(c)
+	}
+	// Until its bucket is found, a quantile holds its rank, negated.
+	for i, q := range qs {
+		quantiles[i] = -time.Duration(rank(q, uint64(s.Count)))
+	}
 	var sum float64
-	var n uint64
+	var n uint64 // samples walked
 	for o := range numBlocks {
 		if tot[o] == 0 {
 			continue
 		}
 		c := v.block(o)
 		for i, k := range c {
-			if k > 0 {
-				mid := bucketMid(o<<subBits + i)
-				s.Min, s.Max = cmp.Or(s.Min, mid), mid
-				sum += float64(k) * float64(mid)
-				n += k
+			if k == 0 {
+				continue
+			}
+			// No bucket's midpoint is 0, so a zero Min is one not yet set.
+			mid := bucketMid(o<<subBits + i)
+			s.Min, s.Max = cmp.Or(s.Min, mid), mid
+			sum += float64(k) * float64(mid)
+			n += k
+			for j, d := range quantiles {
+				if d < 0 && uint64(-d) <= n {
+					quantiles[j] = mid
+				}
 			}
 		}
-		s.Count += int64(tot[o])
 	}
 	if s.Clamped > 0 {
 		s.Min, s.Max = cmp.Or(s.Min, MaxLatency), MaxLatency
 		sum += float64(s.Clamped) * float64(MaxLatency)
 		n += uint64(s.Clamped)
-		s.Count += s.Clamped
+	}
+	for j, d := range quantiles {
+		if d < 0 { // among the clamped, or past what the blocks held when read
+			quantiles[j] = s.Max
+		}
 	}
 	if n > 0 {
 		s.Mean = time.Duration(sum / float64(n))

@@ -91,8 +91,15 @@ func (v *view) block(o int) [subCount]uint64 {
 	for _, g := range v.gens[:v.n] {
 		g.addBlock(o, &c)
 	}
+	if blockRead != nil {
+		blockRead(o)
+	}
 	return c
 }
+
+// blockRead, if set (by tests only), is called after each read of a block,
+// as if samples were recorded then: records take no lock.
+var blockRead func(o int)
 
 // special returns the clamped (i = 0) or negative (i = 1) samples of the
 // window.
