@@ -13,6 +13,8 @@ import "sync/atomic"
 // with Config.DefaultTable's options. Without it, a coordinator keeps
 // every table the Locator has placed a read of, which matters where tables
 // come and go (one per day, say). Dropping an unknown table does nothing.
+// DropTable waits for a Metrics snapshot being taken, and reads counting
+// their repairs wait for DropTable (see Metrics).
 func (c *Coordinator) DropTable(name string) {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()

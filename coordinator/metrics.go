@@ -15,7 +15,9 @@ import (
 // for as long as the snapshot takes (milliseconds over thousands of
 // tables). Total's counters only grow; a table's start again from zero
 // when DropTable drops it and a later read or SetTableOptions makes it
-// again.
+// again. A read refused before it starts, an invalid Request
+// (ErrInvalidRequest) or one made after Close (ErrClosed), counts
+// nowhere: its caller has the error.
 type Metrics struct {
 	Total TableMetrics
 	// Tables lists, sorted by name, the tables the coordinator keeps

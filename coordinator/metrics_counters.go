@@ -5,10 +5,16 @@ import (
 	"strings"
 )
 
-// Counters yields each of t's counters with a stable snake_case name
-// (reads, data_requests, …, other_errors: the rows String prints, in its
-// order), so that an exporter covers every counter, those added in later
-// releases too, without naming each. Every one only grows, but for a table
+// Counters yields each of t's counters with a stable snake_case name, the
+// rows String prints, in its order: reads, data_requests, digest_requests,
+// speculative_retries, hedge_wins, failed_speculations,
+// reconcile_speculations, additional_writes, short_read_requests,
+// tombstone_warnings, tombstone_failures, no_candidate, suppressed_budget,
+// suppressed_overload, postponed_speculations, digest_mismatches,
+// repairs_sent, repairs_acked, repairs_failed, repairs_dropped,
+// repairs_abandoned, repairs_timed_out, unavailable, timeouts, failures,
+// cancelled, other_errors; so that an exporter covers every counter, those
+// added in later releases too, without naming each. Every one only grows, but for a table
 // dropped and made again, whose counters start from zero (see Metrics).
 // ReadsByLevel, the latency summary and the threshold are not among them.
 func (t TableMetrics) Counters() iter.Seq2[string, int64] {

@@ -18,7 +18,10 @@ type ReplicaMetrics struct {
 	// Requests counts the read requests sent to it; Misses those that
 	// ended without an answer: failed, timed out, or cancelled by a read
 	// that had waited more than twice its usual latency. A refusal for
-	// tombstones is not one: the data, not the replica, is at fault.
+	// tombstones is not one: the data, not the replica, is at fault. A
+	// request that outlived its read counts only when it ends (in
+	// Abandoned until then), as a miss or, if the replica answered it at
+	// last, as answered, its whole time joining Latency.
 	Requests, Misses int64
 	// Outstanding is the read requests sent and not yet ended.
 	Outstanding int64
