@@ -30,31 +30,35 @@ func (t *Tracker) Summarize(qs []float64, quantiles []time.Duration) Summary {
 	return v.summarize(&tot, qs, quantiles[:min(len(qs), len(quantiles))])
 }
 
-// summarize is Summarize over the window whose block totals are tot. Count
-// comes from tot, so that it agrees with the quantiles' ranks; everything
-// else comes from one walk over the blocks, each read once, up the buckets:
-// samples recorded while it reads land in a block read after tot was, and
-// a quantile found by reading its block again (as Quantile does) could then
-// fall below one found before, or below Max (a P999 under P99, seen in an
-// exporter's scrapes of new tables).
+// summarize is Summarize over the window whose block totals are tot, for
+// quantiles no longer than qs. Count comes from tot, and so does how many
+// samples the rest is of: Min, Max, Mean and every quantile come from one
+// walk up the buckets of the blocks, each read once, that stops at the
+// samples tot counted. Samples recorded while it reads (records take no
+// lock) land in blocks read after tot was: a quantile found by reading its
+// block again (as Quantile does) could fall below one found before it (a
+// P999 under P99, seen in an exporter's scrapes of new tables), and one
+// found by walking past tot's count, below the Max of the samples it
+// counted.
 func (v *view) summarize(tot *blockTotals, qs []float64, quantiles []time.Duration) Summary {
 	s := Summary{Clamped: int64(tot[numBlocks]), Negative: int64(v.special(1))}
 	for _, c := range tot {
 		s.Count += int64(c)
 	}
 	// Until its bucket is found, a quantile holds its rank, negated.
-	for i, q := range qs {
-		quantiles[i] = -time.Duration(rank(q, uint64(s.Count)))
+	for i := range quantiles {
+		quantiles[i] = -time.Duration(rank(qs[i], uint64(s.Count)))
 	}
 	var sum float64
 	var n uint64 // samples walked
-	for o := range numBlocks {
+	inBlocks := uint64(s.Count - s.Clamped)
+	for o := 0; o < numBlocks && n < inBlocks; o++ {
 		if tot[o] == 0 {
 			continue
 		}
 		c := v.block(o)
 		for i, k := range c {
-			if k == 0 {
+			if k = min(k, inBlocks-n); k == 0 {
 				continue
 			}
 			// No bucket's midpoint is 0, so a zero Min is one not yet set.
