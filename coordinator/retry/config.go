@@ -37,7 +37,8 @@ type Config struct {
 
 	// MaxRetries caps the retries of one statement whatever the policy
 	// answers, a safety net for policies that never give up (the shipped
-	// ones give up by themselves). Default DefaultMaxRetries; must be >= 0.
+	// ones give up by themselves). 0 takes DefaultMaxRetries (for no
+	// retries, use FallthroughPolicy); must be >= 0.
 	MaxRetries int
 
 	// Backoff, if not nil, gives the wait before each retry. Leave it nil
@@ -166,7 +167,9 @@ func (cfg Config) validate() error {
 
 // validateImplementations refuses a Policy, Speculation or jitter source
 // that is a nil pointer (or func) in its interface, and a Budget not made
-// by NewBudget: each would crash the first statement that used it.
+// by NewBudget: each would crash the first statement that used it; and a
+// Policy whose own Validate fails (a LadderPolicy of no levels, made
+// without NewLadderPolicy), which would rethrow every failure.
 func (cfg Config) validateImplementations() error {
 	for _, f := range []struct {
 		field string
@@ -176,10 +179,21 @@ func (cfg Config) validateImplementations() error {
 			return &ConfigError{f.field, f.v, fmt.Sprintf("a nil %T", f.v)}
 		}
 	}
+	if err := policyError(cfg.Policy); err != nil {
+		return fmt.Errorf("%w: %w", &ConfigError{"Config.Policy", cfg.Policy, "invalid"}, err)
+	}
 	if cfg.Budget != nil {
 		if err := cfg.Budget.Validate(); err != nil {
 			return fmt.Errorf("Config.Budget: %w", err)
 		}
+	}
+	return nil
+}
+
+// policyError returns the error of p's own Validate method, if it has one.
+func policyError(p Policy) error {
+	if v, ok := p.(interface{ Validate() error }); ok {
+		return v.Validate()
 	}
 	return nil
 }

@@ -1,12 +1,14 @@
 package retry_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/latency"
 )
@@ -46,4 +48,29 @@ func TestBudgetValidate(t *testing.T) {
 	var none *retry.Budget
 	assert.ErrorIs(t, none.Validate(), retry.ErrInvalidConfig)
 	assert.ErrorIs(t, (&retry.Budget{}).Validate(), retry.ErrInvalidConfig)
+}
+
+// A LadderPolicy made without NewLadderPolicy, of no levels or of rungs
+// out of order, is refused where it would be used, with its own error: the
+// executor's by NewExecutor, a statement's by Execute (Statement.Validate).
+// Accepted, it rethrew every failure (found by a driver author's
+// exercise).
+func TestAnInvalidLadderIsRefusedWhereItWouldBeUsed(t *testing.T) {
+	for _, p := range []retry.LadderPolicy{{}, {Levels: []consistency.Level{consistency.One, consistency.Quorum}}} {
+		_, err := retry.NewExecutor(retry.Config{Policy: p})
+		var ce *retry.ConfigError
+		if assert.ErrorAs(t, err, &ce, "%v", p.Levels) {
+			assert.Equal(t, "Config.Policy", ce.Field)
+			assert.ErrorIs(t, err, retry.ErrInvalidConfig)
+			var le *retry.LadderError
+			assert.True(t, errors.Is(err, retry.ErrInvalidLadder) || errors.As(err, &le), "the ladder's own error: %v", err)
+		}
+		err = retry.Statement{Level: consistency.Quorum, Policy: p}.Validate()
+		assert.ErrorIs(t, err, retry.ErrInvalidStatement, "%v", p.Levels)
+	}
+	valid, err := retry.NewLadderPolicy(consistency.Quorum, consistency.One)
+	assert.NoError(t, err)
+	_, err = retry.NewExecutor(retry.Config{Policy: valid})
+	assert.NoError(t, err)
+	assert.NoError(t, retry.Statement{Level: consistency.Quorum, Policy: valid}.Validate())
 }

@@ -98,10 +98,14 @@ type ExecutionError struct {
 }
 
 func (e *ExecutionError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("%v after %d attempts", e.Reason, e.Attempts.Len())
+	attempts := "attempts"
+	if e.Attempts.Len() == 1 {
+		attempts = "attempt"
 	}
-	return fmt.Sprintf("%v after %d attempts: %v", e.Reason, e.Attempts.Len(), e.Err)
+	if e.Err == nil {
+		return fmt.Sprintf("%v after %d %s", e.Reason, e.Attempts.Len(), attempts)
+	}
+	return fmt.Sprintf("%v after %d %s: %v", e.Reason, e.Attempts.Len(), attempts, e.Err)
 }
 
 // Unwrap returns Reason and Err.

@@ -31,11 +31,15 @@ type Statement struct {
 }
 
 // Validate returns an error wrapping ErrInvalidStatement for an undefined
-// level or idempotence, or a Policy that is a nil pointer in its interface
-// (not nil, so it would replace the executor's, and fail at its first call).
+// level or idempotence, a Policy that is a nil pointer in its interface
+// (not nil, so it would replace the executor's, and fail at its first
+// call), or a Policy whose own Validate method fails (wrapping its error).
 func (s Statement) Validate() error {
 	if typednil.Holds(s.Policy) {
 		return fmt.Errorf("%w: a nil %T as its policy", ErrInvalidStatement, s.Policy)
+	}
+	if err := policyError(s.Policy); err != nil {
+		return fmt.Errorf("%w: its policy: %w", ErrInvalidStatement, err)
 	}
 	if !s.Level.Valid() {
 		return fmt.Errorf("%w: consistency level %s", ErrInvalidStatement, s.Level)
