@@ -19,7 +19,10 @@ var (
 	// tries the next target, whatever the statement's idempotence.
 	ErrNotSent = errors.New("retry: request not sent")
 	// ErrOverloaded: the target refused the request because it is
-	// overloaded. DefaultPolicy tries the next target.
+	// overloaded (a transport's OVERLOADED response). DefaultPolicy tries
+	// the next target. A replica's overload within a read the target ran
+	// (replica.ErrOverloaded) is not this: coordinator.Read reports it as
+	// a *consistency.ReadFailureError, an error response.
 	ErrOverloaded = errors.New("retry: coordinator overloaded")
 	// ErrServerError: the target failed with an internal error.
 	// DefaultPolicy tries the next target.

@@ -23,7 +23,8 @@ type Metrics struct {
 	Ignores uint64
 	// Exhausted counts failures after which the policy wanted another
 	// attempt but none was possible: the plan ran out, MaxRetries was
-	// reached, or the backoff would have passed the deadline.
+	// reached, or the backoff would have passed the deadline. A statement
+	// a speculative attempt still won counts too.
 	Exhausted uint64
 	// SpeculativeAttempts counts the speculative attempts started.
 	SpeculativeAttempts uint64
