@@ -22,8 +22,9 @@ type BudgetConfig struct {
 	// MinPerSecond is a floor of extra attempts per second, >= 0, allowed
 	// whatever the traffic, so that a quiet client can still retry: the
 	// budget always holds MinPerSecond × Window (in seconds) attempts. A
-	// floor that holds less than one attempt a window allows none, and is
-	// refused: raise MinPerSecond or Window, or set 0 for no floor.
+	// floor that holds less than one attempt a window (to a millionth of
+	// an attempt, as the budget counts) allows none, and is refused: raise
+	// MinPerSecond or Window, or set 0 for no floor.
 	MinPerSecond float64
 }
 
@@ -175,7 +176,8 @@ func (b *Budget) TryWithdraw(now time.Time) bool {
 }
 
 // late reports whether epoch e is a window or more before the newest
-// event counted, deposit or withdrawal. A withdrawal is refused then:
+// event counted, deposit or withdrawal, by the slots (tenths of a window)
+// the two fall in. A withdrawal is refused then:
 // judged against the newest withdrawal alone, one an hour old was granted,
 // up to the floor, whenever no newer withdrawal had been made, however
 // many requests had been deposited since (found by review).
