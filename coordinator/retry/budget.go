@@ -175,12 +175,12 @@ func (b *Budget) TryWithdraw(now time.Time) bool {
 	return false
 }
 
-// late reports whether epoch e is a window or more before the newest
-// event counted, deposit or withdrawal, by the slots (tenths of a window)
-// the two fall in. A withdrawal is refused then:
-// judged against the newest withdrawal alone, one an hour old was granted,
-// up to the floor, whenever no newer withdrawal had been made, however
-// many requests had been deposited since (found by review).
+// late reports whether epoch e is a window or more before the newest event
+// counted, deposit or withdrawal, by the slots (tenths of a window) the two
+// fall in. A withdrawal is refused then: judged against the newest
+// withdrawal alone, one an hour old was granted, up to the floor, whenever
+// no newer withdrawal had been made, however many requests had been
+// deposited since (found by a check of the README).
 func (b *Budget) late(e uint64) bool { return b.deposits.late(e) || b.withdrawals.late(e) }
 
 // allows judges a withdrawal that add counted at e. An event a lap later

@@ -180,7 +180,7 @@ func (cfg Config) validateImplementations() error {
 		}
 	}
 	if err := policyError(cfg.Policy); err != nil {
-		return fmt.Errorf("%w: %w", &ConfigError{"Config.Policy", cfg.Policy, "invalid"}, err)
+		return fmt.Errorf("%w: %w", &ConfigError{"Config.Policy", cfg.Policy, "fails its Validate"}, err)
 	}
 	if cfg.Budget != nil {
 		if err := cfg.Budget.Validate(); err != nil {

@@ -67,11 +67,12 @@ func (r AttemptRecord) String() string {
 const inlineAttempts = 1
 
 // History lists a statement's finished attempts in the order they finished.
-// Attempts still running when another attempt won, a failure was ignored
-// or the policy panicked (cancelled speculative losers) are not in it; attempts still running
-// when the context ended the statement are, with what they returned, in
-// speculative execution as in sequential. The zero History is empty; a History
-// is a value and is not safe for concurrent mutation.
+// Attempts still running when another attempt won, a failure was ignored or
+// the policy panicked (cancelled speculative losers) are not in it;
+// attempts still running when the context ended the statement are, with
+// what they returned, in speculative execution as in sequential. The zero
+// History is empty; a History is a value and is not safe for concurrent
+// mutation.
 type History struct {
 	n      int
 	inline [inlineAttempts]AttemptRecord
