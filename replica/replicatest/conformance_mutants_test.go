@@ -101,6 +101,13 @@ var mutants = map[string]struct {
 		}
 		return resp, err
 	}}, "tombstone_threshold"},
+	"refuses with an error of its own": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		resp, err := cmd.Respond(stored)
+		if err != nil { // the engine's own refusal
+			err = errors.New("scan aborted: too many tombstones")
+		}
+		return resp, err
+	}}, "tombstone_threshold"},
 	"digests at its own version": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		cmd.DigestVersion = digest.V1 // the version the engine was written for
 		return cmd.Respond(stored)
