@@ -87,13 +87,14 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	// two expire together), nor does a replica of the best standing need
 	// trying again.
 	bar := best * (1 + s.cfg.Badness)
+	probed := -1
 	for i, c := range cs {
 		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
 		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing) {
 			// Forgotten, for its read alone, requests out too: weighed by
 			// them, the probe of a replica with one stuck went elsewhere,
 			// every interval, and it was never asked again.
-			keys[i], misses[i], inflight[i], probing = 0, 0, 0, true
+			keys[i], misses[i], inflight[i], probing, probed = 0, 0, 0, true, i
 		}
 	}
 	if probing {
@@ -121,6 +122,12 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 	// (see putBehind).
 	putBehind(keys, misses, max(clean, best), 2*(1+s.cfg.Badness))
 	bucketize(keys, s.cfg.Badness, s.logBadness, k)
+	if probed >= 0 {
+		// First, not level with replicas that answer in no measurable
+		// time (key 0 too): placed after them, it went unasked, probe
+		// after probe, and was never read again.
+		keys[probed] = -2
+	}
 	selectByKeys(cs, keys, k)
 	spreadRacks(cs, keys, k)
 	return probing
