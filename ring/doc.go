@@ -107,14 +107,16 @@
 // heartbeat counting as an InitialInterval (2 s) and intervals above
 // MaxInterval (2 s) not learnt. Phi is evaluated every CheckInterval (1 s),
 // and a node is convicted when it exceeds 8: after 8 * ln 10 ≈ 18.4 mean
-// intervals of silence, about 18 s with heartbeats every second, or -
-// in the exponential model behind phi - when the chance that the node is
-// merely late has fallen below 1e-8. Its next heartbeat readmits it.
-// When the detector's own checks were more than MaxLocalPause (5 s) apart
-// - its process or VM stalled - phi convicts no one for the next 5 s, as
+// intervals of silence (about 18 s with heartbeats every second, the
+// initial interval raising the mean at first, and up to a CheckInterval
+// more: 20 s after the last of twenty heartbeats a second apart), or - in
+// the exponential model behind phi - when the chance that the node is
+// merely late has fallen below 1e-8. Its next heartbeat readmits it. When
+// the detector's own checks were more than MaxLocalPause (5 s) apart - its
+// process or VM stalled - phi convicts no one for the next 5 s, as
 // Cassandra's max_local_pause_in_ms: the heartbeats that queued during the
-// stall are reported before silence is judged, rather than every node
-// being convicted at once.
+// stall are reported before silence is judged, rather than every node being
+// convicted at once.
 //
 // The coordinator's own outcomes. Without gossip, the detector learns from
 // the reads: give it to the coordinator as its outcome reporter
