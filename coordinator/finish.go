@@ -120,6 +120,9 @@ func (r *read) result(p replica.Partition, err error) (Result, error) {
 	p, reached := p.Limit(r.q, r.nowInSec)
 	p.Rows, p.RangeTombstones = slices.Clip(p.Rows), slices.Clip(p.RangeTombstones)
 	res := Result{Partition: p, NowInSec: r.nowInSec, Trace: r.trace.detach(), query: r.q}
+	if r.blocks != nil {
+		res.blocks, res.gen, r.blocks = r.blocks, r.blocks.gen.Load(), nil
+	}
 	res.PagingState = r.pagingState(p, reached)
 	return res, nil
 }

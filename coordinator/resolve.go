@@ -208,16 +208,20 @@ func containsVersion(vs []version, id string) bool {
 // not check their rows again; and the merge keeps the answers' value bytes,
 // as a read whose replicas agree returns the data answer itself. The diffs
 // share no memory with the merge, so a caller that changes its result
-// changes no repair still on its way.
+// changes no repair still on its way. The merge is built in recycled
+// blocks, which the read's Result hands back on Release.
 func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 	parts := r.vs.partsOf(vs)
 	res := resolvers.Get().(*repair.Resolver)
-	merged, diffs, err := res.ResolveValid(parts...)
-	resolvers.Put(res)
+	defer resolvers.Put(res) // after the repairs: the list of diffs is res's
+	r.blocks = takeBlocks()
+	merged, diffs, err := res.ResolveValidIn(&r.blocks.Blocks, parts...)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}
-	return merged, r.sendRepairs(vs, diffs)
+	err = r.sendRepairs(vs, diffs)
+	clear(diffs) // a pooled Resolver must not keep them alive
+	return merged, err
 }
 
 // resolvers recycles the Resolvers that reconcile reads, so that their

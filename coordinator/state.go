@@ -82,6 +82,10 @@ type readState struct {
 	refusedAt   int  // the most tombstones a refusal met
 	reasons     map[string]error
 
+	// blocks hold the merge of a mismatch's versions, until the result
+	// takes them.
+	blocks *resultBlocks
+
 	wide   wideBufs   // kept by release, for placements past inlineReplicas
 	vs     versionBuf // kept by release, for a mismatch's versions
 	placed int        // how many of epBuf and candBuf the plan filled
@@ -126,6 +130,9 @@ func (r *read) release() {
 	clear(r.callBuf[:min(len(r.calls), inline)])
 	clear(r.reqBuf[:min(len(r.trace.Requests), inline)])
 	clear(r.ansBuf[:min(len(r.answers), inline)])
+	if r.blocks != nil { // no result took them: nothing refers to the merge
+		r.blocks.recycle()
+	}
 	c, wide, vs, w := r.c, r.wide, r.vs, r.w
 	wide.clear()
 	vs.clear()

@@ -55,6 +55,7 @@ type merger struct {
 	liveness replica.Liveness
 	invalid  bool // a row failed validation, and the merge stopped there
 	b        builder
+	blocks   *Blocks // where to build the output, if not nil
 	// When diffing: per version, the member of group it has, or -1; and
 	// what it lacks of the merge so far.
 	member []int
@@ -92,6 +93,9 @@ func (m *merger) merge(versions []replica.Partition, mode mergeMode) (replica.Pa
 	m.b.shareValues = mode.shareValues
 	m.sizeOutput()
 	out := m.run()
+	if m.blocks != nil {
+		m.blocks.keep(out.Rows, m.b.cells.block)
+	}
 	if m.invalid {
 		return replica.Partition{}, checkVersions(versions)
 	}
@@ -136,7 +140,7 @@ func resize[T any](s []T, n int) []T {
 // reused merger holds on to nothing of the caller's.
 func (m *merger) release() {
 	clear(m.group[:cap(m.group)])
-	m.versions, m.group, m.ranges, m.b = nil, m.group[:0], coverCursor{}, builder{}
+	m.versions, m.group, m.ranges, m.b, m.blocks = nil, m.group[:0], coverCursor{}, builder{}, nil
 }
 
 func (m *merger) run() replica.Partition {

@@ -11,7 +11,10 @@ import "github.com/readpath/readpath/replica"
 //
 // A Resolver is not safe for concurrent use: give each goroutine its own,
 // or keep them in a sync.Pool. The zero Resolver is ready to use.
-type Resolver struct{ m merger }
+type Resolver struct {
+	m     merger
+	diffs []replica.Partition // the list ResolveIn and ResolveValidIn return
+}
 
 // Resolve merges versions and diffs each of them against the merge:
 // merged equals Merge(versions...), and diffs[i] equals Diff(merged,
@@ -29,7 +32,7 @@ type Resolver struct{ m merger }
 // copies: they share no memory with merged, with versions or with one
 // another.
 func (r *Resolver) Resolve(versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
-	return r.resolve(versions, mergeMode{diffing: true, shareValues: true})
+	return r.resolve(nil, versions, mergeMode{diffing: true, shareValues: true})
 }
 
 // ResolveValid is Resolve for versions that each passed
@@ -40,16 +43,38 @@ func (r *Resolver) Resolve(versions ...replica.Partition) (merged replica.Partit
 // tombstones. On versions whose rows are invalid its results are
 // unspecified, but it does not panic.
 func (r *Resolver) ResolveValid(versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
-	return r.resolve(versions, mergeMode{diffing: true, rowsValid: true, shareValues: true})
+	return r.resolve(nil, versions, mergeMode{diffing: true, rowsValid: true, shareValues: true})
 }
 
-func (r *Resolver) resolve(versions []replica.Partition, mode mergeMode) (replica.Partition, []replica.Partition, error) {
+// ResolveIn is Resolve building merged in b's memory where it fits, not
+// in new memory: b then holds the memory merged is built in, for a later
+// call to reuse once merged is no longer used (see Blocks). The list of
+// diffs is r's, overwritten by its next call, and the diffs in it new
+// memory, the caller's to keep: clear the list once done with it, so that
+// r does not keep them alive.
+func (r *Resolver) ResolveIn(b *Blocks, versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
+	return r.resolve(b, versions, mergeMode{diffing: true, shareValues: true})
+}
+
+// ResolveValidIn is ResolveValid building merged in b, as ResolveIn does.
+func (r *Resolver) ResolveValidIn(b *Blocks, versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
+	return r.resolve(b, versions, mergeMode{diffing: true, rowsValid: true, shareValues: true})
+}
+
+func (r *Resolver) resolve(b *Blocks, versions []replica.Partition, mode mergeMode) (replica.Partition, []replica.Partition, error) {
 	defer r.m.release()
+	r.m.blocks = b
 	merged, err := r.m.merge(versions, mode)
 	if err != nil {
 		return replica.Partition{}, nil, err
 	}
-	diffs := make([]replica.Partition, len(versions))
+	var diffs []replica.Partition
+	if b != nil {
+		r.diffs = resize(r.diffs, len(versions))
+		diffs = r.diffs
+	} else {
+		diffs = make([]replica.Partition, len(versions))
+	}
 	for i := range versions {
 		diffs[i] = r.m.lacks[i].diff(&merged, &versions[i])
 	}

@@ -5,8 +5,9 @@ import "github.com/readpath/readpath/replica"
 // sizeSamples is how many rows, spread over a version, estimate reads.
 const sizeSamples = 8
 
-// sizeOutput sizes the output for the largest version: when replicas
-// mostly agree, the merge then allocates nothing more. The sizes come from
+// sizeOutput sizes the output for the largest version, in the merger's
+// Blocks where they fit: when replicas mostly agree, the merge then
+// allocates nothing more. The sizes come from
 // a few rows of each version, not a walk over them all, which would read
 // every version from memory once more before the merge does (see
 // validateCells); only under a partition deletion are they counted, so
@@ -17,7 +18,13 @@ func (m *merger) sizeOutput() {
 		r, c, b := estimate(&m.versions[i], m.b.out.Deletion)
 		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
 	}
-	m.b.out.Rows = make([]replica.Row, 0, rows)
+	m.b.out.Rows = nil
+	if m.blocks != nil {
+		m.b.out.Rows, m.b.cells.block = reusable(m.blocks.rows, rows), reusable(m.blocks.cells, cells)
+	}
+	if m.b.out.Rows == nil {
+		m.b.out.Rows = make([]replica.Row, 0, rows)
+	}
 	m.b.cells.hint = cells
 	if !m.b.shareValues {
 		m.b.values.hint = bytes

@@ -1,0 +1,106 @@
+package repair_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/repair"
+	"github.com/readpath/readpath/replica"
+)
+
+// ResolveIn and ResolveValidIn return what Resolve does, whatever the
+// partitions one Blocks held before: a merge that reuses memory an
+// earlier one wrote must not show any of it.
+func TestResolveInIsResolve(t *testing.T) {
+	var r repair.Resolver
+	var b repair.Blocks // one for every case: each merge builds in the last one's memory
+	rapid.Check(t, func(t *rapid.T) {
+		vs := genVersions(t)
+		merged, diffs, err := r.ResolveIn(&b, vs...)
+		if err != nil {
+			t.Fatalf("ResolveIn of valid versions: %v", err)
+		}
+		requireResolved(t, vs, merged, diffs)
+		merged, diffs, err = r.ResolveValidIn(&b, vs...)
+		if err != nil {
+			t.Fatalf("ResolveValidIn of valid versions: %v", err)
+		}
+		requireResolved(t, vs, merged, diffs)
+	})
+}
+
+// blockVersions returns two versions of n rows of three cells that
+// disagree on every row, so that each lacks a cell of the other's.
+func blockVersions(n int) []replica.Partition {
+	vs := make([]replica.Partition, 2)
+	for i := range vs {
+		rows := make([]replica.Row, n)
+		for j := range rows {
+			rows[j] = replica.NewRow(genKey(j), replica.Live("a", "x", int64(1+i)), replica.Live("b", "y", int64(2-i)), replica.Live("c", "z", 1))
+		}
+		vs[i] = replica.NewPartition("k", rows...)
+	}
+	return vs
+}
+
+func genKey(i int) string { return string(rune('a'+i/26)) + string(rune('a'+i%26)) }
+
+// A second merge of the same size builds in the memory of the first: its
+// rows and cells are where the first one's were, and it allocates neither.
+func TestResolveInReusesTheLastMergesMemory(t *testing.T) {
+	vs := blockVersions(100)
+	var r repair.Resolver
+	var b repair.Blocks
+	first, _, err := r.ResolveIn(&b, vs...)
+	require.NoError(t, err)
+	rows, cells := &first.Rows[0], &first.Rows[0].Cells[0]
+	second, _, err := r.ResolveIn(&b, vs...)
+	require.NoError(t, err)
+	require.Same(t, rows, &second.Rows[0], "the second merge's rows are not in the first's block")
+	require.Same(t, cells, &second.Rows[0].Cells[0], "the second merge's cells are not in the first's block")
+	requireSame(t, mustMerge(t, vs...), second, "merge in reused memory")
+
+	fresh := testing.AllocsPerRun(20, func() { _, _, _ = r.Resolve(vs...) })
+	reused := testing.AllocsPerRun(20, func() { _, _, _ = r.ResolveIn(&b, vs...) })
+	require.LessOrEqual(t, reused, fresh-2, "ResolveIn allocates its rows and cells anew")
+}
+
+// A block far larger than a merge needs is left alone: the small partition
+// would keep all of it alive.
+func TestResolveInLeavesAnOversizedBlock(t *testing.T) {
+	var r repair.Resolver
+	var b repair.Blocks
+	big, _, err := r.ResolveIn(&b, blockVersions(1000)...)
+	require.NoError(t, err)
+	bigSize := b.Size()
+	small, _, err := r.ResolveIn(&b, blockVersions(3)...)
+	require.NoError(t, err)
+	require.NotSame(t, &big.Rows[0], &small.Rows[0], "three rows built in a block of a thousand")
+	require.NotSame(t, &big.Rows[0].Cells[0], &small.Rows[0].Cells[0], "nine cells built in a block of three thousand")
+	require.Less(t, b.Size(), bigSize/10, "the Blocks kept the large block")
+	requireSame(t, mustMerge(t, blockVersions(3)...), small, "small merge")
+}
+
+// The diffs ResolveIn returns are new memory: writing to them changes
+// neither the merge nor what the Blocks hold for the next one.
+func TestResolveInDiffsShareNoMemoryWithTheBlocks(t *testing.T) {
+	vs := blockVersions(10)
+	var r repair.Resolver
+	var b repair.Blocks
+	_, _, err := r.ResolveIn(&b, vs...)
+	require.NoError(t, err)
+	merged, diffs, err := r.ResolveIn(&b, vs...)
+	require.NoError(t, err)
+	want := merged.Clone()
+	for _, d := range diffs {
+		for i := range d.Rows {
+			for j := range d.Rows[i].Cells {
+				d.Rows[i].Cells[j] = replica.Cell{Column: "zz", Timestamp: 99}
+			}
+			d.Rows[i] = replica.Row{Clustering: "zz"}
+		}
+	}
+	requireSame(t, want, merged, "merge after its diffs were overwritten")
+}
