@@ -17,7 +17,7 @@ func TestAClaimedProbeIsAskedFirstWithRequestsOut(t *testing.T) {
 	s := newSnitch(SnitchConfig{Badness: 0.1, ResetInterval: time.Second})
 	t0 := int64(1e12)
 	stuck := rankCandidate("stuck", "r1", 1e6, 1, t0)
-	stuck.score.inflight.Store(3)
+	stuck.score.sentAll.Store(3) // three out
 	a := rankCandidate("a", "r2", 1e6, 0, t0)
 	b := rankCandidate("b", "r3", 1e6, 0, t0)
 	cs := []candidate{a, b, stuck}

@@ -168,7 +168,7 @@ func TestZeroLatencyRanksFirstUnlessLoaded(t *testing.T) {
 	s.rank(cs, now, 2, true)
 	assert.Equal(t, []string{"zero", "a"}, rankIDs(cs))
 
-	cs[0].score.inflight.Store(math.MaxInt32) // zero, loaded
+	cs[0].score.sentAll.Store(math.MaxInt32) // zero, loaded
 	s.rank(cs, now, 2, true)
 	assert.Equal(t, []string{"a", "zero"}, rankIDs(cs))
 }

@@ -51,7 +51,7 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 		sc := v.(*score)
 		rs = append(rs, ReplicaMetrics{
 			Endpoint: *sc.ep.Load(), Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
-			Outstanding: sc.inflight.Load(), Abandoned: max(0, sc.abandoned.Load()), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
+			Outstanding: sc.outstanding(), Abandoned: max(0, sc.abandoned.Load()), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true
 	})

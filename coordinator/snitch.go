@@ -74,8 +74,12 @@ type score struct {
 	forgotten atomic.Bool
 	_         [stripe.CacheLine - 32]byte
 
-	inflight atomic.Int64  // requests sent and not yet answered
-	sentAll  atomic.Int64  // requests ever sent, for Metrics; a request's number is the count it made
+	// sentAll counts the requests ever sent (a request's number is the
+	// count it made), and endedAll those ended: the difference is the
+	// requests out (see outstanding), one count written a request where
+	// a count of those out took two.
+	sentAll  atomic.Int64
+	endedAll atomic.Int64
 	bits     atomic.Uint64 // math.Float64bits of the EWMA of response times, ns
 	// answeredSeq is the number of the latest-sent request answered: a
 	// replica that answered a request sent after one that went unanswered
@@ -180,9 +184,15 @@ func storeMax(v *atomic.Int64, n int64) {
 // sent counts a request as outstanding on the replica and returns its
 // number, which orders it among the replica's requests by when they were
 // sent.
-func (sc *score) sent() (seq int64) {
-	sc.inflight.Add(1)
-	return sc.sentAll.Add(1)
+func (sc *score) sent() (seq int64) { return sc.sentAll.Add(1) }
+
+// outstanding returns how many requests to the replica are out: sent and
+// not yet ended. It reads the ends first, so that it never counts a
+// request's end before its send, nor misses one sent before it read the
+// ends; what it then reads of the score is as new as those ends.
+func (sc *score) outstanding() int64 {
+	ended := sc.endedAll.Load()
+	return sc.sentAll.Load() - ended
 }
 
 // ended ends request seq, which took d. An answer resets the replica's
@@ -208,7 +218,7 @@ func (sc *score) sent() (seq int64) {
 // says Canceled): its time is how long the replica was waited for, a lower
 // bound of its latency.
 func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
-	defer sc.inflight.Add(-1) // last: see rankWith
+	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
 	}
