@@ -122,7 +122,11 @@ type RequestTrace struct {
 	Sent        time.Duration
 	Done        time.Duration // when the answer arrived; 0 while Pending
 	Outcome     Outcome
-	// Used is true when the answer counted towards the result.
+	// Used is true when the answer counted towards the result: a data
+	// answer returned or merged, or a digest compared with the data. A
+	// digest that mismatched is Used too, though its replica's data is in
+	// the result only if a data answer of that replica is Used: to know
+	// whose data a result holds, look at KindData requests only.
 	Used bool
 	Err  error
 }
