@@ -46,8 +46,9 @@
 // timestamp, then expiring over not, then the later expiry. Deletions of
 // every kind (partition, range, row, complex): the higher timestamp, then
 // the later local deletion time; a deletion removes everything it covers
-// written at or before its timestamp, and a deletion that a stronger one
-// around it covers is dropped. Range tombstones merge into one canonical
+// written at or before its timestamp, and a deletion that one at least as
+// strong around it covers is dropped (see Merge for a range deletion equal
+// to the partition's). Range tombstones merge into one canonical
 // list: over each stretch of clustering keys the strongest deletion of any
 // version, split where it changes and joined where it does not. Cell
 // tombstones stay, so that they reach stale replicas. Unlike Cassandra,

@@ -13,7 +13,13 @@ import (
 //
 //   - the strongest partition deletion (Deletion.Supersedes);
 //   - over each stretch of clustering keys, the strongest range tombstone
-//     of any version, where it supersedes the partition deletion; the list
+//     of any version, where it supersedes the partition deletion (one equal
+//     to it goes, as Cassandra drops it for a query that names its rows,
+//     SinglePartitionSliceCommandTest.testPartitionDeletionRangeDeletionTie;
+//     Cassandra's merge of slice reads keeps it); two range deletions of one
+//     timestamp rank by local deletion time, as its read path's marker merge
+//     ranks them (RangeTombstoneList, which keeps whichever came first, is
+//     its memtables'); the list
 //     is canonical: ordered, split where deletions change, joined where
 //     neighbours have the same deletion, each bound in the form
 //     Bound.AsStart and AsEnd give it;
