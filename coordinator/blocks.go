@@ -30,6 +30,17 @@ const maxPooledBlocks = 1 << 20
 // next merge.
 var blockPool sync.Pool
 
+// takeBlocks returns the blocks for the read's merge, taken from the pool,
+// or nil if the read has taken some already: a second merge must not
+// overwrite the first, and gets new memory.
+func (r *read) takeBlocks() *repair.Blocks {
+	if r.blocks != nil {
+		return nil
+	}
+	r.blocks = takeBlocks()
+	return &r.blocks.Blocks
+}
+
 func takeBlocks() *resultBlocks {
 	if b, ok := blockPool.Get().(*resultBlocks); ok {
 		return b

@@ -161,10 +161,12 @@ type Result struct {
 // pays when reads merge: a read whose replicas disagreed builds its result
 // from their versions, and one that merged and repaired 100 rows allocated
 // a third as much when it reused a released result's memory (the README's
-// BenchmarkReadMismatch100 and BenchmarkReadMismatch100Kept). A result
-// that is a replica's answer (its replicas agreed), a limited query's, or
-// a failed read's holds no such memory, and releasing it, or releasing a
-// result twice, does nothing but empty r.Partition. Release may be called
+// BenchmarkReadMismatch100 and BenchmarkReadMismatch100Kept); under a
+// limit, the rows short-read protection merged in after the first round
+// are in new memory, collected as usual. A result that is a replica's
+// answer (its replicas agreed) or a failed read's holds no such memory,
+// and releasing it, or releasing a result twice, does nothing but empty
+// r.Partition. Release may be called
 // from any goroutine, but not on one Result from two at once.
 func (r *Result) Release() {
 	if b := r.blocks; b != nil && b.gen.CompareAndSwap(r.gen, r.gen+1) {

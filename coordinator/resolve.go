@@ -89,7 +89,7 @@ func (r *read) reconcile() (replica.Partition, error) {
 		return replica.Partition{}, err
 	}
 	if !protected {
-		if merged, err = mergeVersions(vs); err != nil {
+		if merged, err = r.mergeVersions(vs); err != nil {
 			return replica.Partition{}, err
 		}
 	}
@@ -214,8 +214,7 @@ func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 	parts := r.vs.partsOf(vs)
 	res := resolvers.Get().(*repair.Resolver)
 	defer resolvers.Put(res) // after the repairs: the list of diffs is res's
-	r.blocks = takeBlocks()
-	merged, diffs, err := res.ResolveValidIn(&r.blocks.Blocks, parts...)
+	merged, diffs, err := res.ResolveValidIn(r.takeBlocks(), parts...)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}

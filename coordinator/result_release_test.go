@@ -86,6 +86,34 @@ func TestReleasedResultsMemoryServesTheNextMerge(t *testing.T) {
 	assert.Positive(t, reused, "no merge was built in a released result's memory")
 }
 
+// A limited read's merge, and short-read protection's first, builds in
+// a released result's memory too, and is right.
+func TestReleasedMemoryServesALimitedReadsMerge(t *testing.T) {
+	c := disagreeing(t, "a", "b")
+	read := func(k string) coordinator.Result {
+		t.Helper()
+		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: consistency.All, Query: replica.Query{Limit: 4}})
+		require.NoError(t, err)
+		require.True(t, res.Trace.DigestMismatch)
+		return res
+	}
+	want := map[string]replica.Partition{"a": read("a").Partition, "b": read("b").Partition}
+	require.Len(t, want["a"].Rows, 4)
+	reused := 0
+	for i := range 20 {
+		res := read([]string{"a", "b"}[i%2])
+		rows := &res.Partition.Rows[0]
+		res.Release()
+		next := read([]string{"b", "a"}[i%2])
+		require.True(t, want[next.Partition.Key].Equal(next.Partition), "a limited merge in released memory:\n got  %s\n want %s", next.Partition, want[next.Partition.Key])
+		if &next.Partition.Rows[0] == rows {
+			reused++
+		}
+		next.Release()
+	}
+	assert.Positive(t, reused, "no limited merge was built in a released result's memory")
+}
+
 // A copy of a released result gives back nothing: the memory may be
 // another read's result by then, and a third read built there would write
 // over it.

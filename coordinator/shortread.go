@@ -123,13 +123,13 @@ func versionOf(vs []version, id string) int {
 	return -1
 }
 
-// mergeVersions merges the versions' partitions.
-func mergeVersions(vs []version) (replica.Partition, error) {
-	parts := make([]replica.Partition, len(vs))
-	for i, v := range vs {
-		parts[i] = v.part
-	}
-	merged, err := repair.Merge(parts...)
+// mergeVersions merges the versions' partitions, in recycled blocks that
+// the read's Result hands back on Release, as resolveVersions does (a
+// read merges its versions once; a second merge would get new memory).
+func (r *read) mergeVersions(vs []version) (replica.Partition, error) {
+	res := resolvers.Get().(*repair.Resolver)
+	merged, err := res.MergeValidIn(r.takeBlocks(), r.vs.partsOf(vs)...)
+	resolvers.Put(res)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}

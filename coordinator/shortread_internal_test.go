@@ -84,7 +84,11 @@ func TestShortReadsAskAsAWholeMergeDoes(t *testing.T) {
 // wholeShortReplicas is shortReplicas the obvious way, as it was: the
 // whole merge, counted from its first row for each replica.
 func wholeShortReplicas(t *rapid.T, r *read, vs []version, more []bool) []int {
-	merged, err := mergeVersions(vs)
+	parts := make([]replica.Partition, len(vs))
+	for i, v := range vs {
+		parts[i] = v.part
+	}
+	merged, err := repair.Merge(parts...)
 	if err != nil {
 		t.Fatal(err)
 	}

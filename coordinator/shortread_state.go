@@ -51,7 +51,7 @@ type tally struct {
 // newShortReads merges vs, the versions' first answers, and notes which
 // reached the limit.
 func (r *read) newShortReads(vs []version) (*shortReads, error) {
-	merged, err := mergeVersions(vs)
+	merged, err := r.mergeVersions(vs)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,31 @@ func TestResolveInIsResolve(t *testing.T) {
 	})
 }
 
+// MergeIn and MergeValidIn return what Merge does, whatever the partitions
+// one Blocks held before, and share it with ResolveIn: the one Blocks goes
+// from either to the other.
+func TestMergeInIsMerge(t *testing.T) {
+	var r repair.Resolver
+	var b repair.Blocks
+	rapid.Check(t, func(t *rapid.T) {
+		vs := genVersions(t)
+		want := merge(t, vs...)
+		merged, err := r.MergeIn(&b, vs...)
+		if err != nil {
+			t.Fatalf("MergeIn of valid versions: %v", err)
+		}
+		requireEqual(t, "MergeIn", want, merged)
+		if _, _, err := r.ResolveIn(&b, genVersions(t)...); err != nil {
+			t.Fatalf("ResolveIn of valid versions: %v", err)
+		}
+		merged, err = r.MergeValidIn(&b, vs...)
+		if err != nil {
+			t.Fatalf("MergeValidIn of valid versions: %v", err)
+		}
+		requireEqual(t, "MergeValidIn", want, merged)
+	})
+}
+
 // blockVersions returns two versions of n rows of three cells that
 // disagree on every row, so that each lacks a cell of the other's.
 func blockVersions(n int) []replica.Partition {
@@ -65,6 +90,12 @@ func TestResolveInReusesTheLastMergesMemory(t *testing.T) {
 	fresh := testing.AllocsPerRun(20, func() { _, _, _ = r.Resolve(vs...) })
 	reused := testing.AllocsPerRun(20, func() { _, _, _ = r.ResolveIn(&b, vs...) })
 	require.LessOrEqual(t, reused, fresh-2, "ResolveIn allocates its rows and cells anew")
+
+	third, err := r.MergeIn(&b, vs...)
+	require.NoError(t, err)
+	require.Same(t, rows, &third.Rows[0], "MergeIn's rows are not in the blocks")
+	require.Same(t, cells, &third.Rows[0].Cells[0], "MergeIn's cells are not in the blocks")
+	require.Zero(t, testing.AllocsPerRun(20, func() { _, _ = r.MergeValidIn(&b, vs...) }), "MergeValidIn allocates")
 }
 
 // A block far larger than a merge needs is left alone: the small partition

@@ -61,6 +61,25 @@ func (r *Resolver) ResolveValidIn(b *Blocks, versions ...replica.Partition) (mer
 	return r.resolve(b, versions, mergeMode{diffing: true, rowsValid: true, shareValues: true})
 }
 
+// MergeIn is ResolveIn without the diffs: Merge of versions, built in b's
+// memory where it fits, its cells holding the versions' own value bytes
+// as Resolve's do. It refuses what Merge refuses.
+func (r *Resolver) MergeIn(b *Blocks, versions ...replica.Partition) (replica.Partition, error) {
+	return r.mergeIn(b, versions, mergeMode{shareValues: true})
+}
+
+// MergeValidIn is MergeIn for versions that each passed
+// replica.Partition.Validate already, as ResolveValid is for Resolve.
+func (r *Resolver) MergeValidIn(b *Blocks, versions ...replica.Partition) (replica.Partition, error) {
+	return r.mergeIn(b, versions, mergeMode{rowsValid: true, shareValues: true})
+}
+
+func (r *Resolver) mergeIn(b *Blocks, versions []replica.Partition, mode mergeMode) (replica.Partition, error) {
+	defer r.m.release()
+	r.m.blocks = b
+	return r.m.merge(versions, mode)
+}
+
 func (r *Resolver) resolve(b *Blocks, versions []replica.Partition, mode mergeMode) (replica.Partition, []replica.Partition, error) {
 	defer r.m.release()
 	r.m.blocks = b
