@@ -58,7 +58,9 @@ type ManyRequest struct {
 }
 
 // KeyResult is the outcome of one key of a ReadMany: its result, or the
-// error its read ended with.
+// error its read ended with. To release the results, release each in its
+// place, for i := range results { results[i].Result.Release() }: a range
+// loop's copy would hand back memory the slice's Result still shows.
 type KeyResult struct {
 	Key    string
 	Result Result

@@ -166,8 +166,11 @@ type Result struct {
 // are in new memory, collected as usual. A result that is a replica's
 // answer (its replicas agreed) or a failed read's holds no such memory,
 // and releasing it, or releasing a result twice, does nothing but empty
-// r.Partition. Release may be called
-// from any goroutine, but not on one Result from two at once.
+// r.Partition. Release the Result you keep, not a copy of it: a copy's
+// Release hands back the memory the kept one still shows (for ReadMany's,
+// for i := range results { results[i].Result.Release() }, not a range
+// loop's copy). Release may be called from any goroutine, but not on one
+// Result from two at once.
 func (r *Result) Release() {
 	if b := r.blocks; b != nil && b.gen.CompareAndSwap(r.gen, r.gen+1) {
 		b.recycle()

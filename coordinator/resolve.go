@@ -213,14 +213,16 @@ func containsVersion(vs []version, id string) bool {
 func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 	parts := r.vs.partsOf(vs)
 	res := resolvers.Get().(*repair.Resolver)
-	defer resolvers.Put(res) // after the repairs: the list of diffs is res's
+	var diffs []replica.Partition
+	defer func() { // after the repairs, which may panic: the list of diffs is res's
+		clear(diffs) // a pooled Resolver must not keep them alive
+		resolvers.Put(res)
+	}()
 	merged, diffs, err := res.ResolveValidIn(r.takeBlocks(), parts...)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}
-	err = r.sendRepairs(vs, diffs)
-	clear(diffs) // a pooled Resolver must not keep them alive
-	return merged, err
+	return merged, r.sendRepairs(vs, diffs)
 }
 
 // resolvers recycles the Resolvers that reconcile reads, so that their

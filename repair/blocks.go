@@ -19,8 +19,11 @@ const (
 // The zero Blocks holds none.
 //
 // A partition built in Blocks must not be used once they are passed to
-// another call, which overwrites its rows and cells. Blocks are not safe
-// for concurrent use.
+// another call, which overwrites its rows and cells, except as one of that
+// call's versions: a fold, acc = ResolveIn(&b, acc, v), builds each merge
+// in new memory and leaves b as it was. Blocks hold the memory of the last
+// merge only, so that they keep nothing of earlier partitions alive.
+// Blocks are not safe for concurrent use.
 type Blocks struct {
 	rows  []replica.Row
 	cells []replica.Cell
@@ -45,21 +48,56 @@ func reusable[T any](block []T, need int) []T {
 	return block[:0]
 }
 
-// keep takes into b the blocks a merge built its rows and cells in (its
-// cells' last block), and clears what the merge left unwritten of a block
-// it reused: elements an earlier partition wrote there would keep that
-// partition's strings and values alive.
+// unless returns b, or nil when b holds one of versions (see holdsAny):
+// that merge is built in new memory, and b is left as it was.
+func (b *Blocks) unless(versions []replica.Partition) *Blocks {
+	if b == nil || b.holdsAny(versions) {
+		return nil
+	}
+	return b
+}
+
+// holdsAny reports whether a version's rows, or its first row's cells,
+// lie in b's blocks: a partition an earlier merge built in b, given back
+// as a version (a fold, acc = ResolveIn(&b, acc, v)), which a merge in b
+// would overwrite as it reads it.
+func (b *Blocks) holdsAny(versions []replica.Partition) bool {
+	for i := range versions {
+		v := &versions[i]
+		if len(v.Rows) > 0 && (within(&v.Rows[0], b.rows) || len(v.Rows[0].Cells) > 0 && within(&v.Rows[0].Cells[0], b.cells)) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether p points into block's array.
+func within[T any](p *T, block []T) bool {
+	if cap(block) == 0 {
+		return false
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
+	at := uintptr(unsafe.Pointer(p))
+	return at >= start && at < start+uintptr(cap(block))*unsafe.Sizeof(*p)
+}
+
+// keep makes b hold the blocks a merge built its rows and cells in (its
+// cells' last block) and no others: a block the merge did not take, and
+// what it left unwritten of one it reused, would keep an earlier
+// partition's strings and values alive as long as the new partition.
 func (b *Blocks) keep(rows []replica.Row, cells []replica.Cell) {
-	if cap(rows) > 0 {
-		if cap(rows) == cap(b.rows) && &rows[:1][0] == &b.rows[:1][0] {
-			clear(rows[len(rows):cap(rows)])
-		}
-		b.rows = rows[:0:cap(rows)]
+	b.rows, b.cells = keepBlock(b.rows, rows), keepBlock(b.cells, cells)
+}
+
+// keepBlock returns used, the block a merge built in, emptied, or nil if
+// it built in none; it clears used's unwritten tail when used is old, the
+// block an earlier merge wrote.
+func keepBlock[T any](old, used []T) []T {
+	if cap(used) == 0 {
+		return nil
 	}
-	if cap(cells) > 0 {
-		if cap(cells) == cap(b.cells) && &cells[:1][0] == &b.cells[:1][0] {
-			clear(cells[len(cells):cap(cells)])
-		}
-		b.cells = cells[:0:cap(cells)]
+	if cap(used) == cap(old) && &used[:1][0] == &old[:1][0] {
+		clear(used[len(used):cap(used)])
 	}
+	return used[:0:cap(used)]
 }

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -35,4 +36,44 @@ func TestResolveInClearsWhatItLeavesOfAReusedBlock(t *testing.T) {
 	for i, c := range b.cells[30:cap(b.cells)] {
 		require.Zero(t, c, "cell %d past the merge", 30+i)
 	}
+}
+
+// wideVersion returns partition key with rows rows of cells cells each,
+// whose values start with tag.
+func wideVersion(key, tag string, first, rows, cells int) replica.Partition {
+	rs := make([]replica.Row, rows)
+	for i := range rs {
+		cs := make([]replica.Cell, cells)
+		for c := range cs {
+			cs[c] = replica.Live(string(rune('a'+c)), fmt.Sprintf("%s-%d-%d", tag, i, c), 1)
+		}
+		rs[i] = replica.NewRow(fmt.Sprintf("r%04d", first+i), cs...)
+	}
+	return replica.NewPartition(key, rs...)
+}
+
+// A merge that builds no rows, or rows without cells, leaves no block of an
+// earlier merge in the Blocks: the partition it returns would keep that
+// merge's rows, and through them its strings and values, alive (found by
+// review: a deleted partition's result held 100 released rows of 64 KB).
+func TestAMergeWithoutRowsOrCellsKeepsNoEarlierBlock(t *testing.T) {
+	var r Resolver
+	var b Blocks
+	_, _, err := r.ResolveIn(&b, wideVersion("k", "old", 0, 100, 2))
+	require.NoError(t, err)
+	require.Positive(t, cap(b.rows))
+	deleted := replica.NewPartition("k").WithDeletion(replica.DeletedAt(10, 100))
+	merged, _, err := r.ResolveIn(&b, deleted, wideVersion("k", "old", 0, 100, 2))
+	require.NoError(t, err)
+	require.Empty(t, merged.Rows)
+	require.Zero(t, cap(b.rows), "a merge of no rows kept the rows block of the one before")
+	require.Zero(t, cap(b.cells), "a merge of no cells kept the cells block of the one before")
+
+	_, _, err = r.ResolveIn(&b, wideVersion("k", "old", 0, 100, 2))
+	require.NoError(t, err)
+	bare := replica.NewPartition("k", replica.NewRow("r0000").WithLiveness(replica.Inserted(5)))
+	merged, _, err = r.ResolveIn(&b, bare)
+	require.NoError(t, err)
+	require.Len(t, merged.Rows, 1)
+	require.Zero(t, cap(b.cells), "a merge of rows without cells kept the cells block of the one before")
 }

@@ -76,13 +76,13 @@ func (r *Resolver) MergeValidIn(b *Blocks, versions ...replica.Partition) (repli
 
 func (r *Resolver) mergeIn(b *Blocks, versions []replica.Partition, mode mergeMode) (replica.Partition, error) {
 	defer r.m.release()
-	r.m.blocks = b
+	r.m.blocks = b.unless(versions)
 	return r.m.merge(versions, mode)
 }
 
 func (r *Resolver) resolve(b *Blocks, versions []replica.Partition, mode mergeMode) (replica.Partition, []replica.Partition, error) {
 	defer r.m.release()
-	r.m.blocks = b
+	r.m.blocks = b.unless(versions)
 	merged, err := r.m.merge(versions, mode)
 	if err != nil {
 		return replica.Partition{}, nil, err
