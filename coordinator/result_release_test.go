@@ -63,20 +63,42 @@ func readKey(t *testing.T, c *coordinator.Coordinator, k string, level consisten
 
 // A read after a Release builds its merge in the released result's memory,
 // and the merge is right: nothing of the released partition shows (reads
-// at ALL, so that every read merges the same three versions). The
-// pool may drop what it is given (the race detector makes it drop some on
-// purpose), so the memory must come back within a few reads, not at once.
+// at ALL, so that every read merges the same three versions).
 func TestReleasedResultsMemoryServesTheNextMerge(t *testing.T) {
 	c := disagreeing(t, "a", "b")
-	want := map[string]replica.Partition{"a": readKey(t, c, "a", consistency.All).Partition, "b": readKey(t, c, "b", consistency.All).Partition}
+	requireReleasedMemoryReused(t, func(k string) coordinator.Result { return readKey(t, c, k, consistency.All) })
+}
+
+// A limited read's merge, and short-read protection's first, builds in
+// a released result's memory too, and is right.
+func TestReleasedMemoryServesALimitedReadsMerge(t *testing.T) {
+	c := disagreeing(t, "a", "b")
+	requireReleasedMemoryReused(t, func(k string) coordinator.Result {
+		t.Helper()
+		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: consistency.All, Query: replica.Query{Limit: 4}})
+		require.NoError(t, err)
+		require.True(t, res.Trace.DigestMismatch)
+		require.Len(t, res.Partition.Rows, 4)
+		return res
+	})
+}
+
+// requireReleasedMemoryReused reads keys "a" and "b" by turns, releasing
+// each result before the next read, and checks that every result is what
+// the first read of its key returned, and that some read built its merge
+// where the released one was. The pool may drop what it is given (the race
+// detector makes it drop some on purpose), so the memory must come back
+// within a few reads, not at once.
+func requireReleasedMemoryReused(t *testing.T, read func(key string) coordinator.Result) {
+	t.Helper()
+	want := map[string]replica.Partition{"a": read("a").Partition, "b": read("b").Partition}
 	reused := 0
 	for i := range 20 {
-		k := []string{"a", "b"}[i%2]
-		res := readKey(t, c, k, consistency.All)
+		res := read([]string{"a", "b"}[i%2])
 		rows := &res.Partition.Rows[0]
 		res.Release()
 		assert.Empty(t, res.Partition.Rows, "Release left the partition")
-		next := readKey(t, c, []string{"b", "a"}[i%2], consistency.All)
+		next := read([]string{"b", "a"}[i%2])
 		require.True(t, want[next.Partition.Key].Equal(next.Partition), "a merge in released memory:\n got  %s\n want %s", next.Partition, want[next.Partition.Key])
 		if &next.Partition.Rows[0] == rows {
 			reused++
@@ -84,34 +106,6 @@ func TestReleasedResultsMemoryServesTheNextMerge(t *testing.T) {
 		next.Release()
 	}
 	assert.Positive(t, reused, "no merge was built in a released result's memory")
-}
-
-// A limited read's merge, and short-read protection's first, builds in
-// a released result's memory too, and is right.
-func TestReleasedMemoryServesALimitedReadsMerge(t *testing.T) {
-	c := disagreeing(t, "a", "b")
-	read := func(k string) coordinator.Result {
-		t.Helper()
-		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: k, Level: consistency.All, Query: replica.Query{Limit: 4}})
-		require.NoError(t, err)
-		require.True(t, res.Trace.DigestMismatch)
-		return res
-	}
-	want := map[string]replica.Partition{"a": read("a").Partition, "b": read("b").Partition}
-	require.Len(t, want["a"].Rows, 4)
-	reused := 0
-	for i := range 20 {
-		res := read([]string{"a", "b"}[i%2])
-		rows := &res.Partition.Rows[0]
-		res.Release()
-		next := read([]string{"b", "a"}[i%2])
-		require.True(t, want[next.Partition.Key].Equal(next.Partition), "a limited merge in released memory:\n got  %s\n want %s", next.Partition, want[next.Partition.Key])
-		if &next.Partition.Rows[0] == rows {
-			reused++
-		}
-		next.Release()
-	}
-	assert.Positive(t, reused, "no limited merge was built in a released result's memory")
 }
 
 // A copy of a released result gives back nothing: the memory may be
