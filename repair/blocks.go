@@ -12,8 +12,8 @@ const (
 )
 
 // Blocks is memory that a Resolver builds merged partitions in, handed
-// from merge to merge: a caller done with a partition ResolveIn or
-// ResolveValidIn built passes the same Blocks to its next call, which
+// from merge to merge: a caller done with a partition ResolveIn, MergeIn
+// or their Valid forms built passes the same Blocks to its next call, which
 // builds in them instead of allocating (a merge's rows and cells are most
 // of what it allocates, and fresh memory is also the slowest to write).
 // The zero Blocks holds none.
@@ -57,13 +57,16 @@ func (b *Blocks) unless(versions []replica.Partition) *Blocks {
 	return b
 }
 
-// holdsAny reports whether a version's rows, or its first row's cells,
-// lie in b's blocks: a partition an earlier merge built in b, given back
+// holdsAny reports whether a version's rows, or its static row's or first
+// row's cells, lie in b's blocks: a partition an earlier merge built in b, given back
 // as a version (a fold, acc = ResolveIn(&b, acc, v)), which a merge in b
 // would overwrite as it reads it.
 func (b *Blocks) holdsAny(versions []replica.Partition) bool {
 	for i := range versions {
 		v := &versions[i]
+		if len(v.Static.Cells) > 0 && within(&v.Static.Cells[0], b.cells) {
+			return true
+		}
 		if len(v.Rows) > 0 && (within(&v.Rows[0], b.rows) || len(v.Rows[0].Cells) > 0 && within(&v.Rows[0].Cells[0], b.cells)) {
 			return true
 		}

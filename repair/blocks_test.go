@@ -132,6 +132,26 @@ func TestAFoldThroughOneBlocksIsMerge(t *testing.T) {
 	requireSame(t, want, acc, "MergeIn fold through one Blocks")
 }
 
+// A fold of static rows through one Blocks is right too: the static row's
+// cells are in the Blocks as well, and a merge writing there would overwrite
+// the earlier merge's before it read them.
+func TestAFoldOfStaticRowsThroughOneBlocksIsMerge(t *testing.T) {
+	static := func(columns ...string) replica.Partition {
+		p := replica.NewPartition("k")
+		for _, c := range columns {
+			p.Static.Cells = append(p.Static.Cells, replica.Live(c, "v-"+c, 1))
+		}
+		return p
+	}
+	var r repair.Resolver
+	var b repair.Blocks
+	acc, err := r.MergeIn(&b, static("b", "d"))
+	require.NoError(t, err)
+	got, err := r.MergeIn(&b, acc, static("a", "c"))
+	require.NoError(t, err)
+	requireSame(t, static("a", "b", "c", "d"), got, "static fold through one Blocks")
+}
+
 // A block far larger than a merge needs is left alone: the small partition
 // would keep all of it alive.
 func TestResolveInLeavesAnOversizedBlock(t *testing.T) {
