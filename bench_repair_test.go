@@ -51,6 +51,12 @@ func replicaVersion(i, n int) replica.Partition {
 // without applying them. Replica i holds replicaVersion(i) if disagree, else
 // every one holds the merge of those, replicaVersion(-1): the same data.
 func staleCoordinator(b testing.TB, disagree bool) *coordinator.Coordinator {
+	return staleCoordinatorOf(b, disagree, map[string]int{"k": mismatchRows})
+}
+
+// staleCoordinatorOf is staleCoordinator with a partition of rows[k] rows
+// for each key k.
+func staleCoordinatorOf(b testing.TB, disagree bool, rows map[string]int) *coordinator.Coordinator {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -60,12 +66,15 @@ func staleCoordinator(b testing.TB, disagree bool) *coordinator.Coordinator {
 	}
 	reps := make([]replica.Replica, 0, 3)
 	for i, r := range cl.Replicas() {
-		v := replicaVersion(-1, mismatchRows)
-		if disagree {
-			v = replicaVersion(i, mismatchRows)
-		}
-		if err := r.Seed("t", v); err != nil {
-			b.Fatal(err)
+		for k, n := range rows {
+			v := replicaVersion(-1, n)
+			if disagree {
+				v = replicaVersion(i, n)
+			}
+			v.Key = k
+			if err := r.Seed("t", v); err != nil {
+				b.Fatal(err)
+			}
 		}
 		reps = append(reps, staleApply{r})
 	}
@@ -115,6 +124,39 @@ func BenchmarkReadMismatch100(b *testing.B) { benchStaleRead(b, true, false) }
 // that keeps its results (does not Release them): every merge builds in
 // new memory, as all did before Release.
 func BenchmarkReadMismatch100Kept(b *testing.B) { benchStaleRead(b, true, true) }
+
+// mixedRows are the partitions BenchmarkReadMismatchMixed reads by turns.
+var mixedRows = map[string]int{"s": 10, "m": 100, "l": 1000}
+
+// BenchmarkReadMismatchMixed reads, by turns, partitions of 10, 100 and
+// 1,000 rows whose replicas disagree on every row, as
+// BenchmarkReadMismatch100 reads one, releasing each result: each merge
+// builds in the memory of an earlier one of its size. Its reference is
+// BenchmarkReadMismatchMixedKept.
+func BenchmarkReadMismatchMixed(b *testing.B) { benchMixedRead(b, false) }
+
+// BenchmarkReadMismatchMixedKept is BenchmarkReadMismatchMixed for a
+// caller that keeps its results.
+func BenchmarkReadMismatchMixedKept(b *testing.B) { benchMixedRead(b, true) }
+
+func benchMixedRead(b *testing.B, kept bool) {
+	c := staleCoordinatorOf(b, true, mixedRows)
+	keys := []string{"s", "l", "m", "s", "m", "l"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := keys[i%len(keys)]
+		i++
+		res, err := c.Read(ctx, coordinator.Request{Table: "t", Key: k, Level: consistency.Quorum})
+		if err != nil || len(res.Partition.Rows) != mixedRows[k] || !res.Trace.DigestMismatch {
+			b.Fatalf("%s: %d rows, mismatch %v, %v", k, len(res.Partition.Rows), res.Trace.DigestMismatch, err)
+		}
+		if !kept {
+			res.Release()
+		}
+	}
+}
 
 // BenchmarkReadMatch100 is the reference for BenchmarkReadMismatch100: the
 // same read over replicas that agree, holding the same data as the merge.

@@ -218,7 +218,7 @@ func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 		clear(diffs) // a pooled Resolver must not keep them alive
 		resolvers.Put(res)
 	}()
-	merged, diffs, err := res.ResolveValidIn(r.takeBlocks(), parts...)
+	merged, diffs, err := res.ResolveValidIn(r.takeBlocks(parts), parts...)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}

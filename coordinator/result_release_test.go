@@ -21,13 +21,23 @@ import (
 // name the key, so that two keys' merges differ everywhere.
 func disagreeing(t *testing.T, keys ...string) *coordinator.Coordinator {
 	t.Helper()
+	rows := make(map[string]int, len(keys))
+	for _, k := range keys {
+		rows[k] = 10
+	}
+	return disagreeingRows(t, rows)
+}
+
+// disagreeingRows is disagreeing with rows[k] rows for key k.
+func disagreeingRows(t *testing.T, sizes map[string]int) *coordinator.Coordinator {
+	t.Helper()
 	cl := instantCluster(t)
 	reps, repl, err := cl.Locate(tbl, key)
 	require.NoError(t, err)
 	stale := make([]replica.Replica, len(reps))
 	for i, r := range reps {
-		for _, k := range keys {
-			rows := make([]replica.Row, 10)
+		for k, n := range sizes {
+			rows := make([]replica.Row, n)
 			for j := range rows {
 				cells := make([]replica.Cell, 3)
 				for c := range cells {
@@ -37,7 +47,7 @@ func disagreeing(t *testing.T, keys ...string) *coordinator.Coordinator {
 					}
 					cells[c] = replica.Live(fmt.Sprint("c", c), fmt.Sprintf("%s-%d-%d", k, j, ts), ts)
 				}
-				rows[j] = replica.NewRow(fmt.Sprintf("%s%02d", k, j), cells...)
+				rows[j] = replica.NewRow(fmt.Sprintf("%s%04d", k, j), cells...)
 			}
 			require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(k, rows...)))
 		}
@@ -160,4 +170,31 @@ func TestAReleasedMismatchAllocates14Objects(t *testing.T) {
 	}
 	read()
 	assert.Equal(t, 14.0, testing.AllocsPerRun(500, read))
+}
+
+// Reads of partitions of different sizes by turns each build in the memory
+// of a released result of their size: the blocks go back to a pool for
+// merges of that size. With one pool for all, a merge of ten rows got the
+// blocks of one of a thousand, too large to build in, and built in new
+// memory; the next merge of a thousand rows got those, too small, and so
+// on: none reused any.
+func TestReleasedMismatchesOfManySizesEachReuseMemory(t *testing.T) {
+	sizes := map[string]int{"a": 10, "b": 1000, "c": 100}
+	c := disagreeingRows(t, sizes)
+	last := map[string]*replica.Row{}
+	reused := map[string]int{}
+	for range 20 {
+		for _, k := range []string{"a", "b", "c", "b"} {
+			res := readKey(t, c, k, consistency.Quorum)
+			require.Len(t, res.Partition.Rows, sizes[k])
+			if &res.Partition.Rows[0] == last[k] {
+				reused[k]++
+			}
+			last[k] = &res.Partition.Rows[0]
+			res.Release()
+		}
+	}
+	for k := range sizes {
+		assert.Positive(t, reused[k], "no merge of key %s (%d rows) was built in a released result's memory", k, sizes[k])
+	}
 }

@@ -127,8 +127,9 @@ func versionOf(vs []version, id string) int {
 // the read's Result hands back on Release, as resolveVersions does (a
 // read merges its versions once; a second merge would get new memory).
 func (r *read) mergeVersions(vs []version) (replica.Partition, error) {
+	parts := r.vs.partsOf(vs)
 	res := resolvers.Get().(*repair.Resolver)
-	merged, err := res.MergeValidIn(r.takeBlocks(), r.vs.partsOf(vs)...)
+	merged, err := res.MergeValidIn(r.takeBlocks(parts), parts...)
 	resolvers.Put(res)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)

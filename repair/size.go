@@ -13,11 +13,7 @@ const sizeSamples = 8
 // validateCells); only under a partition deletion are they counted, so
 // that a deletion that wiped the partition leaves little to allocate.
 func (m *merger) sizeOutput() {
-	var rows, cells, bytes int
-	for i := range m.versions {
-		r, c, b := estimate(&m.versions[i], m.b.out.Deletion)
-		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
-	}
+	rows, cells, bytes := outputSize(m.versions, m.b.out.Deletion)
 	m.b.out.Rows = nil
 	if m.blocks != nil {
 		m.b.out.Rows, m.b.cells.block = reusable(m.blocks.rows, rows), reusable(m.blocks.cells, cells)
@@ -29,6 +25,32 @@ func (m *merger) sizeOutput() {
 	if !m.b.shareValues {
 		m.b.values.hint = bytes
 	}
+}
+
+// SizeFor returns about how many bytes of Blocks a merge of versions
+// builds its rows and cells in, which Blocks.Size reports after it: a
+// caller that pools Blocks by size picks, with it, ones the merge will
+// use, where a merge passes over Blocks too small, or too much larger than
+// it needs, and builds in new memory. It reads a few rows of each version.
+func SizeFor(versions ...replica.Partition) int {
+	var del replica.Deletion
+	for i := range versions {
+		if d := versions[i].Deletion; d.Supersedes(del) {
+			del = d
+		}
+	}
+	rows, cells, _ := outputSize(versions, del)
+	return rows*rowBytes + cells*cellBytes
+}
+
+// outputSize estimates the rows, cells and value bytes of the merge of
+// versions under the partition deletion del: those of the largest version.
+func outputSize(versions []replica.Partition, del replica.Deletion) (rows, cells, bytes int) {
+	for i := range versions {
+		r, c, b := estimate(&versions[i], del)
+		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
+	}
+	return rows, cells, bytes
 }
 
 // estimate returns how many rows, cells and value bytes of v are likely to
