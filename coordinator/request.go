@@ -161,7 +161,9 @@ type Result struct {
 // pays when reads merge: a read whose replicas disagreed builds its result
 // from their versions, and one that merged and repaired 100 rows allocated
 // a third as much when it reused a released result's memory (the README's
-// BenchmarkReadMismatch100 and BenchmarkReadMismatch100Kept); under a
+// BenchmarkReadMismatch100 and BenchmarkReadMismatch100Kept). Released
+// memory serves later merges of about its size, so reads of partitions of
+// many sizes each reuse some (BenchmarkReadMismatchMixed). Under a
 // limit, the rows short-read protection merged in after the first round
 // are in new memory, collected as usual. A result that is a replica's
 // answer (its replicas agreed) or a failed read's holds no such memory,
