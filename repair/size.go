@@ -31,7 +31,8 @@ func (m *merger) sizeOutput() {
 // builds its rows and cells in, which Blocks.Size reports after it: a
 // caller that pools Blocks by size picks, with it, ones the merge will
 // use, where a merge passes over Blocks too small, or too much larger than
-// it needs, and builds in new memory. It reads a few rows of each version.
+// it needs, and builds in new memory. It reads a few rows of each version,
+// or, under a partition deletion, counts those that survive it.
 func SizeFor(versions ...replica.Partition) int {
 	var del replica.Deletion
 	for i := range versions {
