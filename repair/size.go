@@ -85,8 +85,16 @@ func rowSize(r *replica.Row) (cells, bytes int) {
 	return len(r.Cells), bytes
 }
 
-// survivors counts the rows, cells and value bytes of v that del leaves.
+// survivors counts the rows, cells and value bytes of v that del leaves,
+// the static row's cells among them: the merge builds those in its cells
+// too.
 func survivors(v *replica.Partition, del replica.Deletion) (rows, cells, bytes int) {
+	for j := range v.Static.Cells {
+		if c := &v.Static.Cells[j]; !del.Deletes(c.Timestamp) {
+			cells++
+			bytes += len(c.Value)
+		}
+	}
 	for i := range v.Rows {
 		r := &v.Rows[i]
 		before := cells
