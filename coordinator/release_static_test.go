@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/consistency"
-	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -18,11 +17,7 @@ import (
 // static row's cells, and a read after a release builds them in the
 // released result's memory.
 func TestReleasedMemoryServesAStaticRowAfterAPartitionDeletion(t *testing.T) {
-	cl := instantCluster(t)
-	reps, repl, err := cl.Locate(tbl, key)
-	require.NoError(t, err)
-	stale := make([]replica.Replica, len(reps))
-	for i, r := range reps {
+	c := staleCoordinator(t, func(i int) []replica.Partition {
 		cells := make([]replica.Cell, 200)
 		for c := range cells {
 			ts := int64(10)
@@ -35,13 +30,8 @@ func TestReleasedMemoryServesAStaticRowAfterAPartitionDeletion(t *testing.T) {
 		if i == 0 {
 			p = p.WithDeletion(replica.DeletedAt(5, time.Now().Unix()))
 		}
-		require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, p))
-		stale[i] = acksWithoutApplying{r}
-	}
-	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
-	require.NoError(t, err)
-	t.Cleanup(func() { c.Close() })
+		return []replica.Partition{p}
+	})
 
 	var last *replica.Cell
 	reused := 0

@@ -92,19 +92,13 @@ func TestStressReleasedBlocksNeverOverwriteLiveResults(t *testing.T) {
 		for i := range keys {
 			keys[i] = genStressKey(rt, fmt.Sprint("k", i))
 		}
-		cl := instantCluster(t)
-		reps, repl, err := cl.Locate(tbl, key)
-		require.NoError(rt, err)
-		stale := make([]replica.Replica, len(reps))
-		for i, r := range reps {
-			for _, k := range keys {
-				require.NoError(rt, cl.Replica(r.Endpoint().ID).Seed(tbl, k.versions[i]))
+		c := openStaleCoordinator(t, func(i int) []replica.Partition {
+			ps := make([]replica.Partition, len(keys))
+			for j, k := range keys {
+				ps[j] = k.versions[i]
 			}
-			stale[i] = acksWithoutApplying{r}
-		}
-		locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
-		c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
-		require.NoError(rt, err)
+			return ps
+		})
 		defer c.Close()
 
 		var live []keptResult

@@ -31,11 +31,8 @@ func disagreeing(t *testing.T, keys ...string) *coordinator.Coordinator {
 // disagreeingRows is disagreeing with rows[k] rows for key k.
 func disagreeingRows(t *testing.T, sizes map[string]int) *coordinator.Coordinator {
 	t.Helper()
-	cl := instantCluster(t)
-	reps, repl, err := cl.Locate(tbl, key)
-	require.NoError(t, err)
-	stale := make([]replica.Replica, len(reps))
-	for i, r := range reps {
+	return staleCoordinator(t, func(i int) []replica.Partition {
+		var ps []replica.Partition
 		for k, n := range sizes {
 			rows := make([]replica.Row, n)
 			for j := range rows {
@@ -49,14 +46,39 @@ func disagreeingRows(t *testing.T, sizes map[string]int) *coordinator.Coordinato
 				}
 				rows[j] = replica.NewRow(fmt.Sprintf("%s%04d", k, j), cells...)
 			}
-			require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(k, rows...)))
+			ps = append(ps, replica.NewPartition(k, rows...))
+		}
+		return ps
+	})
+}
+
+// staleCoordinator returns a coordinator over three replicas that stay
+// stale (they acknowledge repairs without applying them), replica i
+// holding the partitions seed(i) returns, closed when t ends.
+func staleCoordinator(t *testing.T, seed func(i int) []replica.Partition) *coordinator.Coordinator {
+	t.Helper()
+	c := openStaleCoordinator(t, seed)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// openStaleCoordinator is staleCoordinator for a caller that closes it,
+// so that t does not keep it, and the replicas' data, until it ends.
+func openStaleCoordinator(t *testing.T, seed func(i int) []replica.Partition) *coordinator.Coordinator {
+	t.Helper()
+	cl := instantCluster(t)
+	reps, repl, err := cl.Locate(tbl, key)
+	require.NoError(t, err)
+	stale := make([]replica.Replica, len(reps))
+	for i, r := range reps {
+		for _, p := range seed(i) {
+			require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, p))
 		}
 		stale[i] = acksWithoutApplying{r}
 	}
 	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
 	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
 	require.NoError(t, err)
-	t.Cleanup(func() { c.Close() })
 	return c
 }
 
