@@ -36,13 +36,14 @@ const maxPooledBits = 20
 // blockPools hold the blocks of released results, for any coordinator's
 // next merge, by the size of the merge they were taken for: pool i serves
 // merges that build in more than 2^(i-1) bytes and at most 2^i (see
-// repair.SizeFor). A merge given blocks of a merge up to twice as large or
-// half as large builds in them, or (too small) in new memory that then
-// goes back to the pool in their place, so each pool's blocks come to fit
-// the largest merges it serves. With one pool, where partitions of ten
-// rows and of a thousand were read by turns, a merge mostly got blocks too
-// small or too large for it, built in new memory and dropped them: a
-// released result saved 2 % of what a read allocated.
+// repair.SizeFor), so a merge gets blocks built for one within twice or
+// half its size: it builds in them when they hold what it needs and no more
+// than four times that (see repair.Blocks), else in new memory that goes
+// back to the pool in their place, so each pool's blocks come to fit the
+// largest merges it serves. With one pool, where partitions of ten rows and
+// of a thousand were read by turns, a merge mostly got blocks too small or
+// too large for it, built in new memory and dropped them: a released result
+// saved 2 % of what a read allocated.
 var blockPools [maxPooledBits + 1]sync.Pool
 
 // takeBlocks returns the blocks for the read's merge of versions, taken
