@@ -57,6 +57,31 @@ func staleCoordinator(b testing.TB, disagree bool) *coordinator.Coordinator {
 // staleCoordinatorOf is staleCoordinator with a partition of rows[k] rows
 // for each key k.
 func staleCoordinatorOf(b testing.TB, disagree bool, rows map[string]int) *coordinator.Coordinator {
+	return seededCoordinator(b, rows, func(i, n int) replica.Partition {
+		if disagree {
+			return replicaVersion(i, n)
+		}
+		return replicaVersion(-1, n)
+	})
+}
+
+// byTurnsVersion is the merge replicaVersion(-1, n) holds, but only every
+// third row of it, from the i-th on: replica i's version of a partition
+// whose writes each reached one replica.
+func byTurnsVersion(i, n int) replica.Partition {
+	v := replicaVersion(-1, n)
+	rows := v.Rows[:0]
+	for j := i; j < n; j += 3 {
+		rows = append(rows, v.Rows[j])
+	}
+	v.Rows = rows
+	return v
+}
+
+// seededCoordinator reads three instant replicas that acknowledge repairs
+// without applying them, replica i holding version(i, rows[k]) of each
+// partition k.
+func seededCoordinator(b testing.TB, rows map[string]int, version func(i, n int) replica.Partition) *coordinator.Coordinator {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -67,10 +92,7 @@ func staleCoordinatorOf(b testing.TB, disagree bool, rows map[string]int) *coord
 	reps := make([]replica.Replica, 0, 3)
 	for i, r := range cl.Replicas() {
 		for k, n := range rows {
-			v := replicaVersion(-1, n)
-			if disagree {
-				v = replicaVersion(i, n)
-			}
+			v := version(i, n)
 			v.Key = k
 			if err := r.Seed("t", v); err != nil {
 				b.Fatal(err)
@@ -124,6 +146,24 @@ func BenchmarkReadMismatch100(b *testing.B) { benchStaleRead(b, true, false) }
 // that keeps its results (does not Release them): every merge builds in
 // new memory, as all did before Release.
 func BenchmarkReadMismatch100Kept(b *testing.B) { benchStaleRead(b, true, true) }
+
+// BenchmarkReadMismatchByTurnsKept is a QUORUM read of a partition of 150
+// rows whose every write reached one replica (byTurnsVersion): each
+// contact holds a third of it, and their merge 100 rows, each of which one
+// of them lacks; BLOCKING repair, results kept. Its merge is sized for the
+// union of the two, as BenchmarkReadMismatch100Kept's is for the same rows.
+func BenchmarkReadMismatchByTurnsKept(b *testing.B) {
+	c := seededCoordinator(b, map[string]int{"k": 3 * mismatchRows / 2}, byTurnsVersion)
+	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := c.Read(ctx, req)
+		if err != nil || len(res.Partition.Rows) != mismatchRows || !res.Trace.DigestMismatch {
+			b.Fatalf("%d rows, mismatch %v, %v", len(res.Partition.Rows), res.Trace.DigestMismatch, err)
+		}
+	}
+}
 
 // mixedRows are the partitions BenchmarkReadMismatchMixed reads by turns.
 var mixedRows = map[string]int{"s": 10, "m": 100, "l": 1000}

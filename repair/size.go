@@ -32,7 +32,9 @@ func (m *merger) sizeOutput() {
 // caller that pools Blocks by size picks, with it, ones the merge will
 // use, where a merge passes over Blocks too small, or too much larger than
 // it needs, and builds in new memory. It reads a few rows of each version,
-// or, under a partition deletion, counts those that survive it.
+// looking each up in the version of most rows, so that versions that each
+// lack what the others hold are sized for their union; under a partition
+// deletion, it counts the rows that survive it instead.
 func SizeFor(versions ...replica.Partition) int {
 	var del replica.Deletion
 	for i := range versions {
@@ -45,11 +47,32 @@ func SizeFor(versions ...replica.Partition) int {
 }
 
 // outputSize estimates the rows, cells and value bytes of the merge of
-// versions under the partition deletion del: those of the largest version.
+// versions under the partition deletion del: those of the version of most
+// rows, and what each other one holds beyond it (see beyond). Under a
+// partition deletion, which may leave any of them, the largest count of
+// survivors of one version.
 func outputSize(versions []replica.Partition, del replica.Deletion) (rows, cells, bytes int) {
+	if !del.IsLive() {
+		for i := range versions {
+			r, c, b := estimate(&versions[i], del)
+			rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
+		}
+		return rows, cells, bytes
+	}
+	largest := 0
 	for i := range versions {
-		r, c, b := estimate(&versions[i], del)
-		rows, cells, bytes = max(rows, r), max(cells, c), max(bytes, b)
+		if len(versions[i].Rows) > len(versions[largest].Rows) {
+			largest = i
+		}
+	}
+	if len(versions) > 0 {
+		rows, cells, bytes = estimate(&versions[largest], del)
+	}
+	for i := range versions {
+		if i != largest {
+			r, c, b := beyond(&versions[i], &versions[largest])
+			rows, cells, bytes = rows+r, cells+c, bytes+b
+		}
 	}
 	return rows, cells, bytes
 }
@@ -67,12 +90,12 @@ func estimate(v *replica.Partition, del replica.Deletion) (rows, cells, bytes in
 	samples := min(n, sizeSamples)
 	var sc, sb int
 	for j := range samples {
-		c, b := rowSize(&v.Rows[j*(n-1)/max(samples-1, 1)])
+		c, b := rowSize(&v.Rows[sampleAt(j, n, samples)])
 		sc, sb = sc+c, sb+b
 	}
 	if samples > 0 {
-		cells += (sc*n + samples - 1) / samples
-		bytes += (sb*n + samples - 1) / samples
+		cells += extrapolate(sc, n, samples)
+		bytes += extrapolate(sb, n, samples)
 	}
 	return n, cells, bytes
 }
