@@ -5,13 +5,13 @@ import "github.com/readpath/readpath/replica"
 // sizeSamples is how many rows, spread over a version, estimate reads.
 const sizeSamples = 8
 
-// sizeOutput sizes the output for the largest version, in the merger's
-// Blocks where they fit: when replicas mostly agree, the merge then
-// allocates nothing more. The sizes come from
-// a few rows of each version, not a walk over them all, which would read
-// every version from memory once more before the merge does (see
-// validateCells); only under a partition deletion are they counted, so
-// that a deletion that wiped the partition leaves little to allocate.
+// sizeOutput sizes the output for the union of the versions (see
+// outputSize), in the merger's Blocks where they fit: the merge then
+// allocates nothing more. The sizes come from a few rows of each version,
+// not a walk over them all, which would read every version from memory
+// once more before the merge does (see validateCells); only under a
+// partition deletion are they counted, so that a deletion that wiped the
+// partition leaves little to allocate.
 func (m *merger) sizeOutput() {
 	rows, cells, bytes := outputSize(m.versions, m.b.out.Deletion)
 	m.b.out.Rows = nil
