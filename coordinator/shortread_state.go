@@ -95,18 +95,26 @@ func (s *shortReads) candidates(vs []version) []int {
 //
 // Only q's last slice (its first, reversed) is asked: the slices are
 // ordered, so some slice holds rows after last exactly when that one does.
-// After over the whole query copied every slice after last, what an IN
-// list has left, for each replica judged.
+// It is compared in place, as Query.After cuts slices: After over the
+// whole query copied every slice after last, what an IN list has left,
+// for each replica judged, and over the edge alone it still allocated
+// once a round.
 func (s *shortReads) follows(last string) bool {
-	edge := s.q.Slices
-	switch {
-	case len(edge) <= 1:
+	var edge replica.Slice
+	switch sl := s.q.Slices; {
+	case sl == nil:
+		edge = replica.AllRows()
+	case len(sl) == 0:
+		return false
 	case s.q.Reversed:
-		edge = edge[:1]
+		edge = sl[0]
 	default:
-		edge = edge[len(edge)-1:]
+		edge = sl[len(sl)-1]
 	}
-	return len(replica.Query{Slices: edge, Reversed: s.q.Reversed}.After(last).Slices) > 0
+	if s.q.Reversed {
+		return edge.Start.Compare(replica.StartAt(last)) < 0
+	}
+	return edge.End.Compare(replica.EndAt(last)) > 0
 }
 
 // order compares clustering keys in q's order.
