@@ -3,6 +3,7 @@ package coordinator
 import (
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
@@ -52,13 +53,24 @@ func mergeWhole(a, b replica.Partition, _ *partRooms) (replica.Partition, error)
 // mergeTwo is repair.Merge of a and b, answers the workers validated and
 // merges of them, by a pooled Resolver, its cells keeping their values:
 // short-read protection merges once a round, and Merge checked every row
-// again, copied every value and made its scratch anew each time (three of
-// a round's eight allocations).
+// again, copied every value and made its scratch and its list of versions
+// anew each time (four of a round's eight allocations).
 func mergeTwo(a, b replica.Partition) (replica.Partition, error) {
-	res := resolvers.Get().(*repair.Resolver)
-	defer resolvers.Put(res)
-	return res.MergeValidIn(nil, a, b)
+	p := pairResolvers.Get().(*pairResolver)
+	defer pairResolvers.Put(p)
+	p.pair = [2]replica.Partition{a, b}
+	defer func() { p.pair = [2]replica.Partition{} }() // keeps nothing alive in the pool
+	return p.MergeValidIn(nil, p.pair[:]...)
 }
+
+// pairResolver is a Resolver with room for the two versions mergeTwo
+// merges.
+type pairResolver struct {
+	repair.Resolver
+	pair [2]replica.Partition
+}
+
+var pairResolvers = sync.Pool{New: func() any { return new(pairResolver) }}
 
 // partRooms are the rooms mergeInto keeps before a partition's lists.
 type partRooms struct {
