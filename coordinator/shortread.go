@@ -52,10 +52,11 @@ func (r *read) protectShortReads(vs []version) (replica.Partition, bool, error) 
 // those whose last answer reached the limit, where the merge holds fewer
 // live rows than the limit up to the end of that answer. The count grows
 // with the end, so they are the first candidates in q's order; the count
-// at the first of them is where the next round's count starts.
+// at the first of them is where the next round's count starts. The list is
+// s's, which the next round's call overwrites.
 func (r *read) shortReplicas(vs []version, s *shortReads) []int {
 	cands := s.candidates(vs)
-	var asks []int
+	asks := s.asks[:0]
 	t := s.mark
 	for k, i := range cands {
 		if t = s.countThrough(t, s.ends[i]); s.liveThrough(t) >= r.q.Limit {
@@ -67,6 +68,7 @@ func (r *read) shortReplicas(vs []version, s *shortReads) []int {
 		asks = append(asks, i)
 	}
 	slices.Sort(asks) // sent in version order, as ever
+	s.asks = asks
 	return asks
 }
 

@@ -38,6 +38,9 @@ type shortReads struct {
 	rooms []partRooms // per version, if grow: mergeInto's
 	room  partRooms   // the merge's
 	mark  tally       // the merge's live rows up to a row no fetch changes
+	// cands and asks are a round's candidates and the versions it asks,
+	// their arrays reused from round to round.
+	cands, asks []int
 }
 
 // tally is the count of the merge's live rows in q's order up to the row
@@ -78,13 +81,14 @@ func (s *shortReads) noteAnswer(i int, a replica.Partition, q replica.Query) {
 // candidates returns the versions whose last answer reached the limit
 // before the end of q's slices, by where it ended in q's order.
 func (s *shortReads) candidates(vs []version) []int {
-	var cands []int
+	cands := s.cands[:0]
 	for i := range vs {
 		if s.more[i] && s.follows(s.ends[i]) {
 			cands = append(cands, i)
 		}
 	}
 	slices.SortStableFunc(cands, func(i, j int) int { return s.order(s.ends[i], s.ends[j]) })
+	s.cands = cands
 	return cands
 }
 
