@@ -140,8 +140,9 @@ type addressed struct {
 func (a addressed) Endpoint() replica.Endpoint { return a.ep }
 
 // benchDCRead reads at LOCAL_ONE from dcs datacenters of nine replicas
-// each, named by address, through a locator that hands out one slice.
-func benchDCRead(b *testing.B, dcs int) {
+// each, named by address, through a locator that hands out one checked
+// Placement, or one slice if sliced.
+func benchDCRead(b *testing.B, dcs int, sliced bool) {
 	var names []replicatest.Datacenter
 	rf := map[string]int{}
 	for d := range dcs {
@@ -166,8 +167,15 @@ func benchDCRead(b *testing.B, dcs int) {
 		ep.ID = fmt.Sprintf("10.%d.%d.%d:9042", i/9, i%9/3, i%3+10)
 		placed[i] = addressed{r, ep}
 	}
-	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return placed, repl, nil }
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), LocalDatacenter: "dc1"})
+	var locator coordinator.Locator = coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) { return placed, repl, nil })
+	if !sliced {
+		p, err := coordinator.NewPlacement(placed, repl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		locator = onePlacement{locator, p}
+	}
+	c, err := coordinator.New(coordinator.Config{Locator: locator, LocalDatacenter: "dc1"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -182,10 +190,25 @@ func benchDCRead(b *testing.B, dcs int) {
 	}
 }
 
+// onePlacement is a PlacementLocator that hands out one placement.
+type onePlacement struct {
+	coordinator.Locator
+	p *coordinator.Placement
+}
+
+func (o onePlacement) LocatePlacement(string, string) (*coordinator.Placement, error) {
+	return o.p, nil
+}
+
 // BenchmarkReadLocalOneDC8 reads at LOCAL_ONE from eight datacenters of
-// nine replicas: one request, as from one datacenter, with 72 endpoints to
-// read and check. Its reference is BenchmarkReadLocalOneDC1.
-func BenchmarkReadLocalOneDC8(b *testing.B) { benchDCRead(b, 8) }
+// nine replicas, placed by a PlacementLocator: one request, as from one
+// datacenter. Its reference is BenchmarkReadLocalOneDC1.
+func BenchmarkReadLocalOneDC8(b *testing.B) { benchDCRead(b, 8, false) }
 
 // BenchmarkReadLocalOneDC1 is the reference for BenchmarkReadLocalOneDC8.
-func BenchmarkReadLocalOneDC1(b *testing.B) { benchDCRead(b, 1) }
+func BenchmarkReadLocalOneDC1(b *testing.B) { benchDCRead(b, 1, false) }
+
+// BenchmarkReadLocalOneDC8Sliced is BenchmarkReadLocalOneDC8 through a
+// Locator's slice, whose 72 replicas every read asks for their endpoints
+// and checks. Its reference is BenchmarkReadLocalOneDC8.
+func BenchmarkReadLocalOneDC8Sliced(b *testing.B) { benchDCRead(b, 8, true) }

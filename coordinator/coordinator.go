@@ -38,7 +38,8 @@ func (closedError) Is(target error) bool { return target == retry.ErrNotSent }
 // one with New.
 type Coordinator struct {
 	cfg      Config
-	tables   sync.Map // table name -> *table: lock-free reads, O(1) additions
+	placer   PlacementLocator // cfg.Locator, if it is one
+	tables   sync.Map         // table name -> *table: lock-free reads, O(1) additions
 	snitch   snitch
 	latency  *latency.Tracker // every successful read, for Metrics
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
@@ -69,6 +70,7 @@ func New(cfg Config) (*Coordinator, error) {
 		return nil, err
 	}
 	c := &Coordinator{cfg: cfg, snitch: newSnitch(cfg.Snitch), workers: new(workers)}
+	c.placer, _ = cfg.Locator.(PlacementLocator)
 	c.snitch.abandonCap = int64(max(cfg.MaxAbandonedPerReplica, 0)) // negative: none
 	c.reads.New = func() any { return new(read) }
 	c.calls.New = func() any { return new(call) }

@@ -49,9 +49,15 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	// there than its factor, or any at a factor of 0, would answer for
 	// replicas that are elsewhere.
 	if localDC != "" && local > repl.Factor(localDC) {
-		return fmt.Errorf("%w: %d replicas in the local datacenter %q for a factor of %d", ErrBadPlacement, local, localDC, repl.Factor(localDC))
+		return tooManyLocal(local, localDC, repl)
 	}
 	return nil
+}
+
+// tooManyLocal is the error of a placement with n replicas in the local
+// datacenter dc, more than its factor there.
+func tooManyLocal(n int, dc string, repl consistency.Replication) error {
+	return fmt.Errorf("%w: %d replicas in the local datacenter %q for a factor of %d", ErrBadPlacement, n, dc, repl.Factor(dc))
 }
 
 // listedTwice returns an ID that eps lists twice, if any, comparing only

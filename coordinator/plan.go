@@ -65,8 +65,10 @@ type planInput struct {
 
 // makePlan filters, orders and splits the replicas of a read. It fails with
 // *consistency.UnavailableError when too few are alive for the level.
-// Replica i's endpoint is eps[i].
-func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf []candidate) (plan, error) {
+// Replica i's endpoint is eps[i]; all holds every replica's of the
+// partition (reps may be a DC-local read's alone), to explain a DC-local
+// read's unavailability.
+func makePlan(in planInput, reps []replica.Replica, eps, all []replica.Endpoint, buf []candidate) (plan, error) {
 	p := plan{level: in.level, repl: in.repl, blockFor: in.level.BlockFor(in.repl, in.localDC)}
 	dcLocal := in.level.IsDatacenterLocal()
 	for i, r := range reps {
@@ -77,7 +79,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {
-		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, explainLocal(in, eps, err) // blockFor for the trace
+		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, explainLocal(in, all, err) // blockFor for the trace
 	}
 	local := partitionLocalFirst(buf, in.localDC, in.snitch)
 	want := len(buf) // EACH_QUORUM contacts a quorum of each datacenter: rank all

@@ -105,22 +105,27 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 // whose context has ended plans, for its trace and errors, but claims no
 // probe (see planInput).
 func (r *read) makePlan(ended bool) error {
-	reps, repl, err := r.c.cfg.Locator.Locate(r.req.Table, r.req.Key)
-	if err = usable(err, "Locator", ""); err != nil {
-		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
-	}
-	epBuf, candBuf := r.epBuf[:0], r.candBuf[:0]
-	if n := len(reps); n > inlineReplicas {
-		epBuf, candBuf = r.wide.endpoints(n), r.wide.candidates(n)
+	var (
+		reps []replica.Replica
+		eps  []replica.Endpoint
+		repl consistency.Replication
+		all  []replica.Endpoint // every replica's, to explain a DC-local failure
+		err  error
+	)
+	if r.c.placer != nil {
+		reps, eps, repl, all, err = r.placement()
 	} else {
-		r.placed = max(r.placed, n)
-	}
-	eps, err := endpoints(reps, epBuf)
-	if err == nil {
-		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, &r.wide.dups)
+		reps, eps, repl, err = r.locate()
+		all = eps
 	}
 	if err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
+	}
+	candBuf := r.candBuf[:0]
+	if n := len(reps); n > inlineReplicas {
+		candBuf = r.wide.candidates(n)
+	} else {
+		r.placed = max(r.placed, n)
 	}
 	if r.t == r.c.unplaced {
 		// The table's state, not its options: a SetTableOptions since the
@@ -133,9 +138,44 @@ func (r *read) makePlan(ended bool) error {
 		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start, noProbe: ended,
 		digestFirst: r.opts.Strategy == DigestFirst,
 	}
-	r.plan, err = makePlan(in, reps, eps, candBuf)
+	r.plan, err = makePlan(in, reps, eps, all, candBuf)
 	r.trace.BlockFor = r.plan.blockFor
 	return err
+}
+
+// locate asks the Locator for the read's replicas, then each replica for
+// its endpoint, and checks them.
+func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Replication, error) {
+	reps, repl, err := r.c.cfg.Locator.Locate(r.req.Table, r.req.Key)
+	if err = usable(err, "Locator", ""); err != nil {
+		return nil, nil, repl, err
+	}
+	epBuf := r.epBuf[:0]
+	if n := len(reps); n > inlineReplicas {
+		epBuf = r.wide.endpoints(n)
+	} else {
+		r.placed = max(r.placed, n)
+	}
+	eps, err := endpoints(reps, epBuf)
+	if err == nil {
+		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, &r.wide.dups)
+	}
+	return reps, eps, repl, err
+}
+
+// placement asks the PlacementLocator for the read's placement and returns
+// the replicas the read may plan over (see Placement.forRead), and every
+// replica's endpoint.
+func (r *read) placement() (reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication, all []replica.Endpoint, err error) {
+	p, err := r.c.placer.LocatePlacement(r.req.Table, r.req.Key)
+	switch err = usable(err, "Locator", ""); {
+	case err != nil:
+		return nil, nil, repl, nil, err
+	case p == nil:
+		return nil, nil, repl, nil, fmt.Errorf("%w: LocatePlacement returned no placement", ErrBadPlacement)
+	}
+	reps, eps, err = p.forRead(r.req.Level, r.c.cfg.LocalDatacenter)
+	return reps, eps, p.repl, p.eps, err
 }
 
 // decideSpeculation loads the table's threshold and decides whether the

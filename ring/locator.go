@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -112,6 +113,24 @@ func (l *Locator) Locate(table, key string) ([]replica.Replica, consistency.Repl
 		return nil, consistency.Replication{}, &TableError{Table: table}
 	}
 	return t.ranges[s.ring.search(token(key))], t.repl, nil
+}
+
+var _ coordinator.PlacementLocator = (*Locator)(nil)
+
+// LocatePlacement returns the placement of (table, key): the replicas and
+// replication Locate returns, checked once (see coordinator.Placement). A
+// token range's placement is made at its first read after the topology or
+// the tables change and kept until the next change, so that a
+// coordinator's reads neither ask every replica for its endpoint nor check
+// the list again. It returns what Locate would fail with, or
+// coordinator.NewPlacement's error.
+func (l *Locator) LocatePlacement(table, key string) (*coordinator.Placement, error) {
+	s := l.state.Load()
+	t := s.tables[table]
+	if t == nil {
+		return nil, &TableError{Table: table}
+	}
+	return t.placement(s.ring.search(token(key)))
 }
 
 // Ring returns the current ring.

@@ -3,8 +3,10 @@ package ring
 import (
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/replica"
 )
@@ -26,6 +28,25 @@ type tableRanges struct {
 	repl   consistency.Replication
 	ranges [][]replica.Replica
 	age    int // updates since the lists were last copied into one array (see fill)
+	// placed holds each range's checked placement once a read asked for it
+	// (see Locator.LocatePlacement).
+	placed []atomic.Pointer[coordinator.Placement]
+}
+
+// placement returns range i's placement, making it on first use. Reads
+// racing to make one keep the first made.
+func (t *tableRanges) placement(i int) (*coordinator.Placement, error) {
+	if p := t.placed[i].Load(); p != nil {
+		return p, nil
+	}
+	p, err := coordinator.NewPlacement(t.ranges[i], t.repl)
+	if err != nil {
+		return nil, err
+	}
+	if t.placed[i].CompareAndSwap(nil, p) {
+		return p, nil
+	}
+	return t.placed[i].Load(), nil
 }
 
 // build returns the state for ring r and tables, reusing the replicas of
@@ -155,6 +176,7 @@ func (k keep) list(i int) []replica.Replica {
 // the memory a placement holds stays within a small multiple of its size.
 func (s *locatorState) fill(repl consistency.Replication, k keep) *tableRanges {
 	t := &tableRanges{repl: repl, ranges: make([][]replica.Replica, len(s.ring.tokens))}
+	t.placed = make([]atomic.Pointer[coordinator.Placement], len(t.ranges))
 	if k.old != nil {
 		t.age = (k.old.age + 1) % (compactAfter + 1)
 	}
