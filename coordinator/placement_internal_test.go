@@ -17,7 +17,7 @@ func placementOf(ids ...string) ([]replica.Replica, []replica.Endpoint) {
 	for i, id := range ids {
 		reps[i] = replicatest.NewReplica(replica.Endpoint{ID: id, Datacenter: "dc1", Rack: "r1"})
 	}
-	eps, err := endpoints(reps, nil)
+	eps, err := endpoints(reps, nil, nil)
 	if err != nil {
 		panic(err) // fakes' Endpoint does not panic
 	}

@@ -21,26 +21,30 @@ type PlacementLocator interface {
 }
 
 // Placement is a partition's natural replicas, in the locator's order,
-// with their endpoints and the replication of its table, checked as a read
-// checks a Locator's answer. A read of a Placement neither asks its
-// replicas for their endpoints (which must not change) nor checks them
-// again, and a DC-local read looks at the local datacenter's replicas
-// alone: at LOCAL_ONE over eight datacenters of nine replicas, a Locator's
-// answer had all 72 asked and checked for the one request sent. A
-// Placement is immutable and safe for concurrent use; make one with
-// NewPlacement.
+// and the replication of its table, checked as a read checks a Locator's
+// answer, with where each datacenter's replicas are. A read of a Placement
+// does not check it again, and a DC-local read looks at the local
+// datacenter's replicas alone: at LOCAL_ONE over eight datacenters of nine
+// replicas, a Locator's answer had all 72 asked for their endpoints and
+// checked for the one request sent. A Placement is immutable and safe for
+// concurrent use; make one with NewPlacement.
 type Placement struct {
 	reps []replica.Replica
-	eps  []replica.Endpoint
 	repl consistency.Replication
-	dcs  []placedDC // each datacenter's replicas, in the order of their first
+	// at holds the replicas' positions grouped by datacenter, each group
+	// in the placement's order, and dcs where each group is. A token ring
+	// keeps a placement per range, so positions (4 bytes a replica), not
+	// copies, and no endpoints: kept, they took three times the memory of
+	// the rest, and asking the replicas a read plans over for theirs costs
+	// it little.
+	at  []int32
+	dcs []placedDC
 }
 
-// placedDC is one datacenter's replicas of a Placement, in its order.
+// placedDC is where one datacenter's replicas are in Placement.at.
 type placedDC struct {
-	name string
-	reps []replica.Replica
-	eps  []replica.Endpoint
+	name     string
+	from, to int32
 }
 
 // NewPlacement checks reps and repl as a read checks a Locator's answer,
@@ -52,44 +56,28 @@ type placedDC struct {
 // datacenter than its factor there are refused by reads whose coordinator
 // is there, as with a Locator.
 func NewPlacement(reps []replica.Replica, repl consistency.Replication) (*Placement, error) {
-	eps, err := endpoints(reps, make([]replica.Endpoint, 0, len(reps)))
+	eps, err := endpoints(reps, nil, make([]replica.Endpoint, 0, len(reps)))
 	if err == nil {
 		err = checkPlacement(reps, eps, repl, "", &dupTables{})
 	}
 	if err != nil {
 		return nil, err
 	}
-	p := &Placement{reps: slices.Clone(reps), eps: eps, repl: repl}
-	p.dcs = groupByDatacenter(p.reps, p.eps)
-	return p, nil
-}
-
-// groupByDatacenter splits a placement by datacenter. A placement in one
-// datacenter shares its arrays; others get one array each for all groups.
-func groupByDatacenter(reps []replica.Replica, eps []replica.Endpoint) []placedDC {
-	var names []string
+	p := &Placement{reps: slices.Clone(reps), repl: repl, at: make([]int32, 0, len(eps))}
 	for i := range eps {
-		if !slices.Contains(names, eps[i].Datacenter) {
-			names = append(names, eps[i].Datacenter)
+		name := eps[i].Datacenter
+		if slices.ContainsFunc(p.dcs, func(d placedDC) bool { return d.name == name }) {
+			continue
 		}
-	}
-	if len(names) == 1 {
-		return []placedDC{{name: names[0], reps: reps, eps: eps}}
-	}
-	dcs := make([]placedDC, len(names))
-	byReps := make([]replica.Replica, 0, len(reps))
-	byEps := make([]replica.Endpoint, 0, len(eps))
-	for d, name := range names {
-		from := len(byReps)
-		for i := range eps {
-			if eps[i].Datacenter == name {
-				byReps, byEps = append(byReps, reps[i]), append(byEps, eps[i])
+		from := int32(len(p.at))
+		for j := i; j < len(eps); j++ {
+			if eps[j].Datacenter == name {
+				p.at = append(p.at, int32(j))
 			}
 		}
-		to := len(byReps)
-		dcs[d] = placedDC{name: name, reps: byReps[from:to:to], eps: byEps[from:to:to]}
+		p.dcs = append(p.dcs, placedDC{name, from, int32(len(p.at))})
 	}
-	return dcs
+	return p, nil
 }
 
 // Replicas returns a copy of the placement's replicas, in its order.
@@ -98,28 +86,30 @@ func (p *Placement) Replicas() []replica.Replica { return slices.Clone(p.reps) }
 // Replication returns the replication of the placement's table.
 func (p *Placement) Replication() consistency.Replication { return p.repl }
 
-// in returns the replicas of datacenter dc and their endpoints, none if it
-// holds none.
-func (p *Placement) in(dc string) ([]replica.Replica, []replica.Endpoint) {
-	for i := range p.dcs {
-		if p.dcs[i].name == dc {
-			return p.dcs[i].reps, p.dcs[i].eps
+// in returns the positions of datacenter dc's replicas, none if it holds
+// none.
+func (p *Placement) in(dc string) []int32 {
+	for _, d := range p.dcs {
+		if d.name == dc {
+			return p.at[d.from:d.to]
 		}
 	}
-	return nil, nil
+	return nil
 }
 
-// forRead returns the replicas a read at level may plan over, and their
-// endpoints: the local datacenter's at a DC-local level, else all. It
-// checks what NewPlacement could not, the replicas in the local datacenter
-// against its factor, as checkPlacement does for a Locator's answer.
-func (p *Placement) forRead(level consistency.Level, localDC string) ([]replica.Replica, []replica.Endpoint, error) {
-	reps, eps := p.in(localDC)
-	if localDC != "" && len(reps) > p.repl.Factor(localDC) {
-		return nil, nil, tooManyLocal(len(reps), localDC, p.repl)
+// forRead returns the positions of the replicas a read at level plans
+// over, the local datacenter's at a DC-local level, or nil for all of them
+// (and for a DC-local read of a placement with no local replica, which
+// fails explaining where its replicas are). It checks what NewPlacement
+// could not, the replicas in the local datacenter against its factor, as
+// checkPlacement does for a Locator's answer.
+func (p *Placement) forRead(level consistency.Level, localDC string) (only []int32, err error) {
+	local := p.in(localDC)
+	if localDC != "" && len(local) > p.repl.Factor(localDC) {
+		return nil, tooManyLocal(len(local), localDC, p.repl)
 	}
 	if level.IsDatacenterLocal() {
-		return reps, eps, nil
+		return local, nil
 	}
-	return p.reps, p.eps, nil
+	return nil, nil
 }

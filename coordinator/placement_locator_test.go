@@ -119,10 +119,11 @@ func (f fixedPlacement) LocatePlacement(string, string) (*coordinator.Placement,
 	return f.p, nil
 }
 
-// TestPlacementReadsAskNoReplicaForItsEndpoint: NewPlacement asks each
-// replica once, and reads at every level ask none again, where each read
-// of a Locator's answer asks all of them; nor do they allocate more.
-func TestPlacementReadsAskNoReplicaForItsEndpoint(t *testing.T) {
+// TestPlacementReadsAskOnlyTheLocalDatacenter: NewPlacement asks each
+// replica for its endpoint once; reads at DC-local levels ask only the
+// local datacenter's, where each read of a Locator's answer asks all, and
+// reads at other levels all of them; none allocates more.
+func TestPlacementReadsAskOnlyTheLocalDatacenter(t *testing.T) {
 	cl := threeDCCluster(t)
 	reps, repl, err := cl.Locate("t", "k1")
 	require.NoError(t, err)
@@ -142,7 +143,12 @@ func TestPlacementReadsAskNoReplicaForItsEndpoint(t *testing.T) {
 		asked.Store(0)
 		_, err := placed.Read(context.Background(), req)
 		require.NoError(t, err, level)
-		require.Zero(t, asked.Load(), level)
+		if level.IsDatacenterLocal() {
+			require.EqualValues(t, repl.Factor("dc2"), asked.Load(), level)
+		} else {
+			require.EqualValues(t, len(reps), asked.Load(), level)
+		}
+		asked.Store(0)
 		_, err = located.Read(context.Background(), req)
 		require.NoError(t, err, level)
 		require.EqualValues(t, len(reps), asked.Load(), level)

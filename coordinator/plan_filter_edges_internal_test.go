@@ -33,7 +33,7 @@ func planWith(t *testing.T, level consistency.Level, dead deadSet, sn *snitch) p
 	t.Helper()
 	reps, eps, repl := threeDCPlacement()
 	p, err := makePlan(planInput{level: level, repl: repl, localDC: "dc2", live: dead, snitch: sn, now: time.Now()},
-		reps, eps, eps, nil)
+		reps, eps, nil)
 	require.NoError(t, err)
 	return p
 }
@@ -57,7 +57,7 @@ func TestPlanKeepsLiveLocalReplicasOverTheInlineRoom(t *testing.T) {
 		sn := newSnitch(SnitchConfig{Badness: 0.1, ResetInterval: time.Second})
 		if tc.level == consistency.All {
 			reps, eps, repl := threeDCPlacement()
-			_, err := makePlan(planInput{level: tc.level, repl: repl, localDC: "dc2", live: dead, snitch: &sn, now: time.Now()}, reps, eps, eps, nil)
+			_, err := makePlan(planInput{level: tc.level, repl: repl, localDC: "dc2", live: dead, snitch: &sn, now: time.Now()}, reps, eps, nil)
 			var ue *consistency.UnavailableError
 			require.ErrorAs(t, err, &ue)
 			continue
@@ -101,7 +101,7 @@ func TestEachQuorumContactsAQuorumOfEveryDatacenter(t *testing.T) {
 		}
 		sc.sample(time.Duration(lat), snitchClock.Nanos(now))
 	}
-	p, err := makePlan(planInput{level: consistency.EachQuorum, repl: repl, localDC: "dc2", snitch: &sn, now: now.Add(time.Millisecond)}, reps, eps, eps, nil)
+	p, err := makePlan(planInput{level: consistency.EachQuorum, repl: repl, localDC: "dc2", snitch: &sn, now: now.Add(time.Millisecond)}, reps, eps, nil)
 	require.NoError(t, err)
 	require.Equal(t, 15, p.contacts)
 	per := map[string]int{}

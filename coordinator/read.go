@@ -108,24 +108,21 @@ func (r *read) makePlan(ended bool) error {
 	var (
 		reps []replica.Replica
 		eps  []replica.Endpoint
+		only []int32 // the positions of those to plan over, if not all
 		repl consistency.Replication
-		all  []replica.Endpoint // every replica's, to explain a DC-local failure
 		err  error
 	)
 	if r.c.placer != nil {
-		reps, eps, repl, all, err = r.placement()
+		reps, eps, only, repl, err = r.placement()
 	} else {
 		reps, eps, repl, err = r.locate()
-		all = eps
 	}
 	if err != nil {
 		return fmt.Errorf("coordinator: locating %s/%q: %w", r.req.Table, r.req.Key, err)
 	}
 	candBuf := r.candBuf[:0]
-	if n := len(reps); n > inlineReplicas {
+	if n := len(eps); n > inlineReplicas {
 		candBuf = r.wide.candidates(n)
-	} else {
-		r.placed = max(r.placed, n)
 	}
 	if r.t == r.c.unplaced {
 		// The table's state, not its options: a SetTableOptions since the
@@ -136,9 +133,9 @@ func (r *read) makePlan(ended bool) error {
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
 		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start, noProbe: ended,
-		digestFirst: r.opts.Strategy == DigestFirst,
+		digestFirst: r.opts.Strategy == DigestFirst, only: only,
 	}
-	r.plan, err = makePlan(in, reps, eps, all, candBuf)
+	r.plan, err = makePlan(in, reps, eps, candBuf)
 	r.trace.BlockFor = r.plan.blockFor
 	return err
 }
@@ -150,13 +147,7 @@ func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Repl
 	if err = usable(err, "Locator", ""); err != nil {
 		return nil, nil, repl, err
 	}
-	epBuf := r.epBuf[:0]
-	if n := len(reps); n > inlineReplicas {
-		epBuf = r.wide.endpoints(n)
-	} else {
-		r.placed = max(r.placed, n)
-	}
-	eps, err := endpoints(reps, epBuf)
+	eps, err := r.endpoints(reps, nil)
 	if err == nil {
 		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, &r.wide.dups)
 	}
@@ -164,18 +155,36 @@ func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Repl
 }
 
 // placement asks the PlacementLocator for the read's placement and returns
-// the replicas the read may plan over (see Placement.forRead), and every
-// replica's endpoint.
-func (r *read) placement() (reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication, all []replica.Endpoint, err error) {
+// its replicas, the positions of those the read plans over if not all (see
+// Placement.forRead), and their endpoints.
+func (r *read) placement() (reps []replica.Replica, eps []replica.Endpoint, only []int32, repl consistency.Replication, err error) {
 	p, err := r.c.placer.LocatePlacement(r.req.Table, r.req.Key)
 	switch err = usable(err, "Locator", ""); {
 	case err != nil:
-		return nil, nil, repl, nil, err
+		return nil, nil, nil, repl, err
 	case p == nil:
-		return nil, nil, repl, nil, fmt.Errorf("%w: LocatePlacement returned no placement", ErrBadPlacement)
+		return nil, nil, nil, repl, fmt.Errorf("%w: LocatePlacement returned no placement", ErrBadPlacement)
 	}
-	reps, eps, err = p.forRead(r.req.Level, r.c.cfg.LocalDatacenter)
-	return reps, eps, p.repl, p.eps, err
+	if only, err = p.forRead(r.req.Level, r.c.cfg.LocalDatacenter); err == nil {
+		eps, err = r.endpoints(p.reps, only)
+	}
+	return p.reps, eps, only, p.repl, err
+}
+
+// endpoints asks the replicas, or those at the positions at if not nil,
+// for their endpoints, into the read's buffer.
+func (r *read) endpoints(reps []replica.Replica, at []int32) ([]replica.Endpoint, error) {
+	n := len(reps)
+	if at != nil {
+		n = len(at)
+	}
+	buf := r.epBuf[:0]
+	if n > inlineReplicas {
+		buf = r.wide.endpoints(n)
+	} else {
+		r.placed = max(r.placed, n)
+	}
+	return endpoints(reps, at, buf)
 }
 
 // decideSpeculation loads the table's threshold and decides whether the

@@ -2,11 +2,14 @@ package ring_test
 
 import (
 	"fmt"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 	"github.com/readpath/readpath/ring"
@@ -30,9 +33,10 @@ func BenchmarkMurmur3Token(b *testing.B) {
 	})
 }
 
-// Locate over 12 nodes of 256 vnodes (3072 ranges), RF 3, beside a
-// straightforward locator that hashes, walks the sorted token list and
-// builds the replica list on every call.
+// Locate over 12 nodes of 256 vnodes (3072 ranges), RF 3, and
+// LocatePlacement of the placements it keeps, beside a straightforward
+// locator that hashes, walks the sorted token list and builds the replica
+// list on every call.
 func BenchmarkLocate(b *testing.B) {
 	nodes := randomNodes(7, 12, 256, 1, 3)
 	l, err := ring.NewLocator(ring.LocatorConfig{Nodes: nodes, Connect: new(connector).connect,
@@ -58,6 +62,17 @@ func BenchmarkLocate(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			_ = ref.locate(keys[i&1023])
+			i++
+		}
+	})
+	b.Run("impl=placement", func(b *testing.B) {
+		for _, k := range keys { // the placements are made at a range's first read
+			_, _ = l.LocatePlacement("events", k)
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			_, _ = l.LocatePlacement("events", keys[i&1023])
 			i++
 		}
 	})
@@ -259,4 +274,70 @@ func BenchmarkReplicasFor(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPlacementBytes reports the heap that a Locator's kept
+// placements (LocatePlacement) hold, per placement, over 5 datacenters of
+// 30 nodes of 256 tokens with 3 replicas in each: 15 replicas a range. Its
+// reference is BenchmarkLocatorBytes, the Locator's own heap per range.
+func BenchmarkPlacementBytes(b *testing.B) {
+	var per float64
+	for b.Loop() {
+		l := wideLocator(b)
+		before := heapAfterGC()
+		n := placeKeys(b, l, 400_000)
+		per = float64(heapAfterGC()-before) / float64(n)
+		runtime.KeepAlive(l)
+	}
+	b.ReportMetric(per, "B/item")
+}
+
+// placeKeys asks l for the placements of n keys and returns how many
+// placements it made; its own set of them is garbage once it returns.
+func placeKeys(b *testing.B, l *ring.Locator, n int) int {
+	seen := map[*coordinator.Placement]bool{}
+	for i := range n {
+		p, err := l.LocatePlacement("t", strconv.Itoa(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		seen[p] = true
+	}
+	return len(seen)
+}
+
+// BenchmarkLocatorBytes is the reference for BenchmarkPlacementBytes: the
+// heap a Locator of the same nodes holds, connections included, per range.
+func BenchmarkLocatorBytes(b *testing.B) {
+	var per float64
+	for b.Loop() {
+		before := heapAfterGC()
+		l := wideLocator(b)
+		per = float64(heapAfterGC()-before) / float64(len(l.Ring().Tokens()))
+		runtime.KeepAlive(l)
+	}
+	b.ReportMetric(per, "B/item")
+}
+
+// wideLocator places one table, 3 replicas in each of 5 datacenters, over
+// 30 nodes of 256 tokens in each.
+func wideLocator(b *testing.B) *ring.Locator {
+	rf := map[string]int{}
+	for d := range 5 {
+		rf[fmt.Sprintf("dc%d", d+1)] = 3
+	}
+	l, err := ring.NewLocator(ring.LocatorConfig{Nodes: randomNodes(3, 150, 256, 5, 3), Connect: new(connector).connect,
+		Tables: map[string]consistency.Replication{"t": consistency.NetworkTopology(rf)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+// heapAfterGC is the live heap, once collected.
+func heapAfterGC() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
