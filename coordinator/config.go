@@ -21,7 +21,9 @@ import (
 // factor there in the local datacenter: the natural replicas, not a
 // write's pending ones. The coordinator reorders its own copy by
 // proximity, and neither modifies nor keeps the slice, so a locator may
-// hand out a cached one. A *replicatest.Cluster is a Locator.
+// hand out a cached one; one that does should be a PlacementLocator too,
+// whose checked answers reads do not check again. A *replicatest.Cluster
+// is a Locator.
 type Locator interface {
 	Locate(table, key string) ([]replica.Replica, consistency.Replication, error)
 }
@@ -46,7 +48,8 @@ type Liveness interface {
 // Config configures a Coordinator. Zero fields take the documented defaults;
 // New rejects invalid values with an error wrapping ErrInvalidConfig.
 type Config struct {
-	// Locator finds the replicas of (table, key). Required.
+	// Locator finds the replicas of (table, key). Required. If it is a
+	// PlacementLocator, reads call LocatePlacement instead of Locate.
 	Locator Locator
 	// LocalDatacenter is the coordinator's own datacenter: DC-local levels
 	// read only there, and its replicas are preferred. Empty for a cluster

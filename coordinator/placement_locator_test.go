@@ -73,6 +73,20 @@ func TestPlacementReadsPlanAsLocatorReadsDo(t *testing.T) {
 					require.Equal(t, sentTo(want.Trace), sentTo(got.Trace), name)
 					require.Equal(t, want.Partition, got.Partition, name)
 				}
+				keys := []string{"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9"}
+				want, wantErr := located.ReadMany(context.Background(), coordinator.ManyRequest{Table: "t", Keys: keys, Level: level})
+				got, err := placed.ReadMany(context.Background(), coordinator.ManyRequest{Table: "t", Keys: keys, Level: level})
+				require.Equal(t, wantErr, err)
+				require.Len(t, got, len(want))
+				for i := range want {
+					name := fmt.Sprintf("ReadMany: down %v, from %q, %v, %s", down, local, level, want[i].Key)
+					if want[i].Err != nil {
+						require.EqualError(t, got[i].Err, want[i].Err.Error(), name)
+						continue
+					}
+					require.NoError(t, got[i].Err, name)
+					require.Equal(t, sentTo(want[i].Result.Trace), sentTo(got[i].Result.Trace), name)
+				}
 			}
 		}
 		for _, id := range down {
