@@ -31,16 +31,42 @@ type counters struct {
 type hotCounters struct {
 	reads                        [levels]atomic.Int64 // by level
 	dataRequests, digestRequests atomic.Int64
-	_                            [hotPad]byte
+	// reader is the stack (stripe.Stack) of the goroutine that read on
+	// the stripe last, and handovers counts the reads that found another
+	// one's there (see noteReader).
+	reader    atomic.Uintptr
+	handovers atomic.Uint32
+	_         [hotPad]byte
 }
 
 const (
 	levels = consistency.LocalOne + 1
-	hotPad = (stripe.CacheLine - (levels+2)*8%stripe.CacheLine) % stripe.CacheLine
+	hotPad = (stripe.CacheLine - ((levels+3)*8+4)%stripe.CacheLine) % stripe.CacheLine
 )
 
-// stripe returns the calling goroutine's stripe of the hot counters.
-func (m *counters) stripe() *hotCounters { return &m.hot[stripe.Index()] }
+// dealAfter is how many reads by another goroutine than the last one a
+// stripe of a table's hot counters takes before the coordinator deals the
+// reading goroutines anew (see noteReader): two goroutines stuck on one
+// stripe find each other's stack there on every read, and part within a
+// few milliseconds.
+const dealAfter = 1024
+
+// noteReader records that the goroutine whose stack is me reads on the
+// stripe h. Goroutines that take turns on a stripe run on several cores,
+// or soon will, and move its cache lines, and its worker stack's lock,
+// between them: every dealAfter turns, the coordinator deals the readers
+// anew, parting me from the last one. One load a read while a goroutine
+// keeps its stripe to itself.
+func (c *Coordinator) noteReader(h *hotCounters, me uintptr) {
+	last := h.reader.Load()
+	if last == me {
+		return
+	}
+	h.reader.Store(me)
+	if last != 0 && h.handovers.Add(1)%dealAfter == 0 {
+		c.dealer.Separate(me, last)
+	}
+}
 
 // countRequest counts a read request of kind k, on the read's stripe h.
 // Repair writes are counted by what they are for (see readrepair.go).

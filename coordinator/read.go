@@ -8,6 +8,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/internal/ctxcause"
+	"github.com/readpath/readpath/internal/stripe"
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/replica"
 )
@@ -45,8 +46,10 @@ func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result
 	if err := req.validate(); err != nil {
 		return Result{}, err
 	}
-	c.inFlight.Add(1)
-	defer c.inFlight.Add(-1)
+	stack := stripe.Stack()
+	st := c.dealer.Of(stack)
+	c.inFlight.AddAt(st, 1)
+	defer c.inFlight.AddAt(st, -1)
 	q, remaining, err := req.query()
 	if err != nil {
 		return Result{}, err
@@ -59,6 +62,7 @@ func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result
 	}
 	r := newRead(c, c.readTable(req.Table), req)
 	defer r.release()
+	r.stack, r.stripe = stack, st
 	r.q, r.remaining = req.paged(q, remaining)
 	p, err := r.run(ctx)
 	r.finish(err)
@@ -69,7 +73,8 @@ func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result
 // is counted once planned, in the table the plan settled (see makePlan).
 func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	err = r.makePlan(parent.Err() != nil)
-	r.hot = r.t.m.stripe()
+	r.hot = &r.t.m.hot[r.stripe]
+	r.c.noteReader(r.hot, r.stack)
 	r.hot.reads[r.req.Level].Add(1)
 	if err != nil {
 		return p, err

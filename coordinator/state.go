@@ -40,12 +40,16 @@ type inlineBufs struct {
 
 // readState is the rest of a read's state, cleared whole by release.
 type readState struct {
-	c     *Coordinator
-	t     *table
-	hot   *hotCounters // the table's, on this read's stripe
-	req   Request
-	opts  TableOptions
-	start time.Time
+	c   *Coordinator
+	t   *table
+	hot *hotCounters // the table's, on this read's stripe
+	// stack identifies the reading goroutine (stripe.Stack), and stripe
+	// is the one the coordinator's dealer gave it.
+	stack  uintptr
+	stripe int
+	req    Request
+	opts   TableOptions
+	start  time.Time
 	// The read's time, at which every replica purges, and the time before
 	// which tombstones go: the same in every command of the read.
 	nowInSec, gcBefore int64
@@ -198,7 +202,7 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 		return k.idx
 	}
 	k.seq = cand.score.sent()
-	r.c.workers.run(k)
+	r.c.workers.run(k, r.stripe)
 	return k.idx
 }
 
@@ -212,7 +216,7 @@ func (r *read) sendMutation(cand candidate, p replica.Partition, speculative boo
 	if r.refuseBacklogged(k) {
 		return k.idx
 	}
-	r.c.workers.run(k)
+	r.c.workers.run(k, r.stripe)
 	return k.idx
 }
 

@@ -46,13 +46,13 @@ type worker struct {
 	jobs chan *call // room for one: the next job, or closed to stop
 }
 
-// run runs k on an idle worker of the caller's stripe, or on a new one.
+// run runs k on an idle worker of stripe st, the read's, or on a new one.
 // A read's requests past a stripe's room go to the next stripes, room by
 // room: a read of more than maxIdlePerStripe requests (ALL at RF 64, say)
 // otherwise found its stripe short of workers on every read, and started
 // and dropped a goroutine for each request past the room.
-func (p *workers) run(k *call) {
-	p.s[(stripe.Index()+k.idx/maxIdlePerStripe)%stripe.N].run(k)
+func (p *workers) run(k *call, st int) {
+	p.s[(st+k.idx/maxIdlePerStripe)%stripe.N].run(k)
 }
 
 // run runs k on an idle worker of s, or on a new one whose home is s.

@@ -106,7 +106,7 @@ func TestAnUnclosedCoordinatorsWorkersExitWhenItIsCollected(t *testing.T) {
 		require.NoError(t, err)
 		g := gate{release: make(chan struct{})}
 		done := make(chan int, 1)
-		c.workers.run(job(c, g, done))
+		c.workers.run(job(c, g, done), 0)
 		close(g.release)
 		<-done
 	}()

@@ -3,10 +3,7 @@
 // line from each other on every add. Readers sum the copies.
 package stripe
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "sync/atomic"
 
 // Bits is log2 of N.
 const Bits = 3
@@ -18,27 +15,15 @@ const N = 1 << Bits
 // CacheLine is the size the stripes are padded to.
 const CacheLine = 64
 
-// Index picks the calling goroutine's stripe from the address of its
-// stack. A goroutine keeps its stack, and so its stripe, from one call to
-// the next (until the stack grows), which spreads the cores over the
-// stripes without the price of a random number or a lookup. (A random
-// stripe per add would not help: the cache line would still move between
-// cores on about every other add.) Callers may only rely on the sum over
-// the stripes: an add and its undo can land on different stripes.
-func Index() int {
-	var onStack byte
-	return Of(uintptr(unsafe.Pointer(&onStack)))
-}
-
 // Of folds the bits of a stack address, in 2 KiB units (the smallest
 // stack), into a stripe number. Folding rather than hashing keeps stacks a
 // power of two apart, as goroutines started together get, on different
 // stripes: under RunParallel a hash made two goroutines share a stripe in 4
 // runs of 14, the fold in 1.
-func Of(addr uintptr) int {
-	at := uint64(addr) >> 11
-	return int((at ^ at>>Bits ^ at>>(2*Bits) ^ at>>(3*Bits)) % N)
-}
+func Of(addr uintptr) int { return fold(uint64(addr) >> 11) }
+
+// fold is Of of a stack in 2 KiB units.
+func fold(at uint64) int { return int((at ^ at>>Bits ^ at>>(2*Bits) ^ at>>(3*Bits)) % N) }
 
 // Int64 is a counter striped over N cache lines.
 type Int64 struct {
@@ -47,9 +32,6 @@ type Int64 struct {
 		_ [CacheLine - 8]byte
 	}
 }
-
-// Add adds d to the calling goroutine's stripe.
-func (c *Int64) Add(d int64) { c.s[Index()].v.Add(d) }
 
 // Load returns the sum over the stripes.
 func (c *Int64) Load() int64 {

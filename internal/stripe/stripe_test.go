@@ -28,11 +28,11 @@ func TestNeighbouringStacksGetDifferentStripes(t *testing.T) {
 func TestInt64SumsItsStripes(t *testing.T) {
 	var c Int64
 	var wg sync.WaitGroup
-	for range 16 {
+	for i := range 16 {
 		wg.Go(func() {
 			for range 1000 {
-				c.Add(3)
-				c.Add(-1)
+				c.AddAt(i, 3)
+				c.AddAt(i+1, -1)
 			}
 		})
 	}
@@ -43,4 +43,23 @@ func TestInt64SumsItsStripes(t *testing.T) {
 func TestStripesShareNoCacheLine(t *testing.T) {
 	var c Int64
 	assert.Equal(t, uintptr(N*CacheLine), unsafe.Sizeof(c))
+}
+
+// Two stacks that share a stripe are on different ones once separated,
+// and a dealer that was never told keeps Of's fold.
+func TestDealerSeparates(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		var d Dealer
+		a := uintptr(r.Uint64N(1 << 36))
+		b := a
+		for d.Of(b) != d.Of(a) || b == a {
+			b = uintptr(r.Uint64N(1 << 36))
+		}
+		assert.Equal(t, Of(a<<11), d.Of(a))
+		d.Separate(a, b)
+		assert.NotEqual(t, d.Of(a), d.Of(b))
+		d.Separate(a, a)
+		assert.NotEqual(t, d.Of(a), d.Of(b))
+	}
 }
