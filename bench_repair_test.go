@@ -54,6 +54,12 @@ func staleCoordinator(b testing.TB, disagree bool) *coordinator.Coordinator {
 	return staleCoordinatorOf(b, disagree, map[string]int{"k": mismatchRows})
 }
 
+// reusingCoordinator is staleCoordinator's, disagreeing, with
+// Config.ReuseRepairWrites: its replicas keep nothing of their writes.
+func reusingCoordinator(b testing.TB) *coordinator.Coordinator {
+	return seededCoordinatorWith(b, map[string]int{"k": mismatchRows}, replicaVersion, coordinator.Config{ReuseRepairWrites: true})
+}
+
 // staleCoordinatorOf is staleCoordinator with a partition of rows[k] rows
 // for each key k.
 func staleCoordinatorOf(b testing.TB, disagree bool, rows map[string]int) *coordinator.Coordinator {
@@ -82,6 +88,12 @@ func byTurnsVersion(i, n int) replica.Partition {
 // without applying them, replica i holding version(i, rows[k]) of each
 // partition k.
 func seededCoordinator(b testing.TB, rows map[string]int, version func(i, n int) replica.Partition) *coordinator.Coordinator {
+	return seededCoordinatorWith(b, rows, version, coordinator.Config{})
+}
+
+// seededCoordinatorWith is seededCoordinator configured by cfg, but for
+// its locator, liveness and datacenter.
+func seededCoordinatorWith(b testing.TB, rows map[string]int, version func(i, n int) replica.Partition, cfg coordinator.Config) *coordinator.Coordinator {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -103,7 +115,8 @@ func seededCoordinator(b testing.TB, rows map[string]int, version func(i, n int)
 	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) {
 		return reps, consistency.Simple(3), nil
 	}
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
+	cfg.Locator, cfg.Liveness, cfg.LocalDatacenter = coordinator.LocatorFunc(locate), cl, "dc1"
+	c, err := coordinator.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,7 +128,12 @@ func seededCoordinator(b testing.TB, rows map[string]int, version func(i, n int)
 // again, releasing each result (Result.Release) unless kept: a mismatch
 // then builds its merge in the memory of the last one.
 func benchStaleRead(b *testing.B, disagree, kept bool) {
-	c := staleCoordinator(b, disagree)
+	benchPartitionRead(b, staleCoordinator(b, disagree), disagree, kept)
+}
+
+// benchPartitionRead reads the partition k of c, of mismatchRows rows, again and
+// again, as benchStaleRead does.
+func benchPartitionRead(b *testing.B, c *coordinator.Coordinator, disagree, kept bool) {
 	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum}
 	ctx := context.Background()
 	res, err := c.Read(ctx, req)
@@ -146,6 +164,15 @@ func BenchmarkReadMismatch100(b *testing.B) { benchStaleRead(b, true, false) }
 // that keeps its results (does not Release them): every merge builds in
 // new memory, as all did before Release.
 func BenchmarkReadMismatch100Kept(b *testing.B) { benchStaleRead(b, true, true) }
+
+// BenchmarkReadMismatch100Reused is BenchmarkReadMismatch100 with
+// Config.ReuseRepairWrites, for replicas that keep nothing of the writes
+// they are given (a transport that serializes them): the repair writes are
+// built in memory that the next read's reuse. Target: at most 4x
+// BenchmarkReadMatch100, its reference.
+func BenchmarkReadMismatch100Reused(b *testing.B) {
+	benchPartitionRead(b, reusingCoordinator(b), true, false)
+}
 
 // BenchmarkReadMismatchByTurnsKept is a QUORUM read of a partition of 150
 // rows whose every write reached one replica (byTurnsVersion): each

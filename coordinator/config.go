@@ -130,6 +130,17 @@ type Config struct {
 	// They start with the first ASYNC repair and stop in Close. Default 4;
 	// at most 1<<16.
 	RepairWorkers int
+	// ReuseRepairWrites lets a BLOCKING read repair build its writes (what
+	// each stale replica lacks) in memory that later repairs reuse, once every
+	// write it sent has returned: a mismatch of 100 rows allocated 43 KB for
+	// its write, which a collector then had to find. Set it only if no
+	// Replica's Apply, and no Observer's OnRepair (OnRepairContext), keeps the
+	// partition it is given, or any part of it, past its return: a transport
+	// that serializes the write copies what it needs, an in-memory replica
+	// (replicatest's) keeps it. A write still running when its read ends,
+	// which goes on in the ASYNC queue, keeps its memory, which no repair
+	// reuses; ASYNC repairs and additional writes are new memory.
+	ReuseRepairWrites bool
 	// Logger receives rare events: a replica's Read or Apply, or an
 	// Observer's or Outcomes' method, that panicked, at Warn. Default:
 	// nothing is logged. The read path never

@@ -218,11 +218,17 @@ func (r *read) resolveVersions(vs []version) (replica.Partition, error) {
 		clear(diffs) // a pooled Resolver must not keep them alive
 		resolvers.Put(res)
 	}()
-	merged, diffs, err := res.ResolveValidIn(r.takeBlocks(parts), parts...)
+	rooms := r.takeRooms(len(parts))
+	merged, diffs, err := res.ResolveValidInRooms(r.takeBlocks(parts), rooms, parts...)
 	if err != nil {
 		return replica.Partition{}, fmt.Errorf("coordinator: merging replica versions: %w", err)
 	}
-	return merged, r.sendRepairs(vs, diffs)
+	r.stale = nil // set again if this repair blocks (see returnRooms)
+	err = r.sendRepairs(vs, diffs)
+	if rooms != nil {
+		r.returnRooms(rooms, diffs)
+	}
+	return merged, err
 }
 
 // resolvers recycles the Resolvers that reconcile reads, so that their

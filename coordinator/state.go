@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -43,6 +44,8 @@ type readState struct {
 	c   *Coordinator
 	t   *table
 	hot *hotCounters // the table's, on this read's stripe
+	// roomBuf holds the rooms of a BLOCKING repair's diffs (see takeRooms).
+	roomBuf [4]*repair.DiffRoom
 	// stack identifies the reading goroutine (stripe.Stack), and stripe
 	// is the one the coordinator's dealer gave it.
 	stack  uintptr

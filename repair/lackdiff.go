@@ -3,26 +3,39 @@ package repair
 import "github.com/readpath/readpath/replica"
 
 // diff builds, from what version v lacks of merged, its diff:
-// Diff(merged, v), in memory of its own, allocated at its exact size.
-func (l *lack) diff(merged, v *replica.Partition) replica.Partition {
+// Diff(merged, v), in room, or if room is nil in memory of its own,
+// allocated at its exact size.
+func (l *lack) diff(merged, v *replica.Partition, room *DiffRoom) replica.Partition {
 	b := builder{out: replica.Partition{Key: merged.Key}}
 	if merged.Deletion.Supersedes(v.Deletion) {
 		b.out.Deletion = merged.Deletion
 	}
 	b.diffRanges(merged, v)
 	if len(l.rows) > 0 {
-		l.addRows(&b.out, merged)
+		l.addRows(&b.out, merged, room)
 	}
 	return b.out
 }
 
-// addRows adds to out the rows l notes, copied from merged.
-func (l *lack) addRows(out, merged *replica.Partition) {
-	s := l.space(merged)
-	if n := len(l.rows); l.rows[0].row >= 0 {
-		out.Rows = make([]replica.Row, 0, n)
-	} else if n > 1 {
-		out.Rows = make([]replica.Row, 0, n-1) // the first is the static row
+// addRows adds to out the rows l notes, copied from merged, in room if it
+// is not nil.
+func (l *lack) addRows(out, merged *replica.Partition, room *DiffRoom) {
+	rows := len(l.rows)
+	if l.rows[0].row < 0 {
+		rows-- // the first is the static row
+	}
+	var s space
+	switch {
+	case room != nil:
+		out.Rows, s = room.take(rows, len(l.cells), l.valueBytes(merged), len(l.cds))
+		if rows == 0 {
+			out.Rows = nil
+		}
+	default:
+		s = l.space(merged)
+		if rows > 0 {
+			out.Rows = make([]replica.Row, 0, rows)
+		}
 	}
 	cells, cds := 0, 0
 	for _, lr := range l.rows {

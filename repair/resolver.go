@@ -14,6 +14,7 @@ import "github.com/readpath/readpath/replica"
 type Resolver struct {
 	m     merger
 	diffs []replica.Partition // the list ResolveIn and ResolveValidIn return
+	rooms []*DiffRoom         // ResolveValidInRooms's, during its call
 }
 
 // Resolve merges versions and diffs each of them against the merge:
@@ -80,6 +81,14 @@ func (r *Resolver) mergeIn(b *Blocks, versions []replica.Partition, mode mergeMo
 	return r.m.merge(versions, mode)
 }
 
+// ResolveValidInRooms is ResolveValidIn with diff i built in rooms[i]
+// where that is not nil (see DiffRoom); rooms may be shorter than versions.
+func (r *Resolver) ResolveValidInRooms(b *Blocks, rooms []*DiffRoom, versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
+	r.rooms = rooms
+	defer func() { r.rooms = nil }()
+	return r.resolve(b, versions, mergeMode{diffing: true, rowsValid: true, shareValues: true})
+}
+
 func (r *Resolver) resolve(b *Blocks, versions []replica.Partition, mode mergeMode) (replica.Partition, []replica.Partition, error) {
 	defer r.m.release()
 	r.m.blocks = b.unless(versions)
@@ -95,7 +104,11 @@ func (r *Resolver) resolve(b *Blocks, versions []replica.Partition, mode mergeMo
 		diffs = make([]replica.Partition, len(versions))
 	}
 	for i := range versions {
-		diffs[i] = r.m.lacks[i].diff(&merged, &versions[i])
+		var room *DiffRoom
+		if i < len(r.rooms) {
+			room = r.rooms[i]
+		}
+		diffs[i] = r.m.lacks[i].diff(&merged, &versions[i], room)
 	}
 	return merged, diffs, nil
 }
