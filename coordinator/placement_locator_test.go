@@ -10,6 +10,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/internal/race"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
 )
@@ -166,9 +167,11 @@ func TestPlacementReadsAskOnlyTheLocalDatacenter(t *testing.T) {
 		_, err = located.Read(context.Background(), req)
 		require.NoError(t, err, level)
 		require.EqualValues(t, len(reps), asked.Load(), level)
-		want := testing.AllocsPerRun(50, func() { _, _ = located.Read(context.Background(), req) })
-		got := testing.AllocsPerRun(50, func() { _, _ = placed.Read(context.Background(), req) })
-		require.LessOrEqual(t, got, want, level)
+		if !race.Enabled { // it drops pooled objects at random
+			want := testing.AllocsPerRun(50, func() { _, _ = located.Read(context.Background(), req) })
+			got := testing.AllocsPerRun(50, func() { _, _ = placed.Read(context.Background(), req) })
+			require.LessOrEqual(t, got, want, level)
+		}
 	}
 }
 
