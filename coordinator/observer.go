@@ -120,7 +120,9 @@ type RepairEvent struct {
 	// when the background queue ran it, a BLOCKING table's too when its
 	// read timed out waiting for it or did not need it to meet the level.
 	Mode repair.Mode
-	// Mutation is what was sent: exactly what the replica lacked.
+	// Mutation is what was sent: exactly what the replica lacked. Under
+	// Config.ReuseRepairWrites it may be memory a later repair reuses:
+	// copy what you keep of it.
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped
 	// repair (ASYNC queue full, coordinator closed, or its replica
