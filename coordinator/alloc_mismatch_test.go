@@ -19,6 +19,29 @@ type acksWithoutApplying struct{ replica.Replica }
 
 func (a acksWithoutApplying) Apply(ctx context.Context, _ replica.Mutation) error { return ctx.Err() }
 
+// mutuallyStale is a coordinator configured by cfg over instantCluster's
+// replicas, each holding one cell of key's row newer than the others' and
+// acknowledging repairs without applying them.
+func mutuallyStale(t *testing.T, cfg coordinator.Config) *coordinator.Coordinator {
+	t.Helper()
+	cl := instantCluster(t)
+	reps, repl, err := cl.Locate(tbl, key)
+	require.NoError(t, err)
+	stale := make([]replica.Replica, len(reps))
+	for i, r := range reps {
+		cells := []replica.Cell{replica.Live("c0", "x", 10), replica.Live("c1", "x", 10), replica.Live("c2", "x", 10)}
+		cells[i].Timestamp++ // written once more, on this replica alone
+		require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(key, replica.NewRow("r", cells...))))
+		stale[i] = acksWithoutApplying{r}
+	}
+	cfg.Locator = coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil })
+	cfg.Liveness, cfg.LocalDatacenter = cl, "dc1"
+	c, err := coordinator.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // A QUORUM read of a one-row partition whose two contacts each lack a cell
 // of the other's, repaired BLOCKING, allocates what every read does (four
 // objects), the reconcile and repair rounds' channels, the merge's rows
@@ -30,20 +53,7 @@ func (a acksWithoutApplying) Apply(ctx context.Context, _ replica.Mutation) erro
 // to size.
 func TestARepairedMismatchAllocates17Objects(t *testing.T) {
 	race.SkipPooledAllocs(t)
-	cl := instantCluster(t)
-	reps, repl, err := cl.Locate(tbl, key)
-	require.NoError(t, err)
-	stale := make([]replica.Replica, len(reps))
-	for i, r := range reps {
-		cells := []replica.Cell{replica.Live("c0", "x", 10), replica.Live("c1", "x", 10), replica.Live("c2", "x", 10)}
-		cells[i].Timestamp++ // written once more, on this replica alone
-		require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(key, replica.NewRow("r", cells...))))
-		stale[i] = acksWithoutApplying{r}
-	}
-	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
-	require.NoError(t, err)
-	defer c.Close()
+	c := mutuallyStale(t, coordinator.Config{})
 
 	allocs, res := readAllocs(t, c, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 	require.Len(t, res.Trace.Repaired, 2)

@@ -42,20 +42,7 @@ func (c copyingApply) Apply(ctx context.Context, m replica.Mutation) error {
 // and values.
 func TestReusedRepairWritesAllocateNoDiffs(t *testing.T) {
 	race.SkipPooledAllocs(t)
-	cl := instantCluster(t)
-	reps, repl, err := cl.Locate(tbl, key)
-	require.NoError(t, err)
-	stale := make([]replica.Replica, len(reps))
-	for i, r := range reps {
-		cells := []replica.Cell{replica.Live("c0", "x", 10), replica.Live("c1", "x", 10), replica.Live("c2", "x", 10)}
-		cells[i].Timestamp++
-		require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(key, replica.NewRow("r", cells...))))
-		stale[i] = acksWithoutApplying{r}
-	}
-	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1", ReuseRepairWrites: true})
-	require.NoError(t, err)
-	defer c.Close()
+	c := mutuallyStale(t, coordinator.Config{ReuseRepairWrites: true})
 
 	allocs, res := readAllocs(t, c, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 	require.Len(t, res.Trace.Repaired, 2)
