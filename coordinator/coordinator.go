@@ -44,11 +44,13 @@ type Coordinator struct {
 	latency  *latency.Tracker // every successful read, for Metrics
 	inFlight stripe.Int64     // reads running: striped, summed only to decide a hedge
 	// dealer gives each reading goroutine its stripe of inFlight, of the
-	// tables' hot counters and of the worker pool.
-	dealer  stripe.Dealer
-	closed  atomic.Bool
-	repairs repairQueue
-	workers *workers // run the replica requests
+	// tables' hot counters and of the worker pool; nextDeal is the
+	// snitchClock.Nanos before which it deals no more (see noteReader).
+	dealer   stripe.Dealer
+	nextDeal atomic.Int64
+	closed   atomic.Bool
+	repairs  repairQueue
+	workers  *workers // run the replica requests
 	// unplaced is the state reads of a table without one start with, and
 	// counts those whose Locate failed: a table gets state of its own
 	// only once a read of it is placed, so unknown names leave none.

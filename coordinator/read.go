@@ -74,7 +74,7 @@ func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result
 func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	err = r.makePlan(parent.Err() != nil)
 	r.hot = &r.t.m.hot[r.stripe]
-	r.c.noteReader(r.hot, r.stack)
+	r.c.noteReader(r.hot, r.stack, r.start)
 	r.hot.reads[r.req.Level].Add(1)
 	if err != nil {
 		return p, err
