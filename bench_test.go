@@ -647,10 +647,20 @@ func BenchmarkReadQuorum(b *testing.B) { benchCoordinatorRead(b, consistency.Quo
 
 // BenchmarkReadQuorumParallel runs QUORUM reads from every core; its
 // reference is BenchmarkBareFanoutParallel.
-func BenchmarkReadQuorumParallel(b *testing.B) {
+func BenchmarkReadQuorumParallel(b *testing.B) { benchReadQuorumParallel(b, 1) }
+
+// BenchmarkReadQuorumManyReaders is BenchmarkReadQuorumParallel from 32
+// goroutines a core, as a server's handlers read: more readers than
+// stripes, taking turns on each. Its reference is
+// BenchmarkReadQuorumParallel.
+func BenchmarkReadQuorumManyReaders(b *testing.B) { benchReadQuorumParallel(b, 32) }
+
+// benchReadQuorumParallel reads at QUORUM from perCore goroutines a core.
+func benchReadQuorumParallel(b *testing.B, perCore int) {
 	c := benchCoordinator(b, benchCluster(b))
 	req := coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum}
 	b.ReportAllocs()
+	b.SetParallelism(perCore)
 	b.RunParallel(func(pb *testing.PB) {
 		ctx := context.Background()
 		for pb.Next() {
