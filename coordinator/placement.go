@@ -153,27 +153,25 @@ func (d *dupTables) sized(n int) (fps []uint64, slots []int32, bits int) {
 	return d.fps[:n], slots, bits
 }
 
-// endpoints asks each replica, or those at the positions at if not nil,
-// for its endpoint once, into buf; a nil replica, or a nil pointer in the
-// interface, whose Endpoint would crash, gets the zero endpoint, for
-// checkPlacement to reject. A replica whose Endpoint panics fails the read
-// with ErrBadPlacement: it is that replica's fault, and under ReadMany the
-// panic would end the process.
-func endpoints(reps []replica.Replica, at []int32, buf []replica.Endpoint) (eps []replica.Endpoint, err error) {
+// endpoints asks each replica for its endpoint once, into buf; a nil
+// replica, or a nil pointer in the interface, whose Endpoint would crash,
+// gets the zero endpoint, for checkPlacement to reject. A replica whose
+// Endpoint panics fails the read with ErrBadPlacement: it is that
+// replica's fault, and under ReadMany the panic would end the process.
+// Replica i is replica at[i] of its placement, if at is not nil (a
+// DC-local read of a Placement's local replicas), as the error says.
+func endpoints(reps []replica.Replica, buf []replica.Endpoint, at []int32) (eps []replica.Endpoint, err error) {
 	i := 0
 	defer func() {
 		if v := recover(); v != nil {
-			err = replicaPanicked(i, reps[i], "Endpoint", v)
+			n := i
+			if at != nil {
+				n = int(at[i])
+			}
+			err = replicaPanicked(n, reps[i], "Endpoint", v)
 		}
 	}()
-	n := len(reps)
-	if at != nil {
-		n = len(at)
-	}
-	for j := range n {
-		if i = j; at != nil {
-			i = int(at[j])
-		}
+	for ; i < len(reps); i++ {
 		var ep replica.Endpoint
 		if r := reps[i]; r != nil && !typednil.Holds(r) {
 			ep = r.Endpoint()

@@ -56,7 +56,7 @@ type placedDC struct {
 // datacenter than its factor there are refused by reads whose coordinator
 // is there, as with a Locator.
 func NewPlacement(reps []replica.Replica, repl consistency.Replication) (*Placement, error) {
-	eps, err := endpoints(reps, nil, make([]replica.Endpoint, 0, len(reps)))
+	eps, err := endpoints(reps, make([]replica.Endpoint, 0, len(reps)), nil)
 	if err == nil {
 		err = checkPlacement(reps, eps, repl, "", &dupTables{})
 	}

@@ -286,3 +286,41 @@ func TestPlacementKeepsItsOwnCopy(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Trace.Requests, len(reps))
 }
+
+// endpointOnce answers its first Endpoint call, for NewPlacement, and
+// panics at the others.
+type endpointOnce struct {
+	replica.Replica
+	calls *atomic.Int64
+}
+
+func (e endpointOnce) Endpoint() replica.Endpoint {
+	if e.calls.Add(1) > 1 {
+		panic("connection gone")
+	}
+	return e.Replica.Endpoint()
+}
+
+// A replica whose Endpoint panics when a DC-local read asks it fails the
+// read with ErrBadPlacement naming its position in the placement, not in
+// the local datacenter.
+func TestPlacementReadNamesAPanickingReplicaByItsPosition(t *testing.T) {
+	cl := threeDCCluster(t)
+	reps, repl, err := cl.Locate("t", "k1")
+	require.NoError(t, err)
+	last := -1
+	for i, r := range reps {
+		if r.Endpoint().Datacenter == "dc2" {
+			last = i
+		}
+	}
+	wrapped := append([]replica.Replica(nil), reps...)
+	wrapped[last] = endpointOnce{reps[last], new(atomic.Int64)}
+	p, err := coordinator.NewPlacement(wrapped, repl)
+	require.NoError(t, err)
+	c := newCoordinator(t, coordinator.Config{Locator: fixedPlacement{cl, p}, LocalDatacenter: "dc2"})
+	_, err = c.Read(context.Background(), coordinator.Request{Table: "t", Key: "k1", Level: consistency.LocalOne})
+	require.ErrorIs(t, err, coordinator.ErrBadPlacement)
+	require.ErrorContains(t, err, fmt.Sprintf("replica %d (a coordinator_test.endpointOnce): Endpoint panicked: connection gone", last))
+	require.Greater(t, last, repl.Factor("dc2")-1, "the test proves nothing: the position is the local index")
+}

@@ -61,27 +61,19 @@ type planInput struct {
 	// digestFirst: the table's strategy is DigestFirst, whose reads at
 	// blockFor above one ask every candidate.
 	digestFirst bool
-	// only holds the positions of the replicas to plan over, if not all: a
-	// DC-local read of a Placement's, which knows where its local ones are.
-	only []int32
 }
 
 // makePlan filters, orders and splits the replicas of a read. It fails with
 // *consistency.UnavailableError when too few are alive for the level.
-// The endpoint of the replica planning looks at j-th is eps[j]: replica
-// in.only[j] if in.only is not nil, else replica j.
+// Replica i's endpoint is eps[i].
 func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf []candidate) (plan, error) {
 	p := plan{level: in.level, repl: in.repl, blockFor: in.level.BlockFor(in.repl, in.localDC)}
 	dcLocal := in.level.IsDatacenterLocal()
-	for j := range eps {
-		i := j
-		if in.only != nil {
-			i = int(in.only[j])
-		}
-		ep := &eps[j]
+	for i, r := range reps {
+		ep := &eps[i]
 		// The datacenter first: a DC-local read does not ask about replicas it can never contact.
 		if (!dcLocal || ep.Datacenter == in.localDC) && (in.live == nil || in.live.IsAlive(*ep)) {
-			buf = append(buf, candidate{r: reps[i], ep: *ep, score: in.snitch.entry(ep)})
+			buf = append(buf, candidate{r: r, ep: *ep, score: in.snitch.entry(ep)})
 		}
 	}
 	if err := assureLive(in, buf, p.blockFor); err != nil {

@@ -113,12 +113,11 @@ func (r *read) makePlan(ended bool) error {
 	var (
 		reps []replica.Replica
 		eps  []replica.Endpoint
-		only []int32 // the positions of those to plan over, if not all
 		repl consistency.Replication
 		err  error
 	)
 	if r.c.placer != nil {
-		reps, eps, only, repl, err = r.placement()
+		reps, eps, repl, err = r.placement()
 	} else {
 		reps, eps, repl, err = r.locate()
 	}
@@ -138,7 +137,7 @@ func (r *read) makePlan(ended bool) error {
 	in := planInput{
 		level: r.req.Level, repl: repl, localDC: r.c.cfg.LocalDatacenter,
 		live: r.c.cfg.Liveness, snitch: &r.c.snitch, now: r.start, noProbe: ended,
-		digestFirst: r.opts.Strategy == DigestFirst, only: only,
+		digestFirst: r.opts.Strategy == DigestFirst,
 	}
 	r.plan, err = makePlan(in, reps, eps, candBuf)
 	r.trace.BlockFor = r.plan.blockFor
@@ -152,7 +151,7 @@ func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Repl
 	if err = usable(err, "Locator", ""); err != nil {
 		return nil, nil, repl, err
 	}
-	eps, err := r.endpoints(reps, nil)
+	eps, err := endpoints(reps, r.endpointRoom(len(reps)), nil)
 	if err == nil {
 		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, &r.wide.dups)
 	}
@@ -160,37 +159,44 @@ func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Repl
 }
 
 // placement asks the PlacementLocator for the read's placement and returns
-// its replicas, the positions of those the read plans over if not all (see
-// Placement.forRead), and their endpoints.
-func (r *read) placement() (reps []replica.Replica, eps []replica.Endpoint, only []int32, repl consistency.Replication, err error) {
+// the replicas the read plans over (see Placement.forRead), and their
+// endpoints.
+func (r *read) placement() ([]replica.Replica, []replica.Endpoint, consistency.Replication, error) {
 	p, err := r.c.placer.LocatePlacement(r.req.Table, r.req.Key)
 	switch err = usable(err, "Locator", ""); {
 	case err != nil:
-		return nil, nil, nil, repl, err
+		return nil, nil, consistency.Replication{}, err
 	case p == nil:
-		return nil, nil, nil, repl, fmt.Errorf("%w: LocatePlacement returned no placement", ErrBadPlacement)
+		return nil, nil, consistency.Replication{}, fmt.Errorf("%w: LocatePlacement returned no placement", ErrBadPlacement)
 	}
-	if only, err = p.forRead(r.req.Level, r.c.cfg.LocalDatacenter); err == nil {
-		eps, err = r.endpoints(p.reps, only)
+	only, err := p.forRead(r.req.Level, r.c.cfg.LocalDatacenter)
+	if err != nil {
+		return nil, nil, p.repl, err
 	}
-	return p.reps, eps, only, p.repl, err
+	reps := p.reps
+	if only != nil {
+		reps = r.replicaRoom(len(only))
+		for _, i := range only {
+			reps = append(reps, p.reps[i])
+		}
+	}
+	eps, err := endpoints(reps, r.endpointRoom(len(reps)), only)
+	return reps, eps, p.repl, err
 }
 
-// endpoints asks the replicas, or those at the positions at if not nil,
-// for their endpoints, into the read's buffer.
-func (r *read) endpoints(reps []replica.Replica, at []int32) ([]replica.Endpoint, error) {
-	n := len(reps)
-	if at != nil {
-		n = len(at)
-	}
-	buf := r.epBuf[:0]
+// endpointRoom returns an empty buffer with room for n endpoints: the
+// read's own, or past inlineReplicas one it keeps (see wideBufs).
+func (r *read) endpointRoom(n int) []replica.Endpoint {
 	if n > inlineReplicas {
-		buf = r.wide.endpoints(n)
-	} else {
-		r.placed = max(r.placed, n)
+		return r.wide.endpoints(n)
 	}
-	return endpoints(reps, at, buf)
+	r.placed = max(r.placed, n)
+	return r.epBuf[:0]
 }
+
+// replicaRoom returns an empty buffer with room for n replicas, which the
+// read keeps (see wideBufs): only DC-local reads of a Placement use it.
+func (r *read) replicaRoom(n int) []replica.Replica { return r.wide.replicas(n) }
 
 // decideSpeculation loads the table's threshold and decides whether the
 // read's first round may speculate at all. A threshold past the caller's

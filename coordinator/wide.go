@@ -9,6 +9,7 @@ import "github.com/readpath/readpath/replica"
 // datacenters of nine replicas).
 type wideBufs struct {
 	eps   []replica.Endpoint
+	reps  []replica.Replica // a DC-local read of a Placement's, however few
 	cands []candidate
 	dups  dupTables
 	used  int // how many of eps and cands the read may have filled
@@ -21,6 +22,15 @@ func (w *wideBufs) endpoints(n int) []replica.Endpoint {
 	}
 	w.used = max(w.used, n)
 	return w.eps[:0]
+}
+
+// replicas returns an empty buffer with room for n replicas.
+func (w *wideBufs) replicas(n int) []replica.Replica {
+	if cap(w.reps) < n {
+		w.reps = make([]replica.Replica, 0, n)
+	}
+	w.used = max(w.used, n)
+	return w.reps[:0]
 }
 
 // candidates returns an empty buffer with room for n candidates.
@@ -36,6 +46,7 @@ func (w *wideBufs) candidates(n int) []candidate {
 // of a recycled state that once served a wide one clears nothing.
 func (w *wideBufs) clear() {
 	clear(w.eps[:min(w.used, cap(w.eps))])
+	clear(w.reps[:min(w.used, cap(w.reps))])
 	clear(w.cands[:min(w.used, cap(w.cands))])
 	w.used = 0
 }
