@@ -10,7 +10,8 @@ import (
 // PlacementLocator is a Locator that also hands out checked Placements,
 // which a Coordinator's reads use instead of Locate: a locator that keeps
 // its placements (a token ring keeps one per range) so spares every read
-// the asking and checking of every replica. A *ring.Locator is one.
+// the check of its replicas, and a DC-local read the asking of the other
+// datacenters' replicas for their endpoints. A *ring.Locator is one.
 type PlacementLocator interface {
 	Locator
 	// LocatePlacement returns the placement of (table, key): the replicas

@@ -120,10 +120,10 @@ var _ coordinator.PlacementLocator = (*Locator)(nil)
 // LocatePlacement returns the placement of (table, key): the replicas and
 // replication Locate returns, checked once (see coordinator.Placement). A
 // token range's placement is made at its first read after the topology or
-// the tables change and kept until the next change, so that a
-// coordinator's reads neither ask every replica for its endpoint nor check
-// the list again. It returns what Locate would fail with, or
-// coordinator.NewPlacement's error.
+// the tables change and kept until the next change, so that a coordinator's
+// reads do not check the list again, and its DC-local reads ask only the
+// local replicas for their endpoints. It returns what Locate would fail
+// with, or coordinator.NewPlacement's error.
 func (l *Locator) LocatePlacement(table, key string) (*coordinator.Placement, error) {
 	s := l.state.Load()
 	t := s.tables[table]
