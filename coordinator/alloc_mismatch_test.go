@@ -24,20 +24,11 @@ func (a acksWithoutApplying) Apply(ctx context.Context, _ replica.Mutation) erro
 // acknowledging repairs without applying them.
 func mutuallyStale(t *testing.T, cfg coordinator.Config) *coordinator.Coordinator {
 	t.Helper()
-	cl := instantCluster(t)
-	reps, repl, err := cl.Locate(tbl, key)
-	require.NoError(t, err)
-	stale := make([]replica.Replica, len(reps))
-	for i, r := range reps {
+	c := openStaleCoordinator(t, cfg, func(i int) []replica.Partition {
 		cells := []replica.Cell{replica.Live("c0", "x", 10), replica.Live("c1", "x", 10), replica.Live("c2", "x", 10)}
 		cells[i].Timestamp++ // written once more, on this replica alone
-		require.NoError(t, cl.Replica(r.Endpoint().ID).Seed(tbl, replica.NewPartition(key, replica.NewRow("r", cells...))))
-		stale[i] = acksWithoutApplying{r}
-	}
-	cfg.Locator = coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil })
-	cfg.Liveness, cfg.LocalDatacenter = cl, "dc1"
-	c, err := coordinator.New(cfg)
-	require.NoError(t, err)
+		return []replica.Partition{replica.NewPartition(key, replica.NewRow("r", cells...))}
+	})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

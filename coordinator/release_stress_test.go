@@ -92,7 +92,7 @@ func TestStressReleasedBlocksNeverOverwriteLiveResults(t *testing.T) {
 		for i := range keys {
 			keys[i] = genStressKey(rt, fmt.Sprint("k", i))
 		}
-		c := openStaleCoordinator(t, func(i int) []replica.Partition {
+		c := openStaleCoordinator(t, coordinator.Config{}, func(i int) []replica.Partition {
 			ps := make([]replica.Partition, len(keys))
 			for j, k := range keys {
 				ps[j] = k.versions[i]

@@ -57,14 +57,15 @@ func disagreeingRows(t *testing.T, sizes map[string]int) *coordinator.Coordinato
 // holding the partitions seed(i) returns, closed when t ends.
 func staleCoordinator(t *testing.T, seed func(i int) []replica.Partition) *coordinator.Coordinator {
 	t.Helper()
-	c := openStaleCoordinator(t, seed)
+	c := openStaleCoordinator(t, coordinator.Config{}, seed)
 	t.Cleanup(func() { c.Close() })
 	return c
 }
 
-// openStaleCoordinator is staleCoordinator for a caller that closes it,
-// so that t does not keep it, and the replicas' data, until it ends.
-func openStaleCoordinator(t *testing.T, seed func(i int) []replica.Partition) *coordinator.Coordinator {
+// openStaleCoordinator is staleCoordinator, configured by cfg but for its
+// locator, liveness and datacenter, for a caller that closes it, so that t
+// does not keep it, and the replicas' data, until it ends.
+func openStaleCoordinator(t *testing.T, cfg coordinator.Config, seed func(i int) []replica.Partition) *coordinator.Coordinator {
 	t.Helper()
 	cl := instantCluster(t)
 	reps, repl, err := cl.Locate(tbl, key)
@@ -76,8 +77,9 @@ func openStaleCoordinator(t *testing.T, seed func(i int) []replica.Partition) *c
 		}
 		stale[i] = acksWithoutApplying{r}
 	}
-	locate := func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil }
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1"})
+	cfg.Locator = coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) { return stale, repl, nil })
+	cfg.Liveness, cfg.LocalDatacenter = cl, "dc1"
+	c, err := coordinator.New(cfg)
 	require.NoError(t, err)
 	return c
 }
