@@ -136,10 +136,11 @@ type Config struct {
 	// its write, which a collector then had to find. Set it only if no
 	// Replica's Apply, and no Observer's OnRepair (OnRepairContext), keeps the
 	// partition it is given, or any part of it, past its return: a transport
-	// that serializes the write copies what it needs, an in-memory replica
-	// (replicatest's) keeps it. A write still running when its read ends,
-	// which goes on in the ASYNC queue, keeps its memory, which no repair
-	// reuses; ASYNC repairs and additional writes are new memory.
+	// that serializes the write copies what it needs, and replicatest's
+	// replicas store a copy; an in-memory store that holds the partition as
+	// given keeps it. A write still running when its read ends, which goes on
+	// in the ASYNC queue, keeps its memory, which no repair reuses; ASYNC
+	// repairs and additional writes are new memory.
 	ReuseRepairWrites bool
 	// Logger receives rare events: a replica's Read or Apply, or an
 	// Observer's or Outcomes' method, that panicked, at Warn. Default:

@@ -52,18 +52,11 @@ func TestReusedRepairWritesAllocateNoDiffs(t *testing.T) {
 // Reads of many partitions, each replica stale in some of them, repair
 // every replica to the merge when their writes are built in reused memory:
 // a read at ALL afterwards finds them agreeing on what the repairing read
-// returned.
+// returned. replicatest's replicas store a copy of each write, as the
+// option asks.
 func TestReusedRepairWritesRepairAsNewOnes(t *testing.T) {
 	cl := instantCluster(t)
-	locate := func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-		reps, repl, err := cl.Locate(table, key)
-		copied := make([]replica.Replica, len(reps))
-		for i, r := range reps {
-			copied[i] = copyingApply{Replica: r}
-		}
-		return copied, repl, err
-	}
-	c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate), Liveness: cl, LocalDatacenter: "dc1", ReuseRepairWrites: true})
+	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: "dc1", ReuseRepairWrites: true})
 	require.NoError(t, err)
 	defer c.Close()
 	reps, _, err := cl.Locate(tbl, key)

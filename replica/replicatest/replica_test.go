@@ -61,6 +61,20 @@ func TestApplyMergesAndNeverLosesANewerWrite(t *testing.T) {
 	assert.Equal(t, "new", string(got.Rows[0].Cells[0].Value))
 }
 
+// Apply keeps a copy of the write, nothing of it: a caller may build its
+// next write in the same memory (coordinator.Config.ReuseRepairWrites).
+func TestApplyKeepsNothingOfTheWrite(t *testing.T) {
+	r := newReplica(t)
+	w := partition("k", "v", 1)
+	require.NoError(t, r.Apply(t.Context(), replica.Mutation{Table: table, Partition: w}))
+	c := &w.Rows[0].Cells[0]
+	c.Value[0], c.Timestamp, c.Column = 'X', 99, "zz"
+	w.Rows[0].Clustering = "other"
+	got, ok := r.Partition(table, "k")
+	require.True(t, ok)
+	assert.True(t, got.Equal(partition("k", "v", 1)), "got %+v", got)
+}
+
 func TestApplyRejectsInvalidMutations(t *testing.T) {
 	r := newReplica(t)
 	require.NoError(t, r.Seed(table, partition("k", "v", 1)))

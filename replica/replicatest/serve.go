@@ -51,7 +51,9 @@ func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 // invalid mutation fails with repair's error and changes nothing. Writes
 // are merged together when a read first needs them (or when their rows
 // outnumber the partition's), so building a wide partition a row at a time
-// costs time linear in its rows, not quadratic.
+// costs time linear in its rows, not quadratic. It keeps a copy of m's
+// partition, nothing of m itself: the caller may reuse m's memory once Apply
+// returns (coordinator.Config.ReuseRepairWrites).
 func (r *Replica) Apply(ctx context.Context, m replica.Mutation) error {
 	r.stats.mutations.Add(1)
 	if err := r.serve(ctx, "apply", request{kind: mutation, table: m.Table, key: m.Partition.Key}); err != nil {
