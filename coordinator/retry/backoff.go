@@ -56,14 +56,25 @@ func (b ExponentialBackoff) Ceiling(retries int) time.Duration {
 	if m == 0 {
 		m = defaultMultiplier
 	}
-	c := float64(b.Base) * math.Pow(m, float64(max(retries, 0)))
-	if b.Cap > 0 && c > float64(b.Cap) {
-		return b.Cap
+	d := b.Base
+	if retries > 0 && m != 1 {
+		c := float64(b.Base) * math.Pow(m, float64(retries))
+		if c >= math.MaxInt64 { // float64(MaxInt64) is 2^63, one past it
+			return b.capped(math.MaxInt64)
+		}
+		// Past 2^53 ns float64 rounds Base: never come back below it.
+		d = max(time.Duration(c), b.Base)
 	}
-	if c >= math.MaxInt64 { // float64(MaxInt64) is 2^63, one past it
-		return math.MaxInt64
+	return b.capped(d)
+}
+
+// capped returns min(d, Cap), or d without a Cap. The comparison is of
+// Durations: float64(Cap) may round up past Cap.
+func (b ExponentialBackoff) capped(d time.Duration) time.Duration {
+	if b.Cap > 0 {
+		return min(d, b.Cap)
 	}
-	return time.Duration(c)
+	return d
 }
 
 // wait returns the wait after retries retries for u drawn from [0, 1).

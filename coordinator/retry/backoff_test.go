@@ -253,3 +253,17 @@ func TestCeilingOfAZeroBaseIsZero(t *testing.T) {
 	}
 	assert.Equal(t, time.Duration(math.MaxInt64), retry.ExponentialBackoff{Base: time.Nanosecond}.Ceiling(5000))
 }
+
+// Ceiling is exact where Base × Multiplier^retries is: past 2^53 ns,
+// float64(Base) and float64(Cap) round up, and Ceiling returned up to
+// 477 ns more than Cap, and more than Base at a multiplier of 1.
+func TestCeilingNeverPassesCapOrBaseByRounding(t *testing.T) {
+	for _, d := range []time.Duration{1<<53 + 3, math.MaxInt64 - 1500} {
+		for _, n := range []int{0, 1, 5} {
+			capped := retry.ExponentialBackoff{Base: d, Cap: d}
+			assert.Equal(t, d, capped.Ceiling(n), "Base = Cap = %d: Ceiling(%d)", int64(d), n)
+			flat := retry.ExponentialBackoff{Base: d, Multiplier: 1}
+			assert.Equal(t, d, flat.Ceiling(n), "Base %d, Multiplier 1: Ceiling(%d)", int64(d), n)
+		}
+	}
+}
