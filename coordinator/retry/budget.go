@@ -24,7 +24,9 @@ type BudgetConfig struct {
 	// budget always holds MinPerSecond × Window (in seconds) attempts. A
 	// floor that holds less than one attempt a window (to a millionth of
 	// an attempt, as the budget counts) allows none, and is refused: raise
-	// MinPerSecond or Window, or set 0 for no floor.
+	// MinPerSecond or Window, or set 0 for no floor. One of more than 2^30
+	// attempts a window (about 300,000 a second over an hour) is refused
+	// too, as more than the budget counts.
 	MinPerSecond float64
 }
 
@@ -33,7 +35,11 @@ const (
 	minBudgetWindow     = ringSlots * time.Millisecond
 	maxBudgetWindow     = time.Hour
 	micro               = 1_000_000 // budget arithmetic is in millionths of an attempt
-	maxBudgetFloor      = 1e12      // attempts per window; keeps the arithmetic in int64
+	// maxBudgetFloor is the most attempts a floor may hold a window: half
+	// of what a slot counts, as every withdrawal may fall in one slot and
+	// is counted there while it is judged. A larger floor wrapped the
+	// slot's count, and the budget granted past it.
+	maxBudgetFloor = 1 << 30
 )
 
 // Budget caps extra attempts (retries, speculative attempts, hedges) to
@@ -96,7 +102,8 @@ func (cfg BudgetConfig) validate() error {
 	case !(cfg.MinPerSecond >= 0):
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "must be >= 0"}
 	case !(cfg.MinPerSecond*cfg.Window.Seconds() <= maxBudgetFloor):
-		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond, "floor too large for the window"}
+		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond,
+			fmt.Sprintf("allows more than 2^30 attempts in a window of %v, more than the budget counts", cfg.Window)}
 	case cfg.MinPerSecond > 0 && cfg.floorMicros() < micro:
 		return &ConfigError{"BudgetConfig.MinPerSecond", cfg.MinPerSecond,
 			fmt.Sprintf("allows less than one attempt in a window of %v, so none: raise it or the window, or set 0 for no floor", cfg.Window)}

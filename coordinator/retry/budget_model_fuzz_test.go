@@ -34,7 +34,7 @@ func FuzzBudgetModel(f *testing.F) {
 		// counts: 0.9999999 attempts a window is one (and 1/Window.Seconds()
 		// a second, which float64 may put an ulp under 1, is one).
 		invalid := !(percent >= 0 && percent <= 1) || w < 10*time.Millisecond || w > time.Hour ||
-			!(floor >= 0) || !(perWindow <= 1e12) || floor > 0 && math.Round(perWindow*1e6) < 1e6
+			!(floor >= 0) || !(perWindow <= 1<<30) || floor > 0 && math.Round(perWindow*1e6) < 1e6
 		if err != nil {
 			var ce *retry.ConfigError
 			if !errors.As(err, &ce) || !invalid {

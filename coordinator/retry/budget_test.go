@@ -48,7 +48,7 @@ func TestNewBudgetRejects(t *testing.T) {
 		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: -1}},
 		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: math.NaN()}},
 		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: math.Inf(1)}},
-		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: 1e12}},
+		{"BudgetConfig.MinPerSecond", retry.BudgetConfig{Percent: 0.1, MinPerSecond: 1e9}},
 	}
 	for _, tt := range tests {
 		b, err := retry.NewBudget(tt.cfg)
