@@ -63,8 +63,9 @@ type Config struct {
 	Liveness Liveness
 	// ReadTimeout bounds every read, repairs included. Default 5 s. Half
 	// of it is a table's speculative threshold until its percentile has
-	// samples enough (see latency.Threshold): bound the policy, as
-	// MIN(99p,50ms), to hedge sooner from a table's first read.
+	// samples enough (see latency.Threshold): a fixed delay, as 50ms,
+	// hedges sooner from a table's first read; a bound, as MIN(99p,50ms),
+	// only from its first refresh that finds samples, as in Cassandra.
 	ReadTimeout time.Duration
 	// DefaultTable holds the options of tables not given in Tables nor set
 	// with SetTableOptions. Its zero value is Cassandra's default: 99p

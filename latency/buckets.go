@@ -7,9 +7,10 @@ import (
 
 // Samples go into log-linear buckets: durations are counted in units of
 // 1<<unitShift ns; below 64 units every unit has its own bucket, and above
-// that every power of two is split into 64 equal buckets. A bucket is thus at
-// most 1/64 of its lower bound wide, and reporting its midpoint is off by at
-// most 1/128 (0.78 %) of any value in it. Cassandra's buckets are 20 % wide.
+// that every power of two is split into 64 equal buckets. From 64 units (512
+// ns) up a bucket is thus at most 1/64 of its lower bound wide, and reporting
+// its midpoint is off by at most 1/128 (0.78 %) of any value in it; below,
+// by at most half a unit. Cassandra's buckets are 20 % wide.
 const (
 	unitShift = 3 // 8 ns units: finer than 1 % from 1 µs up
 	subBits   = 6 // 64 buckets per power of two
