@@ -106,3 +106,21 @@ func TestFixedThresholdIsCachedFromTheStart(t *testing.T) {
 		assert.Equal(t, 40*time.Millisecond, load(th))
 	})
 }
+
+// MIN's bound holds from the first refresh that finds a sample, not from
+// the first read: before any, MIN and MAX keep the starting value, as
+// Cassandra's HybridSpeculativeRetryPolicy keeps existingValue over an
+// empty snapshot (the README says so; it once promised the bound from
+// the first read).
+func TestMinBoundHoldsFromTheFirstRefreshWithSamples(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker()
+		th := latency.NewThreshold(mustParse(t, "MIN(99p,50ms)"), tr, readTimeout)
+		assert.Equal(t, readTimeout/2, load(th), "the first read")
+		recordN(tr, 80*time.Millisecond, 10)
+		time.Sleep(time.Second - time.Nanosecond)
+		assert.Equal(t, readTimeout/2, load(th), "ten samples, before the first refresh")
+		time.Sleep(time.Nanosecond)
+		assert.Equal(t, 50*time.Millisecond, load(th), "the first refresh: the bound, under the samples' 99p")
+	})
+}
