@@ -174,6 +174,27 @@ func TestDatacenterLocalLevelsNameTheMissingSetting(t *testing.T) {
 	}
 }
 
+// A DC-local level without LocalDatacenter is an invalid request found
+// only once the read has located its replicas: unlike a request refused
+// before it starts, it counts (in OtherErrors) and has its planning's
+// Trace, as Metrics', ErrInvalidRequest's and Result's docs say.
+func TestDatacenterLocalLevelWithoutTheSettingCounts(t *testing.T) {
+	co, err := coordinator.New(coordinator.Config{Locator: instantCluster(t)})
+	require.NoError(t, err)
+	defer co.Close()
+	res, err := co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.LocalQuorum})
+	require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
+	m := co.Metrics()
+	assert.Equal(t, int64(1), m.Total.Reads)
+	assert.Equal(t, int64(1), m.Total.OtherErrors)
+	assert.Equal(t, 2, res.Trace.BlockFor)
+	assert.False(t, res.Trace.Start.IsZero())
+
+	_, err = co.Read(context.Background(), coordinator.Request{Table: tbl, Level: consistency.LocalQuorum})
+	require.ErrorIs(t, err, coordinator.ErrInvalidRequest, "no key")
+	assert.Equal(t, int64(1), co.Metrics().Total.Reads, "a request refused before it starts counts nowhere")
+}
+
 // A DC-local level's UnavailableError names the local datacenter: a
 // misspelt LocalDatacenter ("DC1" for "dc1") shows in the error a caller
 // gets with errors.As, not only in the message around it.

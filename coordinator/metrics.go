@@ -17,7 +17,9 @@ import (
 // when DropTable drops it and a later read or SetTableOptions makes it
 // again. A read refused before it starts, an invalid Request
 // (ErrInvalidRequest) or one made after Close (ErrClosed), counts
-// nowhere: its caller has the error.
+// nowhere: its caller has the error. A DC-local level without
+// Config.LocalDatacenter is found only once the read has located its
+// replicas (see ErrInvalidRequest): that read counts, in OtherErrors.
 type Metrics struct {
 	Total TableMetrics
 	// Tables lists, sorted by name, the tables the coordinator keeps

@@ -10,7 +10,10 @@ import (
 
 // ErrInvalidRequest is wrapped by the error of a read whose Request is
 // unusable: no table or key, a level that cannot read, an invalid query, or
-// a paging state that is malformed or belongs to another query.
+// a paging state that is malformed or belongs to another query; or of a
+// read at a datacenter-local level when Config.LocalDatacenter is not set
+// and the partition's replicas are in datacenters, which the read finds
+// once it has located them (it is counted in Metrics and has a Trace).
 var ErrInvalidRequest = errors.New("coordinator: invalid request")
 
 // Request is one read of one partition. Read keeps nothing of it once it
@@ -119,7 +122,8 @@ func (req Request) paged(q replica.Query, remaining int) (replica.Query, int) {
 // Result is what a read returns. A failed read's Result holds only its
 // Trace: what it sent and how each request ended, for a tracer or a log.
 // A read refused before it started (a bad request, ErrClosed) has a zero
-// Trace.
+// Trace; one refused for a DC-local level without Config.LocalDatacenter
+// has the Trace of its planning (see ErrInvalidRequest).
 type Result struct {
 	// Partition is the reconciled data, tombstones included: empty (no
 	// rows) when no replica holds the partition. Under a query it holds
