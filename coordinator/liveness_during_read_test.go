@@ -37,7 +37,7 @@ func TestReplicaReportedDownDuringAReadStillGetsItsReconcileRead(t *testing.T) {
 		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 			Replication: consistency.Simple(3), Seed: 1,
-			Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+			Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
 		})
 		require.NoError(t, err)
 		require.NoError(t, cl.Pin(tbl, key, A, B, C))
