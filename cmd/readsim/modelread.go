@@ -98,10 +98,12 @@ func (r *modelRun) mismatch(used []request, key int) bool {
 }
 
 // reconcile is what follows a digest mismatch, once the first used of
-// reqs (sorted by arrival) are in: data reads from the replicas that
-// answered with a digest and from those whose first requests are still
-// out (a data request's own answer counts if it comes first), until
-// blockFor versions are in; if they are not in by h's threshold after the
+// reqs (sorted by arrival) are in: unless the data answers in hand are
+// blockFor versions already (under ALWAYS), data reads from the replicas
+// that answered with a digest and from those whose first requests are
+// still out, until blockFor versions are in (a first-round request's late
+// answer does not count: the coordinator's reconcile round waits on its
+// own requests); if they are not in by h's threshold after the
 // mismatch, one speculative data read, budget permitting, from the first
 // replica in order not contacted at all; then, if replica 0's stale
 // version is among them and too few others are up to date, the repair
@@ -109,23 +111,21 @@ func (r *modelRun) mismatch(used []request, key int) bool {
 // long it took, the requests it sent and how many were speculative.
 func (r *modelRun) reconcile(reqs []request, used, key int, h hedgePlan, order []int) (took time.Duration, sent, hedges int) {
 	m := r.m
-	mismatch := reqs[used-1].at
 	versions, staleIn := 0, false
-	var reads []request // from the mismatch
-	for i, q := range reqs {
-		if i < used && q.data {
+	for _, q := range reqs[:used] {
+		if q.data {
 			versions++
 			staleIn = staleIn || q.replica == 0
-			continue
 		}
-		at := m.draw(r.rng)
-		if i >= used && q.data {
-			at = min(at, q.at-mismatch)
-		}
-		reads = append(reads, request{at: at, replica: q.replica, data: true})
 	}
-	sent = len(reads)
 	if need := m.blockFor - versions; need > 0 {
+		var reads []request // from the mismatch
+		for i, q := range reqs {
+			if i >= used || !q.data {
+				reads = append(reads, request{at: m.draw(r.rng), replica: q.replica, data: true})
+			}
+		}
+		sent = len(reads)
 		byArrival := func(a, b request) int { return cmp.Compare(a.at, b.at) }
 		slices.SortStableFunc(reads, byArrival)
 		if late := len(reads) < need || reads[need-1].at > h.after; late && h.speculate {
