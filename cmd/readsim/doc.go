@@ -31,8 +31,9 @@
 // A probe goroutine sleeps 1 ms again and again while each row is
 // measured, and 50 ms before it, a stall counting as every wake-up it
 // held back; rows during which one wake-up in a hundred came more than
-// 5 ms late, or goroutines waited that long to run, are marked and named
-// in a warning: their figures are the machine's.
+// 5 ms late, or goroutines may have waited that long to run (the
+// runtime's histogram of it tells waits apart to within a quarter there),
+// are marked and named in a warning: their figures are the machine's.
 //
 // The fake replicas correct for how late real timers fire
 // (replicatest.WithTimerCorrection), so that their latencies match the

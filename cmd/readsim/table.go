@@ -103,7 +103,7 @@ func overloadWarning(rows []row) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "! WARNING: %d of %d rows ran on an overloaded machine (1 wake-up in 100 over %.0f ms late, or goroutines waited that long to run): their figures are the machine's, not the read path's; rerun on a quiet machine\n",
+	fmt.Fprintf(&b, "! WARNING: %d of %d rows ran on an overloaded machine (1 wake-up in 100 over %.0f ms late, or goroutines may have waited that long to run): their figures are the machine's, not the read path's; rerun on a quiet machine\n",
 		len(bad), len(rows), overloadMS)
 	for _, r := range bad {
 		fmt.Fprintf(&b, "!   %s %s: %s\n", r.Scenario, r.Policy, r.Warning)

@@ -73,7 +73,7 @@ func TestTableMatchesJSON(t *testing.T) {
 	assert.Contains(t, table, "250x100")
 	assert.Contains(t, table, "requests it received after the crash: NEVER 2\n")
 	assert.Contains(t, table, "! WARNING: 1 of 4 rows")
-	assert.Contains(t, table, "!   fanout 95p: goroutines waited 5.2 ms to run (p99)\n")
+	assert.Contains(t, table, "!   fanout 95p: goroutines waited up to 5.2 ms to run (p99)\n")
 	assert.Contains(t, table, "* p99.9 of at most 1500 latencies")
 	assert.Contains(t, table, "– no model:")
 }

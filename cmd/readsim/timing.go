@@ -14,7 +14,10 @@ type timing struct {
 	LateP99 float64 `json:"timer_late_p99_ms"`
 	// SchedP99 is the 99th percentile of how long goroutines waited to run
 	// once runnable while the run was measured (the runtime's
-	// /sched/latencies:seconds); 0 where the runtime does not say.
+	// /sched/latencies:seconds), as the upper end of the runtime's bucket
+	// that holds it: near 5 ms the buckets are a quarter wide, so a wait
+	// of 4.2 to 5.2 ms reads 5.24 and flags the row; 0 where the runtime
+	// does not say.
 	SchedP99 float64 `json:"sched_delay_p99_ms"`
 }
 
@@ -43,7 +46,7 @@ func (t timing) warning() string {
 	case t.LateP99 > overloadMS:
 		why = fmt.Sprintf("wake-ups %.1f ms late (p99)", t.LateP99)
 	case t.SchedP99 > overloadMS:
-		why = fmt.Sprintf("goroutines waited %.1f ms to run (p99)", t.SchedP99)
+		why = fmt.Sprintf("goroutines waited up to %.1f ms to run (p99)", t.SchedP99)
 	default:
 		return ""
 	}
