@@ -36,6 +36,12 @@ func (s *scripted) Sample(*rand.Rand) time.Duration {
 // replica, holds an older version; the others answer in the latencies
 // given. It returns how long the read took and its trace.
 func realStaleRead(t *testing.T, digest, third replicatest.Latency) (took time.Duration, trace coordinator.Trace) {
+	return realReadOf(t, 0, replicatest.Constant(2*ms1), digest, third)
+}
+
+// realReadOf is realStaleRead with the stale replica and every replica's
+// latency given, in the locator's order.
+func realReadOf(t *testing.T, stale int, lats ...replicatest.Latency) (took time.Duration, trace coordinator.Trace) {
 	synctest.Test(t, func(t *testing.T) {
 		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
@@ -46,10 +52,10 @@ func realStaleRead(t *testing.T, digest, third replicatest.Latency) (took time.D
 		ids := []string{rs[0].Endpoint().ID, rs[1].Endpoint().ID, rs[2].Endpoint().ID}
 		require.NoError(t, cl.Pin(table, "k", ids...))
 		require.NoError(t, cl.Seed(table, userRow("k", "current", 2_000_000)))
-		require.NoError(t, cl.SeedOn(table, userRow("k", "older", 1_000_000), ids[0]))
-		require.NoError(t, rs[0].SetLatency(replicatest.Constant(2*ms1)))
-		require.NoError(t, rs[1].SetLatency(digest))
-		require.NoError(t, rs[2].SetLatency(third))
+		require.NoError(t, cl.SeedOn(table, userRow("k", "older", 1_000_000), ids[stale]))
+		for i, l := range lats {
+			require.NoError(t, rs[i].SetLatency(l))
+		}
 		c, err := coordinator.New(coordinator.Config{
 			Locator: cl, Liveness: cl, LocalDatacenter: "dc1", ReadTimeout: time.Second,
 			Snitch:       coordinator.SnitchConfig{Disabled: true},
@@ -72,13 +78,18 @@ func realStaleRead(t *testing.T, digest, third replicatest.Latency) (took time.D
 // the model makes them, are script's: the replicas in the order 0, 1, 2,
 // replica 0 stale.
 func modelStaleRead(script replicatest.Latency) readResult {
+	return modelReadIn(script, hedgePlan{speculate: true, after: 5 * ms1}, 0, 1, 2)
+}
+
+// modelReadIn is modelStaleRead under h, with the replicas in order.
+func modelReadIn(script replicatest.Latency, h hedgePlan, order ...int) readResult {
 	m := quorum3(script)
 	m.stale = []bool{true}
 	seed := uint64(0)
-	for !slices.Equal(rand.New(rand.NewPCG(seed, 0)).Perm(3), []int{0, 1, 2}) {
+	for !slices.Equal(rand.New(rand.NewPCG(seed, 0)).Perm(3), order) {
 		seed++
 	}
-	return m.newRun(rand.New(rand.NewPCG(seed, 0))).read(hedgePlan{speculate: true, after: 5 * ms1})
+	return m.newRun(rand.New(rand.NewPCG(seed, 0))).read(h)
 }
 
 // The ideal follows the read path's reconciliation (README, "The ideal
