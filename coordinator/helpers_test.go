@@ -48,6 +48,12 @@ type env struct {
 // and Liveness are set to the cluster.
 func newEnv(t *testing.T, cfg coordinator.Config) *env {
 	t.Helper()
+	return newEnvOn(t, threeNodes(t), cfg)
+}
+
+// threeNodes is newEnv's cluster.
+func threeNodes(t *testing.T) *replicatest.Cluster {
+	t.Helper()
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
@@ -57,7 +63,7 @@ func newEnv(t *testing.T, cfg coordinator.Config) *env {
 	require.NoError(t, err)
 	require.NoError(t, cl.Pin(tbl, key, A, B, C))
 	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
-	return newEnvOn(t, cl, cfg)
+	return cl
 }
 
 // fiveNodes is newEnv's cluster with five nodes on five racks, RF 5, key

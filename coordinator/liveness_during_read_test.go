@@ -34,14 +34,7 @@ func (d downAfterRead) Read(ctx context.Context, cmd replica.Command) (replica.R
 // when made, does). The next read does not ask it.
 func TestReplicaReportedDownDuringAReadStillGetsItsReconcileRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-			Replication: consistency.Simple(3), Seed: 1,
-			Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-		})
-		require.NoError(t, err)
-		require.NoError(t, cl.Pin(tbl, key, A, B, C))
-		require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+		cl := threeNodes(t)
 		require.NoError(t, cl.SeedOn(tbl, row(key, "v2", 20), B))
 		loc := coordinator.LocatorFunc(func(table, k string) ([]replica.Replica, consistency.Replication, error) {
 			reps, repl, err := cl.Locate(table, k)
