@@ -81,7 +81,7 @@ func (k *call) dropByRead() {
 	}
 	if !k.mutation && !k.scored.Load() && k.ctx.Err() == context.DeadlineExceeded {
 		k.overdue.Store(true)
-		sc.countOverdue(k.seq)
+		sc.countOverdue(k.seq, snitchClock.Nanos(time.Now()))
 	}
 	if k.holders.Add(-1) == 0 { // the replica returned since: neither, after all
 		k.uncount()

@@ -40,7 +40,7 @@ func TestOverdueCountsUntilALaterRequestAnswers(t *testing.T) {
 	answer := func(seq int64) { sc.ended(seq, time.Millisecond, now, nil, false, false) }
 	first, early, stuck, later := sc.sent(), sc.sent(), sc.sent(), sc.sent()
 	answer(first)
-	sc.countOverdue(stuck)
+	sc.countOverdue(stuck, 1)
 	assert.Equal(t, int64(1), sc.missing(), "overdue, nothing sent since answered")
 	answer(early) // sent before it, answered after
 	assert.Equal(t, int64(1), sc.missing(), "an answer to an earlier request clears nothing")
@@ -48,8 +48,8 @@ func TestOverdueCountsUntilALaterRequestAnswers(t *testing.T) {
 	assert.Zero(t, sc.missing(), "it answered a request sent after the overdue one")
 
 	sentFirst, sentLast := sc.sent(), sc.sent()
-	sc.countOverdue(sentLast)
-	sc.countOverdue(sentFirst) // counted last: the latest sent decides, not the latest counted
+	sc.countOverdue(sentLast, 1)
+	sc.countOverdue(sentFirst, 1) // counted last: the latest sent decides, not the latest counted
 	assert.Equal(t, int64(3), sc.missing())
 	answer(sentFirst)
 	assert.Equal(t, int64(3), sc.missing(), "answered one sent before the latest overdue")
@@ -63,7 +63,7 @@ func TestOverdueCountsUntilALaterRequestAnswers(t *testing.T) {
 func TestOverdueCountsAsMaxMissesAtMost(t *testing.T) {
 	sc := new(score)
 	for range 1000 {
-		sc.countOverdue(sc.sent())
+		sc.countOverdue(sc.sent(), 1)
 	}
 	assert.Equal(t, int64(maxMisses), sc.missing())
 	sc.misses.Store(3)
@@ -87,4 +87,20 @@ func TestAMissOfAnEarlierRequestIsNoMissForRanking(t *testing.T) {
 	sc.ended(sc.sent(), time.Second, now, reset, false, false)
 	assert.Equal(t, int64(1), sc.missing())
 	assert.Equal(t, int64(2), sc.missAll.Load())
+}
+
+// An overdue request dates a replica's first miss when it has answered
+// none, as a failure's end does, so that the miss expires and a read
+// probes it; once the replica has answered, its answer dates its score.
+func TestOverdueDatesAFirstMiss(t *testing.T) {
+	sc := new(score)
+	sc.countOverdue(sc.sent(), 5)
+	assert.Equal(t, int64(5), sc.failedAt.Load())
+	sc.countOverdue(sc.sent(), 9)
+	assert.Equal(t, int64(5), sc.failedAt.Load(), "the first miss's date")
+
+	answered := new(score)
+	answered.ended(answered.sent(), time.Millisecond, time.Now(), nil, false, false)
+	answered.countOverdue(answered.sent(), 5)
+	assert.Zero(t, answered.failedAt.Load(), "its answer dates it")
 }

@@ -169,8 +169,14 @@ func (sc *score) missing() int64 {
 }
 
 // countOverdue counts request seq, a read request given up at its read's
-// deadline, as overdue, until uncounted when the replica returns from it.
-func (sc *score) countOverdue(seq int64) {
+// deadline at at (a snitchClock.Nanos reading), as overdue, until uncounted
+// when the replica returns from it. Before the replica's first answer it
+// dates the miss, as ended does a failure's, so that it expires: a replica
+// whose first requests hung was never probed, however long ago it healed.
+func (sc *score) countOverdue(seq, at int64) {
+	if sc.updated.Load() == 0 {
+		sc.failedAt.CompareAndSwap(0, at)
+	}
 	storeMax(&sc.overdueSeq, seq)
 	sc.overdue.Add(1) // after its number: a ranking that sees it sees that
 }

@@ -81,15 +81,18 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 			best = min(best, keys[i])
 		}
 	}
-	// One probe a read, of a replica that missed or scores behind the
-	// best: the read tries it first, and one claimed besides would not be
-	// tried (its probe put off by an interval, every interval, when the
-	// two expire together), nor does a replica of the best standing need
-	// trying again.
+	// One probe a read, of a replica that missed, has requests out or
+	// scores behind the best: the read tries it first, and one claimed
+	// besides would not be tried (its probe put off by an interval, every
+	// interval, when the two expire together), nor does a replica of the
+	// best standing need trying again. Requests out count, as they rank it
+	// behind: a replica stuck on one request a read had hedged around
+	// ranked behind its idle peers for good, was never asked, so its score
+	// expired, and was never probed.
 	bar := best * (1 + s.cfg.Badness)
 	probed := -1
 	for i, c := range cs {
-		behind := misses[i] > 0 || (keys[i] > best && keys[i] >= bar)
+		behind := misses[i] > 0 || inflight[i] > 0 || (keys[i] > best && keys[i] >= bar)
 		if c.score.expire(now, s.cfg.ResetInterval, probe && behind && !probing) {
 			// Forgotten, for its read alone, requests out too: weighed by
 			// them, the probe of a replica with one stuck went elsewhere,
