@@ -106,8 +106,9 @@ func (cmd Command) Validate() error {
 // modify stored; a data answer may share memory with it, its rows and range
 // tombstones (whole or in part) and its parts of a row's cells capped at
 // their length: a client appending to them copies them. A row it shares
-// whole shares that row's cells as stored holds them. With the zero Query, nothing to purge and
-// nothing covered it allocates nothing.
+// whole shares that row's cells as stored holds them. With the zero Query,
+// nil Columns, nothing to purge and nothing covered it allocates nothing; a
+// selection of columns allocates its projection.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
 		return Response{}, err
