@@ -24,8 +24,9 @@ type Stats struct {
 	Overloaded int64
 	// Panics counts calls that panicked (the Panics fault).
 	Panics int64
-	// LateAnswers counts calls answered after their context ended (the
-	// IgnoresContext fault).
+	// LateAnswers counts calls that went on past their context's end (the
+	// IgnoresContext fault) and answered; one whose read then failed (an
+	// invalid command, too many tombstones) counts in Errors too.
 	LateAnswers int64
 	// InFlight is the number of calls in progress when the snapshot was taken.
 	InFlight int64
