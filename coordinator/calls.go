@@ -78,6 +78,9 @@ func (k *call) dropByRead() {
 	if !k.returned.Load() {
 		k.counted.Store(true)
 		sc.abandoned.Add(1)
+		if sc.neverAnswered() { // a clock read only then
+			sc.missedFirst(snitchClock.Nanos(time.Now()))
+		}
 	}
 	if !k.mutation && !k.scored.Load() && k.ctx.Err() == context.DeadlineExceeded {
 		k.overdue.Store(true)

@@ -170,16 +170,28 @@ func (sc *score) missing() int64 {
 
 // countOverdue counts request seq, a read request given up at its read's
 // deadline at at (a snitchClock.Nanos reading), as overdue, until uncounted
-// when the replica returns from it. Before the replica's first answer it
-// dates the miss, as ended does a failure's, so that it expires: a replica
-// whose first requests hung was never probed, however long ago it healed.
+// when the replica returns from it.
 func (sc *score) countOverdue(seq, at int64) {
-	if sc.updated.Load() == 0 {
-		sc.failedAt.CompareAndSwap(0, at)
-	}
+	sc.missedFirst(at)
 	storeMax(&sc.overdueSeq, seq)
 	sc.overdue.Add(1) // after its number: a ranking that sees it sees that
 }
+
+// missedFirst dates, at at, a miss of a replica that has answered nothing
+// (an answer dates its score), unless one is dated already: it has no
+// other age to expire by (see expire). Every way a request can end
+// unanswered dates it, a failure, a request overdue or abandoned: a
+// replica whose first request hung past a hedge or a cancelled read, or
+// past its deadline, was never probed again, however long ago it healed.
+func (sc *score) missedFirst(at int64) {
+	if sc.neverAnswered() {
+		sc.failedAt.CompareAndSwap(0, at)
+	}
+}
+
+// neverAnswered reports whether the replica has not answered since its
+// score was made.
+func (sc *score) neverAnswered() bool { return sc.updated.Load() == 0 }
 
 // storeMax raises v to n, if n is more.
 func storeMax(v *atomic.Int64, n int64) {
@@ -240,9 +252,7 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		if seq < sc.answeredSeq.Load() {
 			break // it answered a later request: a miss for Metrics, not for ranking
 		}
-		if sc.updated.Load() == 0 { // its misses need an age to expire
-			sc.failedAt.CompareAndSwap(0, at)
-		}
+		sc.missedFirst(at)
 		if sc.misses.Add(1) > maxMisses {
 			sc.misses.Store(maxMisses)
 		}

@@ -132,3 +132,52 @@ func TestAReplicaStuckOnOneLoserIsProbed(t *testing.T) {
 		settle()
 	})
 }
+
+// A replica whose very first request hangs while the read ends otherwise
+// than at its deadline, hedged around or cancelled by its caller, has
+// answered nothing, missed nothing and has nothing overdue: the request it
+// was abandoned on dates its first miss, so that a read probes it once the
+// interval has passed. Undated, it was never asked again (found by review).
+func TestAReplicaWhoseFirstRequestWasAbandonedIsProbed(t *testing.T) {
+	for _, how := range []string{"hedged around", "cancelled by its caller"} {
+		t.Run(how, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cl := threeNodes(t)
+				st := &stuckState{id: B, hang: 1, release: make(chan struct{})}
+				defer st.free()
+				opts := policy(t, "5ms")
+				if how != "hedged around" {
+					opts = policy(t, "NEVER")
+				}
+				c, err := coordinator.New(coordinator.Config{
+					Liveness: cl, DefaultTable: opts,
+					Locator: wrapping(cl, 3, func(r replica.Replica) replica.Replica { return stuckFirst{r, st} }),
+				})
+				require.NoError(t, err)
+				defer c.Close()
+				read := func(ctx context.Context) (coordinator.Result, error) {
+					return c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+				}
+				if how == "hedged around" {
+					res, err := read(context.Background())
+					require.NoError(t, err)
+					require.True(t, res.Trace.Hedge.Fired, "B hung on its first request: the read hedged around it")
+				} else {
+					ctx, cancel := context.WithCancel(context.Background())
+					time.AfterFunc(50*time.Millisecond, cancel)
+					_, err := read(ctx)
+					require.Error(t, err, "B hung on its first request: its caller gave up")
+				}
+				asked := st.n.Load()
+				for range 600 { // a minute of QUORUM reads, six reset intervals
+					_, err := read(context.Background())
+					require.NoError(t, err)
+					time.Sleep(100 * time.Millisecond)
+				}
+				assert.Greater(t, st.n.Load(), asked, "B, answering, was not asked once in six reset intervals")
+				st.free()
+				settle()
+			})
+		})
+	}
+}
