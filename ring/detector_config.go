@@ -53,15 +53,20 @@ type DetectorConfig struct {
 	// whether it knows the node: Locator.Replica fits. A node convicted for
 	// connection failures is then probed through its current connection,
 	// not the one whose failure convicted it, so that a node replaced under
-	// the same ID, or removed and added again, is readmitted through its new
-	// connection: the current connection's being a replica.Prober or not
-	// chooses between probes and ReadmitAfter, and a new connection is
+	// the same ID, or removed and added again, is readmitted through its
+	// new connection: the current connection's being a replica.Prober or
+	// not chooses between probes and ReadmitAfter, and a new connection is
 	// looked for every CheckInterval and probed at once, the backoff
-	// starting again. Without it, or for an id it does not know, the failed
-	// connection is probed. It is called on the detector's goroutines, never
-	// under its locks, and must be fast and safe for concurrent use. It must
-	// not call Close, which waits for those goroutines; a call that panics is
-	// a failed probe.
+	// starting again: return the same value, a pointer say, for a
+	// connection that has not changed. A value unequal to the last (a
+	// wrapper made afresh at each call) is taken for a new connection at
+	// every look, and one of a type == cannot compare for the same one,
+	// whose replacement is then probed on the backoff's schedule. Without
+	// it, or for an id it does not know, the failed connection is probed.
+	// It is called on the detector's goroutines, never under its locks, and
+	// must be fast and safe for concurrent use. It must not call Close,
+	// which waits for those goroutines; a call that panics is a failed
+	// probe.
 	Replicas func(id string) (replica.Replica, bool)
 	// ProbeTimeout bounds each probe: a probe that has not answered by then
 	// fails, and is abandoned if it ignores its context. Default 1 s.

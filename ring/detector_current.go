@@ -61,6 +61,15 @@ func sameReplica(a, b replica.Replica) bool {
 	return a == b
 }
 
+// provablySame reports whether a and b are the same connection by ==: two
+// values of a type == cannot compare are not.
+func provablySame(a, b replica.Replica) bool {
+	if a == nil || b == nil || !reflect.ValueOf(a).Comparable() || !reflect.ValueOf(b).Comparable() {
+		return false
+	}
+	return a == b
+}
+
 // await waits wait, or less once t's node has a connection other than
 // last: with Replicas it looks every CheckInterval, so that a replacement
 // is probed within a second or so rather than after a backoff of up to

@@ -21,6 +21,12 @@ var errProbeExited = errors.New("ring: probe called runtime.Goexit")
 // not one more a probe (one a minute, forever, before this bound).
 const maxHungProbes = 4
 
+// maxHungProbesPerNode bounds a node's abandoned probes that still run,
+// whatever its connections: a Replicas that hands out a new value at each
+// call (a wrapper made afresh) looks like a new connection every time, and
+// its hung probes held one goroutine a probe, every second or two, forever.
+const maxHungProbesPerNode = 2 * maxHungProbes
+
 // errProbeHung fails a probe not made, its connection holding
 // maxHungProbes abandoned probes that have not returned.
 var errProbeHung = errors.New("ring: not probed: the probes of this connection abandoned at ProbeTimeout are still running")
@@ -75,17 +81,23 @@ func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
 }
 
 // stillProbing reports whether maxHungProbes abandoned probes of p's
-// connection have not returned yet.
+// connection, or maxHungProbesPerNode of t's, have not returned yet. A
+// connection of a type == cannot compare is charged with none of the
+// others' probes: else a replacement of the same type, which may answer,
+// was charged with the dead one's, and never probed.
 func (t *tracked) stillProbing(p replica.Prober) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.hung) < maxHungProbes {
+	switch {
+	case len(t.hung) < maxHungProbes:
 		return false
+	case len(t.hung) >= maxHungProbesPerNode:
+		return true
 	}
 	conn, _ := p.(replica.Replica)
 	n := 0
 	for _, h := range t.hung {
-		if other, _ := h.p.(replica.Replica); sameReplica(other, conn) {
+		if other, _ := h.p.(replica.Replica); provablySame(other, conn) {
 			n++
 		}
 	}
