@@ -28,8 +28,9 @@ const maxHungProbes = 4
 const maxHungProbesPerNode = 2 * maxHungProbes
 
 // errProbeHung fails a probe not made, its connection holding
-// maxHungProbes abandoned probes that have not returned.
-var errProbeHung = errors.New("ring: not probed: the probes of this connection abandoned at ProbeTimeout are still running")
+// maxHungProbes abandoned probes that have not returned, or its node
+// maxHungProbesPerNode.
+var errProbeHung = errors.New("ring: not probed: the probes of this connection or node abandoned at ProbeTimeout are still running")
 
 // hungProbe is a probe whose context ended before its Probe returned.
 type hungProbe struct {
@@ -41,9 +42,9 @@ type hungProbe struct {
 // Probe runs on a goroutine of its own: one that ignores its context is
 // abandoned to its replica when the context ends, as the coordinator
 // abandons a request that hangs, so that a hung probe holds up neither
-// the next probe, Forget nor Close; up to maxHungProbes of them, after
-// which each probe of the connection fails at once, and the backoff goes
-// on. A probe that panics fails.
+// the next probe, Forget nor Close; up to maxHungProbes of them a
+// connection and maxHungProbesPerNode a node, after which each probe
+// fails at once, and the backoff goes on. A probe that panics fails.
 func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
 	if t.stillProbing(p) {
 		return errProbeHung
