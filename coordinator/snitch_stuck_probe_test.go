@@ -14,6 +14,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // stuckFirst wraps one replica: its read number hang blocks, ignoring its
@@ -41,52 +42,64 @@ func (s stuckFirst) Read(ctx context.Context, cmd replica.Command) (replica.Resp
 
 func (st *stuckState) free() { st.once.Do(func() { close(st.release) }) }
 
+// stuckOn makes a coordinator over cl whose replica id hangs on its read
+// number hang, and returns the replica's state and a read of key through
+// the coordinator.
+func stuckOn(t *testing.T, cl *replicatest.Cluster, id string, hang int64, cfg coordinator.Config) (*stuckState, func(context.Context, consistency.Level) (coordinator.Result, error)) {
+	st := &stuckState{id: id, hang: hang, release: make(chan struct{})}
+	cfg.Liveness = cl
+	cfg.Locator = wrapping(cl, 3, func(r replica.Replica) replica.Replica { return stuckFirst{r, st} })
+	c, err := coordinator.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	t.Cleanup(st.free) // first: Close waits for the stuck read otherwise
+	read := func(ctx context.Context, l consistency.Level) (coordinator.Result, error) {
+		return c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: l})
+	}
+	return st, read
+}
+
+// askedWithinAMinute reads at QUORUM for a minute, six reset intervals,
+// and checks that st's replica, healed, was asked again; then frees its
+// stuck read.
+func askedWithinAMinute(t *testing.T, st *stuckState, read func(context.Context, consistency.Level) (coordinator.Result, error)) {
+	asked := st.n.Load()
+	for range 600 {
+		_, err := read(context.Background(), consistency.Quorum)
+		require.NoError(t, err)
+		time.Sleep(100 * time.Millisecond)
+	}
+	assert.Greater(t, st.n.Load(), asked, "%s, healed, was not asked once in six reset intervals", st.id)
+	st.free()
+	settle()
+}
+
 // A replica whose only requests so far were given up at their read's
-// deadline and never returned from (overdue) ranks as missing, as the
-// README says ("counts as a miss in ranking until the replica answers a
-// request sent after it"), and a replica that missed is to be probed by
-// one read once its score is older than Snitch.ResetInterval, "or, having
-// only ever failed, its first miss is" (README; snitch.go's expire: "One
-// that has only ever failed has no score, and its misses expire the same
-// way: else it was never asked again at ONE or QUORUM, however long ago it
-// healed"). Here C's first request hangs for good and every later one would
-// be answered at once: whether it answered once before or never, it is
-// probed after the interval. Having answered never, it was never asked
-// again: expire found neither an answer's date nor a first miss's
-// (failedAt was set only when a request ended), so its overdue miss never
-// expired (found by review).
+// deadline and never returned from (overdue) ranks as missing, and a
+// replica that missed is probed by one read once its score is older than
+// Snitch.ResetInterval, "or, having never answered, its first miss is"
+// (README; snitch.go's expire). Here C's first request hangs for good and
+// every later one would be answered at once: whether it answered once
+// before or never, it is probed after the interval. Having answered never,
+// it was never asked again: expire found neither an answer's date nor a
+// first miss's (failedAt was set only when a request ended), so its
+// overdue miss never expired (found by review).
 func TestAReplicaWhoseFirstRequestsHungIsProbedOnceHealed(t *testing.T) {
 	for _, answeredBefore := range []bool{true, false} {
 		t.Run(map[bool]string{true: "answered once before", false: "never answered"}[answeredBefore], func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				cl := threeNodes(t)
-				st := &stuckState{id: C, hang: 1, release: make(chan struct{})}
-				defer st.free()
+				hang := int64(1)
 				if answeredBefore {
-					st.hang = 2 // its first read answers, its second hangs
+					hang = 2 // its first read answers, its second hangs
 				}
-				c, err := coordinator.New(coordinator.Config{
-					Liveness: cl, DefaultTable: policy(t, "NEVER"), ReadTimeout: time.Second,
-					Locator: wrapping(cl, 3, func(r replica.Replica) replica.Replica { return stuckFirst{r, st} }),
-				})
-				require.NoError(t, err)
-				defer c.Close()
-				read := func(l consistency.Level) error {
-					_, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: l})
-					return err
-				}
+				st, read := stuckOn(t, threeNodes(t), C, hang, coordinator.Config{DefaultTable: policy(t, "NEVER"), ReadTimeout: time.Second})
 				if answeredBefore {
-					require.NoError(t, read(consistency.All))
+					_, err := read(context.Background(), consistency.All)
+					require.NoError(t, err)
 				}
-				require.Error(t, read(consistency.All), "C hangs: the read at ALL times out")
-				asked := st.n.Load()
-				for range 600 { // a minute of QUORUM reads, six reset intervals
-					require.NoError(t, read(consistency.Quorum))
-					time.Sleep(100 * time.Millisecond)
-				}
-				assert.Greater(t, st.n.Load(), asked, "C, healed, was not probed once in six reset intervals")
-				st.free()
-				settle()
+				_, err := read(context.Background(), consistency.All)
+				require.Error(t, err, "C hangs: the read at ALL times out")
+				askedWithinAMinute(t, st, read)
 			})
 		})
 	}
@@ -102,34 +115,13 @@ func TestAReplicaWhoseFirstRequestsHungIsProbedOnceHealed(t *testing.T) {
 // to it (found by review).
 func TestAReplicaStuckOnOneLoserIsProbed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl := threeNodes(t)
-		st := &stuckState{id: B, hang: 2, release: make(chan struct{})} // its second read hangs
-		defer st.free()
-		c, err := coordinator.New(coordinator.Config{
-			Liveness: cl, DefaultTable: policy(t, "5ms"),
-			Locator: wrapping(cl, 3, func(r replica.Replica) replica.Replica { return stuckFirst{r, st} }),
-		})
+		st, read := stuckOn(t, threeNodes(t), B, 2, coordinator.Config{DefaultTable: policy(t, "5ms")}) // its second read hangs
+		_, err := read(context.Background(), consistency.All)                                           // measures all three
 		require.NoError(t, err)
-		defer c.Close()
-		read := func(l consistency.Level) coordinator.Result {
-			res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: l})
-			require.NoError(t, err)
-			return res
-		}
-		read(consistency.All) // measures all three
-		res := read(consistency.Quorum)
+		res, err := read(context.Background(), consistency.Quorum)
+		require.NoError(t, err)
 		require.True(t, res.Trace.Hedge.Fired, "B hung: the read hedged around it")
-		asked := st.n.Load()
-		for range 600 { // a minute of QUORUM reads, six reset intervals
-			read(consistency.Quorum)
-			time.Sleep(100 * time.Millisecond)
-		}
-		for _, r := range c.Metrics().Replicas {
-			t.Logf("%s requests %d misses %d outstanding %d latency %v", r.Endpoint.ID, r.Requests, r.Misses, r.Outstanding, r.Latency)
-		}
-		assert.Greater(t, st.n.Load(), asked, "B, answering, was not asked once in six reset intervals")
-		st.free()
-		settle()
+		askedWithinAMinute(t, st, read)
 	})
 }
 
@@ -142,41 +134,22 @@ func TestAReplicaWhoseFirstRequestWasAbandonedIsProbed(t *testing.T) {
 	for _, how := range []string{"hedged around", "cancelled by its caller"} {
 		t.Run(how, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				cl := threeNodes(t)
-				st := &stuckState{id: B, hang: 1, release: make(chan struct{})}
-				defer st.free()
-				opts := policy(t, "5ms")
+				policyName := "5ms"
 				if how != "hedged around" {
-					opts = policy(t, "NEVER")
+					policyName = "NEVER"
 				}
-				c, err := coordinator.New(coordinator.Config{
-					Liveness: cl, DefaultTable: opts,
-					Locator: wrapping(cl, 3, func(r replica.Replica) replica.Replica { return stuckFirst{r, st} }),
-				})
-				require.NoError(t, err)
-				defer c.Close()
-				read := func(ctx context.Context) (coordinator.Result, error) {
-					return c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
-				}
+				st, read := stuckOn(t, threeNodes(t), B, 1, coordinator.Config{DefaultTable: policy(t, policyName)})
 				if how == "hedged around" {
-					res, err := read(context.Background())
+					res, err := read(context.Background(), consistency.Quorum)
 					require.NoError(t, err)
 					require.True(t, res.Trace.Hedge.Fired, "B hung on its first request: the read hedged around it")
 				} else {
 					ctx, cancel := context.WithCancel(context.Background())
 					time.AfterFunc(50*time.Millisecond, cancel)
-					_, err := read(ctx)
+					_, err := read(ctx, consistency.Quorum)
 					require.Error(t, err, "B hung on its first request: its caller gave up")
 				}
-				asked := st.n.Load()
-				for range 600 { // a minute of QUORUM reads, six reset intervals
-					_, err := read(context.Background())
-					require.NoError(t, err)
-					time.Sleep(100 * time.Millisecond)
-				}
-				assert.Greater(t, st.n.Load(), asked, "B, answering, was not asked once in six reset intervals")
-				st.free()
-				settle()
+				askedWithinAMinute(t, st, read)
 			})
 		})
 	}
