@@ -16,8 +16,9 @@ type PlacementLocator interface {
 	Locator
 	// LocatePlacement returns the placement of (table, key): the replicas
 	// and replication Locate would return, checked once. It must be safe
-	// for concurrent use. A nil placement without an error fails the read
-	// with ErrBadPlacement.
+	// for concurrent use. A nil placement without an error, or one not
+	// made by NewPlacement (the zero Placement), fails the read with
+	// ErrBadPlacement.
 	LocatePlacement(table, key string) (*Placement, error)
 }
 

@@ -168,6 +168,8 @@ func (r *read) placement() ([]replica.Replica, []replica.Endpoint, consistency.R
 		return nil, nil, consistency.Replication{}, err
 	case p == nil:
 		return nil, nil, consistency.Replication{}, fmt.Errorf("%w: LocatePlacement returned no placement", ErrBadPlacement)
+	case len(p.reps) == 0: // NewPlacement refuses none: the zero Placement
+		return nil, nil, consistency.Replication{}, fmt.Errorf("%w: LocatePlacement returned a Placement not made by NewPlacement", ErrBadPlacement)
 	}
 	only, err := p.forRead(r.req.Level, r.c.cfg.LocalDatacenter)
 	if err != nil {
