@@ -312,6 +312,9 @@ func (b HedgeBudget) validate() error {
 	if b.Percent > 1 || b.Percent != b.Percent {
 		return configError("HedgeBudget.Percent must be a number at most 1, not %v", b.Percent)
 	}
+	if b.MinPerSecond != b.MinPerSecond {
+		return configError("HedgeBudget.MinPerSecond must be a number, not %v", b.MinPerSecond)
+	}
 	if b.Window < 0 {
 		return configError("HedgeBudget.Window %v is negative", b.Window)
 	}
