@@ -34,35 +34,39 @@ type check struct {
 //		})
 //	}
 //
-// Each check runs as a subtest on a fresh, empty replica from newReplica,
-// which may fail t. The checks: a cancelled context or a passed deadline makes
-// Read and Apply fail with an error wrapping the context's error, and a
-// context cancelled while the call runs makes it return, failing so or
-// answering truly (a read with what the replica holds, an Apply with nil only
-// for a write made); a partition never written reads as Partition{Key: key}; a
-// data response carries the command's key; a digest-only read returns the
-// digest of the partition a data read returns (with and without a column
-// selection, an empty one included); Apply merges (two versions applied in
-// both orders read as repair.Merge of them, cells whose timestamps tie and
-// deletions of the same partition and row included, and applying twice changes
-// nothing; and every element written twice or more, in both orders: row
-// liveness, complex deletions, overlapping range tombstones, tied deletions,
-// an expiring cell tied with a live one, static cells and deletions) and
-// leaves the partition it is given as it was, when it returns and after later
-// calls; a read after a write sees it (an answer cached before it, a digest
-// say, must not be); a column selection projects; tables are separate, in data
-// and digests; partition and clustering keys are bytes, not C or UTF-8 strings
-// (keys that differ only after a zero byte, or only in 0xfe and 0xff, stay
-// apart), and a clustering key may be empty; concurrent Reads and Applies are
-// safe (run the test with -race) and lose no write; every answer, at several
-// read times (one a second before an expiry; others expire cells and purge
-// some tombstones, which are then not counted; read forward, then back, so
-// that a store keeping what a read purged fails), column selections and digest
-// versions, is what Command.Respond gives for the data written, which holds a
-// static row, range tombstones, row liveness, complex cells and deletions; a
-// digest read at every version up to the replica's MaxDigestVersion
-// (replica.DigestVersioner) is Respond's; reads by a Query are Respond's:
-// slices with inclusive, exclusive and open bounds, limits forward and
+// Each check runs as a subtest on a fresh, empty replica from newReplica, which
+// may fail t. The checks: a cancelled context or a passed deadline makes Read
+// and Apply fail with an error wrapping the context's error, and a context
+// cancelled while the call runs makes it return, failing so or answering truly
+// (a read with what the replica holds, an Apply with nil only for a write
+// made); a partition never written reads as Partition{Key: key}; a data
+// response carries the command's key; a digest-only read returns the digest of
+// the partition a data read returns (with and without a column selection, an
+// empty one included); Apply merges (two versions applied in both orders read
+// as repair.Merge of them, cells whose timestamps tie and deletions of the same
+// partition and row included, and applying twice changes nothing; and every
+// element written twice or more, in both orders: row liveness, complex
+// deletions, overlapping range tombstones, tied deletions, an expiring cell
+// tied with a live one, static cells and deletions; and ties of timestamps that
+// kind or local deletion time decides: a tombstone and an expiring cell, two
+// expiring cells, two tombstones, row liveness, and row, range and complex
+// deletions) and leaves the partition it is given as it was, when it returns
+// and after later calls; a read after a write sees it (an answer cached before
+// it, a digest say, must not be); a column selection projects; tables are
+// separate, in data and digests; partition and clustering keys are bytes, not C
+// or UTF-8 strings (keys that differ only after a zero byte, or only in 0xfe
+// and 0xff, stay apart), and a clustering key may be empty; concurrent Reads
+// and Applies are safe (run the test with -race) and lose no write; every
+// answer, at several read times (one a second before an expiry; others expire
+// cells and purge some tombstones, which are then not counted; read forward,
+// then back, so that a store keeping what a read purged fails; some at a
+// gcBefore equal to a deletion time or a row liveness's expiry, which purges
+// neither), column selections and digest versions, is what Command.Respond
+// gives for the data written, which holds a static row, range tombstones, row
+// liveness, complex cells and deletions; a digest read at every version up to
+// the replica's MaxDigestVersion (replica.DigestVersioner) is Respond's; reads
+// by a Query are Respond's: slices with inclusive, exclusive and open bounds
+// (and of a static column, which keeps the static row), limits forward and
 // reversed that count only live rows (deleted and expired rows interleaved; of
 // a column selection, the rows live in it), one limit for all of a query's
 // slices, and clip a range tombstone at the last row, the static row; pages

@@ -21,8 +21,9 @@ type conflict struct {
 // the model written twice or more, where a store that keeps the last write
 // of a field (a row's liveness, a collection's deletion, a static cell),
 // replaces overlapping range tombstones, keeps the first of two deletions
-// on a timestamp tie, ignores expiry on a tie, or drops what a partition
-// deletion does not cover, answers unlike Respond on the merge.
+// or tombstones on a timestamp tie, ignores expiry on a tie (a tombstone's
+// over an expiring cell's, the later expiry of two), or drops what a
+// partition deletion does not cover, answers unlike Respond on the merge.
 // The writes' key is empty: each is applied under a key of its own.
 func conflicts() []conflict {
 	p := func(rows ...replica.Row) replica.Partition { return replica.NewPartition("", rows...) }
@@ -55,6 +56,37 @@ func conflicts() []conflict {
 		{name: "expiring cell tied with a live one", nowInSec: 400, gcBy: 100, writes: []replica.Partition{
 			p(row("r", replica.Live("x", "b", 10))),
 			p(row("r", replica.Expiring("x", "a", 10, 100, 300))),
+		}},
+		// Ties decided by kind, then by local deletion time: what expires
+		// or is purged when (CASSANDRA-14592), not the value or the order
+		// of the writes.
+		{name: "tombstone tied with an expiring cell", nowInSec: 200, gcBy: 50, writes: []replica.Partition{
+			p(row("r", replica.Tombstone("x", 10, 100))),
+			p(row("r", replica.Expiring("x", "deleted", 10, 1000, 1100))),
+		}},
+		{name: "expiring cells tied", nowInSec: 500, gcBy: 50, writes: []replica.Partition{
+			p(row("r", replica.Expiring("x", "a, expires later", 10, 1000, 1100))),
+			p(row("r", replica.Expiring("x", "b, expires first", 10, 100, 200))),
+		}},
+		{name: "cell tombstones tied", nowInSec: 400, gcBy: 200, writes: []replica.Partition{
+			p(row("r", replica.Tombstone("x", 10, 100))),
+			p(row("r", replica.Tombstone("x", 10, 300))),
+		}},
+		{name: "row liveness tied", nowInSec: 300, gcBy: 250, writes: []replica.Partition{
+			p(row("r").WithLiveness(replica.Inserted(10))),
+			p(row("r").WithLiveness(replica.InsertedWithTTL(10, 100, 200))),
+		}},
+		{name: "row deletions tied", nowInSec: 400, gcBy: 200, writes: []replica.Partition{
+			p(row("r").WithDeletion(replica.DeletedAt(10, 100))),
+			p(row("r").WithDeletion(replica.DeletedAt(10, 300))),
+		}},
+		{name: "range tombstones tied", nowInSec: 400, gcBy: 200, writes: []replica.Partition{
+			p().WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("a"), replica.EndAt("c"), replica.DeletedAt(10, 100))),
+			p().WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("b"), replica.EndAt("d"), replica.DeletedAt(10, 300))),
+		}},
+		{name: "complex deletions tied", nowInSec: 400, gcBy: 200, writes: []replica.Partition{
+			p(row("r").WithComplexDeletion("m", replica.DeletedAt(10, 100))),
+			p(row("r").WithComplexDeletion("m", replica.DeletedAt(10, 300))),
 		}},
 		{name: "static complex deletion", writes: []replica.Partition{
 			p().WithStatic(replica.Live("tags", "", 10).WithPath("a")),

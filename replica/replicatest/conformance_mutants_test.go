@@ -246,8 +246,20 @@ var mutants = map[string]struct {
 	"a deletion drops the static row":         {mutant{apply: deletionDropsStaticRow}, "apply_merges_conflicts"},
 	"keeps the last static cell written":      {mutant{apply: lastStaticCellWins}, "apply_merges_conflicts"},
 	"expires cells a second early":            {mutant{read: expiresEarly}, "read_time"},
-	"digests no columns as every column":      {mutant{read: digestsNoColumnsAsAll}, "columns"},
-	"appends to the caller's columns":         {mutant{read: appendsToColumns}, "commands_stay_as_given"},
+	// Ties decided by kind or local deletion time, purges at gcBefore and
+	// the static row of a projection (conformance_tie_mutants_test.go).
+	"an expiring cell beats a tombstone on a tie":             {mutant{apply: expiringBeatsTombstoneOnTie}, "apply_merges_conflicts"},
+	"ties expiring cells by value":                            {mutant{apply: valueTiesExpiringCells}, "apply_merges_conflicts"},
+	"keeps the held cell tombstone on a tie":                  {mutant{apply: heldCellTombstoneWinsTie}, "apply_merges_conflicts"},
+	"a permanent row liveness beats an expiring one on a tie": {mutant{apply: permanentLivenessWinsTie}, "apply_merges_conflicts"},
+	"keeps the held row deletion on a tie":                    {mutant{apply: heldRowDeletionWinsTie}, "apply_merges_conflicts"},
+	"keeps the held range tombstone on a tie":                 {mutant{apply: heldRangeTombstoneWinsTie}, "apply_merges_conflicts"},
+	"keeps the held complex deletion on a tie":                {mutant{apply: heldComplexDeletionWinsTie}, "apply_merges_conflicts"},
+	"purges deletions made at gcBefore":                       {mutant{read: purgesAtGCBefore}, "read_time"},
+	"drops expired row liveness at gcBefore":                  {mutant{read: dropsLivenessExpiredAtGCBefore}, "read_time"},
+	"drops the static row of a read by columns":               {mutant{read: dropsStaticOfProjection}, "query_slices"},
+	"digests no columns as every column":                      {mutant{read: digestsNoColumnsAsAll}, "columns"},
+	"appends to the caller's columns":                         {mutant{read: appendsToColumns}, "commands_stay_as_given"},
 }
 
 // limitEachSlice reads a limited query of several slices one slice at a

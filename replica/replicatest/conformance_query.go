@@ -58,8 +58,10 @@ func checkQuerySlices(t *testing.T, r replica.Replica) {
 		expectAnswer(t, r, queryCommand("q", replica.Query{Slices: slices}), stored)
 	}
 	cmd := queryCommand("q", replica.Query{Slices: []replica.Slice{sl(replica.StartAt("d"), replica.Top())}})
-	cmd.Columns = []string{"y"}
-	expectAnswer(t, r, cmd, stored)
+	for _, cols := range [][]string{{"y"}, {"s", "y"}} { // and a static column: the static row is projected, not dropped
+		cmd.Columns = cols
+		expectAnswer(t, r, cmd, stored)
+	}
 }
 
 // checkQueryLimits reads with limits, forward and reversed: only live rows

@@ -42,8 +42,11 @@ var timeBases = []int64{0, 1<<32 + 1<<20}
 // read rich(key, base) at: none, then later and later, each purging more.
 func readTimes(base int64) [][2]int64 {
 	// 299: a second before an expiry, which a store expiring cells at
-	// nowInSec+1 takes as past.
-	times := [][2]int64{{0, 0}, {170, 101}, {260, 160}, {299, 190}, {310, 190}, {500, 450}}
+	// nowInSec+1 takes as past. gcBefore 160, 200 and 250: the local
+	// deletion times of a tombstone and a range tombstone, and the expiry
+	// of a row liveness, which a store purging at gcBefore rather than
+	// before it drops.
+	times := [][2]int64{{0, 0}, {170, 101}, {260, 160}, {299, 190}, {310, 200}, {500, 250}, {500, 450}}
 	for i := 1; i < len(times); i++ {
 		times[i][0] += base
 		times[i][1] += base
