@@ -1,7 +1,6 @@
 package coordinator
 
 import (
-	"context"
 	"sync/atomic"
 	"time"
 
@@ -112,7 +111,10 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 }
 
 // settleRepairs books the BLOCKING repair writes that ended and hands those
-// still pending to the ASYNC queue; it returns how many it handed on.
+// still pending to the ASYNC queue; it returns how many it handed on. The
+// Observer is told last, with every write booked and queued: one that
+// calls runtime.Goexit (t.FailNow) ends the reading goroutine, and left
+// the writes after it neither booked nor queued.
 func (r *read) settleRepairs(stale []staleReplica) int {
 	var leftover []staleReplica
 	for i, s := range stale {
@@ -121,10 +123,15 @@ func (r *read) settleRepairs(stale []staleReplica) int {
 			leftover = append(leftover, s)
 			continue
 		}
-		r.c.repairDone(r.parent, r.t, RepairEvent{Key: r.req.Key, To: s.cand.ep, Mode: repair.Blocking, Mutation: s.diff,
-			Err: rt.Err, Sent: r.start.Add(rt.Sent), Took: rt.Done - rt.Sent})
+		r.c.bookRepair(r.t, rt.Err)
 	}
 	r.enqueueRepairs(leftover)
+	for i, s := range stale {
+		if rt := &r.trace.Requests[r.staleFirst+i]; rt.Outcome != Pending {
+			r.c.observeRepair(r.parent, RepairEvent{Table: r.t.name, Key: r.req.Key, To: s.cand.ep, Mode: repair.Blocking,
+				Mutation: s.diff, Err: rt.Err, Sent: r.start.Add(rt.Sent), Took: rt.Done - rt.Sent})
+		}
+	}
 	return len(leftover)
 }
 
@@ -228,14 +235,6 @@ func (r *read) enqueueRepairs(stale []staleReplica) {
 	for _, s := range stale {
 		r.c.repairs.enqueue(repairJob{t: r.t, key: r.req.Key, s: s, labels: r.parent})
 	}
-}
-
-// repairDone books the outcome of one repair write of t and tells the
-// observer of it, with ctx, the context of the read whose repair it was.
-func (c *Coordinator) repairDone(ctx context.Context, t *table, e RepairEvent) {
-	c.bookRepair(t, e.Err)
-	e.Table = t.name
-	c.observeRepair(ctx, e)
 }
 
 // bookRepair counts one repair write of t acknowledged, or failed with err.

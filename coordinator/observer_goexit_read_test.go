@@ -1,0 +1,99 @@
+package coordinator_test
+
+import (
+	"context"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// goexitFirstRepair calls runtime.Goexit for the first repair it is told of.
+type goexitFirstRepair struct{ n *atomic.Int32 }
+
+func (goexitFirstRepair) OnHedge(coordinator.HedgeEvent) {}
+func (g goexitFirstRepair) OnRepair(e coordinator.RepairEvent) {
+	if g.n.Add(1) == 1 {
+		runtime.Goexit()
+	}
+}
+
+// An Observer that calls Goexit (t.FailNow in a test double) for a
+// BLOCKING repair ends the reading goroutine, as from Read; the other
+// writes of the repair must still be booked, so that RepairsSent stays the
+// sum of how repairs ended.
+func TestBlockingRepairObserverGoexitLeavesRepairsBooked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A))
+		var n atomic.Int32
+		c, err := coordinator.New(coordinator.Config{Locator: e.cluster, Liveness: e.cluster,
+			Observer: goexitFirstRepair{&n}, DefaultTable: policy(t, "NEVER")})
+		require.NoError(t, err)
+		defer c.Close()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+		}()
+		<-done
+		time.Sleep(time.Second)
+		synctest.Wait()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(2), m.RepairsSent)
+		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned,
+			"a repair is neither acknowledged, failed, dropped nor abandoned:\n%v", c.Metrics())
+	})
+}
+
+// stallFirstApply holds its first Apply until the write's context ends.
+type stallFirstApply struct {
+	replica.Replica
+	n *atomic.Int32
+}
+
+func (s stallFirstApply) Apply(ctx context.Context, m replica.Mutation) error {
+	if s.n.Add(1) == 1 {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return s.Replica.Apply(ctx, m)
+}
+
+// And a write still running when the read ends must still go on to the
+// ASYNC queue: C, stale, is repaired in the background.
+func TestBlockingRepairObserverGoexitStillQueuesPendingWrites(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A))
+		var n atomic.Int32
+		var applies atomic.Int32
+		c, err := coordinator.New(coordinator.Config{
+			Locator:  wrapID(e.cluster, C, func(r replica.Replica) replica.Replica { return stallFirstApply{r, &applies} }),
+			Liveness: e.cluster, Observer: goexitFirstRepair{&n}, DefaultTable: policy(t, "NEVER"),
+			ReadTimeout: 100 * time.Millisecond,
+		})
+		require.NoError(t, err)
+		defer c.Close()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+		}()
+		<-done
+		time.Sleep(time.Second)
+		synctest.Wait()
+		p, _ := e.replica(C).Partition(tbl, key)
+		assert.Equal(t, "v2", string(p.Rows[0].Cells[0].Value), "C was never repaired")
+		m := c.Metrics().Total
+		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned, "%v", c.Metrics())
+	})
+}
