@@ -30,7 +30,9 @@ type TableOptions struct {
 	// AdditionalWritePolicy decides when a BLOCKING read repair whose
 	// writes are not all acknowledged also writes to the replicas the read
 	// did not contact (Cassandra's additional_write_policy), in the
-	// speculative-retry grammar, over the table's repair-write latency.
+	// speculative-retry grammar, over how long the table's BLOCKING repair
+	// rounds take, from the writes going out to the acknowledgement that
+	// completes the level.
 	// The zero value is the default, 99p; NEVER turns it off.
 	AdditionalWritePolicy latency.SpeculativeRetry `json:"additional_write_policy"`
 	// GCGraceSeconds is how long, in seconds, a tombstone must be kept

@@ -71,7 +71,7 @@ func staleCount(diffs []replica.Partition) int {
 
 // additionalWriteWait is how long, from now, a BLOCKING repair still short
 // of acks waits before it sends additional writes (the table's
-// additional-write threshold over its repair-write latency), and whether
+// additional-write threshold over its repair rounds' latency), and whether
 // it may: not under NEVER, nor when the threshold exceeds the read timeout.
 func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bool) {
 	t := r.now()
@@ -102,12 +102,29 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 	r.armSpeculation(from, wait)
 	err := r.gather()
 	settled = true
+	r.recordRepairRound(from, err)
 	r.trace.AdditionalWrite.Won = err == nil && r.speculationAnswered(PhaseRepair)
 	leftover := r.settleRepairs(stale)
 	if isTimeout(err) { // not when the caller cancelled the read
 		r.c.countRepairs(r.t, int64(leftover), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
 	}
 	return err
+}
+
+// recordRepairRound feeds the additional-write threshold how long the
+// repair round took, from when its writes went out to the acknowledgement
+// that completed it (or to its timeout), as endFirstRound feeds the read
+// threshold: not each acknowledgement's own latency, which recorded an
+// additional write's quick ack and never the slow write it stood in for
+// (cancelled with the read), so that sustained additional writes dragged
+// the threshold down to the bystanders' latency, where it stayed.
+func (r *read) recordRepairRound(from time.Time, err error) {
+	switch {
+	case err == nil && !r.ackedAt.IsZero():
+		r.t.repairWrites.RecordAt(r.ackedAt.Sub(from), r.ackedAt)
+	case isTimeout(err):
+		r.t.repairWrites.Record(time.Since(from))
+	}
 }
 
 // settleRepairs books the BLOCKING repair writes that ended and hands those

@@ -80,6 +80,7 @@ type readState struct {
 	calls   []*call   // per request index, all rounds
 	answers []*call   // successful read answers, all rounds
 	lastAt  time.Time // when the first round's last successful answer arrived
+	ackedAt time.Time // when the repair round's last acknowledgement arrived
 
 	stale      []staleReplica // a BLOCKING repair's writes,
 	staleFirst int            // from this request index on
@@ -251,7 +252,7 @@ func (r *read) accept(idx int) {
 	}
 	rt.Outcome = Answered
 	if rt.Kind == KindRepair {
-		r.t.repairWrites.RecordAt(a.at.Sub(a.sent), a.at)
+		r.ackedAt = a.at
 		return
 	}
 	r.lastAt = a.at

@@ -18,8 +18,10 @@ type table struct {
 	// replicas, hedge delay included: what the threshold is computed from.
 	firstRound *latency.Tracker
 	threshold  *latency.Threshold
-	// repairWrites records how long repair writes took to be acknowledged:
-	// what the additional-write threshold is computed from.
+	// repairWrites records how long BLOCKING repair rounds took, from
+	// their writes going out to the acknowledgement that completed them,
+	// additional writes' delay included: what the additional-write
+	// threshold is computed from.
 	repairWrites   *latency.Tracker
 	writeThreshold *latency.Threshold
 	// budget caps the table's speculative actions; nil when unlimited.
