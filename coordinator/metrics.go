@@ -74,8 +74,9 @@ type TableMetrics struct {
 	// A speculative action was due but not taken: no live replica below
 	// its backlog cap left to ask (Cassandra's "insufficient replicas"; not
 	// at ALL, which asks every replica by definition, though its trace
-	// says NoCandidate), a budget was spent, or too many reads were in
-	// flight.
+	// says NoCandidate), a budget was spent, or the overload switch held it
+	// back (too many reads in flight, or a first-round threshold at or above
+	// the read timeout: see Config.MaxInFlight).
 	NoCandidate, SuppressedBudget, SuppressedOverload int64
 	// PostponedSpeculations counts speculative actions put off when due
 	// because a request of their round had not yet started on one of the

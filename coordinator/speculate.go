@@ -125,7 +125,7 @@ func (r *read) allowed(candidate bool) SuppressCause {
 		return NoCandidate
 	case r.rd.standsIn():
 		return NotSuppressed
-	case r.c.overloaded():
+	case r.c.overloaded() || r.thresholdPastTimeout():
 		m.suppressedOverload.Add(1)
 		return SuppressedOverload
 	}
@@ -156,6 +156,15 @@ func (r *read) refund() {
 		r.c.refund(r.t, r.rd.drawn)
 		r.rd.drawn = time.Time{}
 	}
+}
+
+// thresholdPastTimeout is the overload switch's other half (DESIGN 2.4):
+// no first-round speculation while the table's threshold is at or above
+// the read timeout, not even one a failure calls for at once; the
+// reconcile and repair rounds check theirs before they start
+// (reconcileMaySpeculate, additionalWriteWait).
+func (r *read) thresholdPastTimeout() bool {
+	return r.rd.phase == PhaseInitial && r.threshold >= r.c.cfg.ReadTimeout
 }
 
 // overloaded is the overload switch: more reads in flight than MaxInFlight.

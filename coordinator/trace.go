@@ -155,7 +155,7 @@ type SuppressCause uint8
 const (
 	NotSuppressed      SuppressCause = iota
 	SuppressedBudget                 // the hedge budget was spent
-	SuppressedOverload               // too many reads in flight
+	SuppressedOverload               // the overload switch (Config.MaxInFlight)
 	// NoCandidate: every live replica below its backlog cap was already
 	// contacted. Traced at ALL too, where TableMetrics.NoCandidate does
 	// not count it.

@@ -1,0 +1,86 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
+)
+
+// DESIGN 2.4: the overload switch means no hedging while the threshold is
+// above the timeout. The reconcile round keeps to it (a failed reconcile
+// read is not replaced: reconcileMaySpeculate), but the first round sends
+// its speculative request at once when a failure leaves it no other way,
+// however far above the read timeout the threshold is: a table whose
+// threshold has climbed past the timeout (its replicas are drowning, and
+// answer ErrOverloaded) keeps sending each failed read's load to another
+// replica.
+func TestNoHedgeWhileTheThresholdIsAboveTheTimeout(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		failing string // fails its data reads
+	}{
+		{"first round", A},
+		{"reconcile round", B},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cl := fiveNodes(t)
+				if c.failing == B { // a mismatch between A (v1) and B (v2), so that B is asked for data
+					require.NoError(t, cl.SeedOn(tbl, row(key, "v2", 20), B, C, D, E))
+				}
+				loc := wrapIDs(cl, map[string]bool{c.failing: true}, func(r replica.Replica) replica.Replica { return failsData{r} })
+				co, err := coordinator.New(coordinator.Config{Locator: loc, Liveness: cl, ReadTimeout: ms(50),
+					DefaultTable: policy(t, "60ms"), Snitch: coordinator.SnitchConfig{Disabled: true}})
+				require.NoError(t, err)
+				defer co.Close()
+
+				res, err := co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+				m := co.Metrics().Total
+				assert.Zero(t, m.SpeculativeRetries+m.ReconcileSpeculations,
+					"%s: a speculative request was sent with the threshold (60 ms) above the read timeout (50 ms): err %v\n%s", c.name, err, res.Trace)
+				settle()
+			})
+		})
+	}
+}
+
+// The same with a threshold the table learnt: a timeout storm (every
+// replica slower than the 100 ms read timeout) sets its 99p at 100.14 ms,
+// above the timeout; while it stays there, a read whose data replica
+// refuses it at once as overloaded is hedged to C.
+func TestNoHedgeWhileTheLearntThresholdIsAboveTheTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{ReadTimeout: ms(100), ThresholdRefresh: ms(1),
+			Snitch: coordinator.SnitchConfig{Disabled: true}})
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(ms(200)))
+		}
+		for range 250 {
+			_, _, err := e.read(consistency.Quorum)
+			require.Error(t, err)
+		}
+		settle()
+		th, _ := e.c.TableMetrics(tbl)
+		require.GreaterOrEqual(t, th.Threshold, ms(100), "the storm set the threshold above the timeout")
+		before := e.c.Metrics().Total
+
+		for _, id := range []string{B, C} {
+			e.behave(t, id, constant(ms(1)))
+		}
+		e.behave(t, A, replicatest.Behavior{Fault: replicatest.ErrorAfter(0, replica.ErrOverloaded)})
+		res, _, err := e.read(consistency.Quorum)
+		after := e.c.Metrics().Total
+		assert.Zero(t, after.SpeculativeRetries-before.SpeculativeRetries,
+			"threshold %v above the 100 ms timeout, yet A's overload was hedged: err %v\n%s", th.Threshold, err, res.Trace)
+		assert.Equal(t, int64(1), after.SuppressedOverload-before.SuppressedOverload, "the switch counts what it stops")
+		settle()
+	})
+}
