@@ -26,46 +26,57 @@ func createChartFile(path string) (*chartFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	mode, err := checkWritable(path)
+	mode, err := checkCreatable("-plot", path)
 	if err != nil {
 		return nil, err
-	}
-	tmp, err := createTemp(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := errors.Join(tmp.Close(), os.Remove(tmp.Name())); err != nil {
-		return nil, fmt.Errorf("-plot %s: %w", path, err)
 	}
 	return &chartFile{path: path, mode: mode}, nil
 }
 
-// createTemp creates a temporary file beside path.
-func createTemp(path string) (*os.File, error) {
+// checkCreatable checks that path, the value of flag, can be written, by
+// checkWritable and by creating a temporary file beside it and removing
+// it at once; it returns the mode checkWritable gives. It changes nothing.
+func checkCreatable(flag, path string) (fs.FileMode, error) {
+	mode, err := checkWritable(flag, path)
+	if err != nil {
+		return 0, err
+	}
+	tmp, err := createTemp(flag, path)
+	if err != nil {
+		return 0, err
+	}
+	if err := errors.Join(tmp.Close(), os.Remove(tmp.Name())); err != nil {
+		return 0, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return mode, nil
+}
+
+// createTemp creates a temporary file beside path, the value of flag.
+func createTemp(flag, path string) (*os.File, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
-		return nil, fmt.Errorf("-plot %s: cannot create a file in %s: %w", path, dir, pathCause(err))
+		return nil, fmt.Errorf("%s %s: cannot create a file in %s: %w", flag, path, dir, pathCause(err))
 	}
 	return tmp, nil
 }
 
-// checkWritable fails if path exists and is a directory or cannot be
-// opened for writing, and returns the mode the chart file gets: the
-// existing file's, or 0644. It changes nothing.
-func checkWritable(path string) (fs.FileMode, error) {
+// checkWritable fails if path, the value of flag, exists and is a
+// directory or cannot be opened for writing, and returns the mode the
+// file it names gets: the existing file's, or 0644. It changes nothing.
+func checkWritable(flag, path string) (fs.FileMode, error) {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return 0o644, nil
 	case err != nil:
-		return 0, fmt.Errorf("-plot %s: %w", path, pathCause(err))
+		return 0, fmt.Errorf("%s %s: %w", flag, path, pathCause(err))
 	case st.IsDir():
-		return 0, fmt.Errorf("-plot %s: is a directory", path)
+		return 0, fmt.Errorf("%s %s: is a directory", flag, path)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
-		return 0, fmt.Errorf("-plot %s: %w", path, pathCause(err))
+		return 0, fmt.Errorf("%s %s: %w", flag, path, pathCause(err))
 	}
 	return st.Mode().Perm(), f.Close()
 }
@@ -82,7 +93,7 @@ func pathCause(err error) error {
 
 // commit writes the chart with write and moves it to its path.
 func (c *chartFile) commit(write func(io.Writer) error) error {
-	tmp, err := createTemp(c.path)
+	tmp, err := createTemp("-plot", c.path)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,16 @@ import (
 // startProfiles starts the CPU profile and the execution trace that o
 // asks for. The returned stop ends them and closes their files.
 func startProfiles(o options) (stop func() error, err error) {
+	// Both paths are checked before either is created: a bad one is a bad
+	// command line, which must not truncate the other's earlier profile.
+	for _, f := range [][2]string{{"-cpuprofile", o.cpuProfile}, {"-trace", o.trace}} {
+		if f[1] == "" {
+			continue
+		}
+		if _, err := checkCreatable(f[0], f[1]); err != nil {
+			return nil, fmt.Errorf("%w: %w", errUsage, err)
+		}
+	}
 	var stops []func() error
 	stop = func() error {
 		var errs []error
