@@ -40,8 +40,9 @@ type Trace struct {
 	// Tombstones is the most tombstones one replica's answer met, or
 	// its refusal for them (TombstoneOverwhelmingError.Tombstones);
 	// TombstoneWarning is set when an answer's passed the table's
-	// warning threshold: a refused read counts as a failure, not a
-	// warning.
+	// warning threshold: a replica's refusal counts as a failure, not a
+	// warning, though another's answer may warn in the same read (the
+	// read then counts in both, as in Cassandra).
 	Tombstones       int
 	TombstoneWarning bool
 }
