@@ -18,8 +18,10 @@ func (l *Locator) AddNode(n Node) error {
 }
 
 // RemoveNode removes node id from the ring. Its replica is not closed:
-// reads in flight may still use it, so close it once they are done. An
-// unknown id gets an error matching ErrUnknownNode.
+// reads in flight may still use it, so close it once they are done. The
+// Locator holds it no longer (only placements handed out before the
+// change do), nor ReplaceNode the connection it replaces. An unknown id
+// gets an error matching ErrUnknownNode.
 //
 // It removes the last node of a datacenter that tables replicate to too:
 // the node may be dead, and the Locator follows the cluster rather than

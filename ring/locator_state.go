@@ -56,17 +56,25 @@ func (t *tableRanges) placement(i int) (*coordinator.Placement, error) {
 func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consistency.Replication, fresh string) (*locatorState, error) {
 	s := &locatorState{ring: r, replicas: make([]replica.Replica, len(r.nodes)), repls: tables}
 	renewed := -1 // the position of fresh in r, whose ranges cannot keep prev's lists
+	reused := 0   // replicas of prev that s keeps
 	for i, n := range r.nodes {
 		p := prev
 		if n.ID == fresh {
 			p, renewed = nil, i
 		}
-		rep, err := l.replicaFor(n, p)
+		rep, kept, err := l.replicaFor(n, p)
 		if err != nil {
 			return nil, err
 		}
+		if kept {
+			reused++
+		}
 		s.replicas[i] = rep
 	}
+	// A replica that left (a node removed, or replaced) must not stay
+	// reachable through the backing arrays of prev's kept lists, which
+	// hold every list they were made with: the placements are compacted.
+	dropped := prev != nil && reused < len(prev.replicas)
 	s.tables = make(map[string]*tableRanges, len(tables))
 	s.byRepl = map[string]*tableRanges{} // tables of a keyspace share
 	var diff *tokenDiff                  // from prev's ring, once needed
@@ -89,7 +97,7 @@ func (l *Locator) build(r *Ring, prev *locatorState, tables map[string]consisten
 			if diff == nil {
 				diff = diffTokens(prev.ring, r, int32(renewed))
 			}
-			s.byRepl[key] = s.placeChanged(prev.ring, old, diff)
+			s.byRepl[key] = s.placeChanged(prev.ring, old, diff, dropped)
 		}
 		s.tables[name] = s.byRepl[key]
 	}
@@ -110,31 +118,31 @@ func placementKey(repl consistency.Replication) string {
 	return string(b)
 }
 
-// replicaFor returns prev's replica of n if n is unchanged there, or a new
-// connection.
-func (l *Locator) replicaFor(n Node, prev *locatorState) (replica.Replica, error) {
+// replicaFor returns prev's replica of n if n is unchanged there, and
+// true, or a new connection.
+func (l *Locator) replicaFor(n Node, prev *locatorState) (replica.Replica, bool, error) {
 	if prev != nil {
 		if i, ok := prev.ring.index[n.ID]; ok && prev.ring.nodes[i].Endpoint() == n.Endpoint() {
-			return prev.replicas[i], nil
+			return prev.replicas[i], true, nil
 		}
 	}
 	rep, err := l.connect(n)
 	switch {
 	case err != nil:
-		return nil, &ConnectError{Node: n.ID, Err: usable(err, "Connect")}
+		return nil, false, &ConnectError{Node: n.ID, Err: usable(err, "Connect")}
 	case rep == nil:
-		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a nil replica"}
+		return nil, false, &NodeError{ID: n.ID, Reason: "Connect returned a nil replica"}
 	case typednil.Holds(rep):
-		return nil, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a nil %T", rep)}
+		return nil, false, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a nil %T", rep)}
 	}
 	ep, v := endpointOf(rep)
 	switch {
 	case v != nil:
-		return nil, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a %T whose Endpoint panics: %v", rep, v)}
+		return nil, false, &NodeError{ID: n.ID, Reason: fmt.Sprintf("Connect returned a %T whose Endpoint panics: %v", rep, v)}
 	case ep != n.Endpoint():
-		return nil, &NodeError{ID: n.ID, Reason: "Connect returned a replica for " + ep.String()}
+		return nil, false, &NodeError{ID: n.ID, Reason: "Connect returned a replica for " + ep.String()}
 	}
-	return rep, nil
+	return rep, false, nil
 }
 
 // endpointOf returns rep's endpoint, or what its Endpoint panicked with:
@@ -158,6 +166,8 @@ type keep struct {
 	from   []int
 	reach  []bool
 	walked *walkLog
+	// compact: copy the kept lists, whatever old's age.
+	compact bool
 }
 
 func (k keep) list(i int) []replica.Replica {
@@ -177,7 +187,7 @@ func (k keep) list(i int) []replica.Replica {
 func (s *locatorState) fill(repl consistency.Replication, k keep) *tableRanges {
 	t := &tableRanges{repl: repl, ranges: make([][]replica.Replica, len(s.ring.tokens))}
 	t.placed = make([]atomic.Pointer[coordinator.Placement], len(t.ranges))
-	if k.old != nil {
+	if k.old != nil && !k.compact {
 		t.age = (k.old.age + 1) % (compactAfter + 1)
 	}
 	walked := len(s.ring.tokens)

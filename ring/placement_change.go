@@ -30,14 +30,15 @@ import "github.com/readpath/readpath/consistency"
 
 // placeChanged returns the placement of old's replication on s.ring, from
 // old, its placement on ring was; d is how the tokens moved from was.
-func (s *locatorState) placeChanged(was *Ring, old *tableRanges, d *tokenDiff) *tableRanges {
+// compact copies the lists it keeps into the new placement's array.
+func (s *locatorState) placeChanged(was *Ring, old *tableRanges, d *tokenDiff, compact bool) *tableRanges {
 	if !sameQuotas(was, s.ring, old.repl) {
 		return s.place(old.repl)
 	}
 	w := s.ring.newWalker(old.repl)
 	k := walkReached(w, d)
 	s.walks += w.walks
-	k.old = old
+	k.old, k.compact = old, compact
 	return s.fill(old.repl, k)
 }
 
