@@ -1,6 +1,7 @@
 package ring_test
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -154,6 +155,61 @@ func (l *refLocate) locate(key string) []string {
 		}
 	}
 	return out
+}
+
+// locateSearched is locate as a careful engineer writes it: the same hash
+// as Locate's (BenchmarkMurmur3Token measures the hash), a binary search
+// for the first token at or after the key's, and the replica list
+// allocated once at its size. It still places the key on every call.
+func (l *refLocate) locateSearched(key string) []string {
+	t := ring.Murmur3Token([]byte(key))
+	start, _ := slices.BinarySearch(l.tokens, t)
+	out := make([]string, 0, l.rf)
+	for i := 0; len(out) < l.rf && i < len(l.tokens); i++ {
+		id := l.owners[(start+i)%len(l.tokens)].ID
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// leMurmur3Token is refMurmur3Token as a careful engineer writes it in Go:
+// each block read as one little-endian word, not a byte at a time.
+func leMurmur3Token(key []byte) int64 {
+	length := len(key)
+	if length == 0 || length&15 != 0 {
+		return refMurmur3Token(key) // the benchmark's key is one whole block
+	}
+	const c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+	var h1, h2 uint64
+	for i := 0; i+16 <= length; i += 16 {
+		k1, k2 := binary.LittleEndian.Uint64(key[i:]), binary.LittleEndian.Uint64(key[i+8:])
+		k1 *= c1
+		k1 = bits.RotateLeft64(k1, 31)
+		k1 *= c2
+		h1 ^= k1
+		h1 = bits.RotateLeft64(h1, 27)
+		h1 += h2
+		h1 = h1*5 + 0x52dce729
+		k2 *= c2
+		k2 = bits.RotateLeft64(k2, 33)
+		k2 *= c1
+		h2 ^= k2
+		h2 = bits.RotateLeft64(h2, 31)
+		h2 += h1
+		h2 = h2*5 + 0x38495ab5
+	}
+	h1 ^= uint64(length)
+	h2 ^= uint64(length)
+	h1 += h2
+	h2 += h1
+	h1, h2 = refFmix(h1), refFmix(h2)
+	h1 += h2
+	if int64(h1) == math.MinInt64 {
+		return math.MaxInt64
+	}
+	return int64(h1)
 }
 
 // legacyTopology is the placement of Cassandra before 3.0 (kept in
