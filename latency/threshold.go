@@ -134,17 +134,26 @@ func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration
 // returns the state in force rather than wait or repeat the work.
 func (th *Threshold) recompute(now time.Time) *thresholdState {
 	st := th.state.Load()
-	if now.Before(st.next) && th.tracker.recorded() < st.need {
-		return st // still too few samples
-	}
-	if !th.refreshing.CompareAndSwap(false, true) {
+	if th.fresh(st, now) || !th.refreshing.CompareAndSwap(false, true) {
 		return st
 	}
 	defer th.refreshing.Store(false)
-	st = th.state.Load() // the claim orders this after any earlier refresh
+	// The claim orders this after any earlier refresh: a Load that loaded
+	// the state before another refreshed it, and claims after that one
+	// ended, finds it fresh.
+	if st = th.state.Load(); th.fresh(st, now) {
+		return st
+	}
 	next := th.compute(st.policy, st.kept, now.Add(th.refresh))
 	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
 	return next
+}
+
+// fresh reports whether st needs no refresh at now: its refresh interval
+// has not ended, and it has its first threshold or still too few samples
+// for it.
+func (th *Threshold) fresh(st *thresholdState, now time.Time) bool {
+	return now.Before(st.next) && (st.need == 0 || th.tracker.recorded() < st.need)
 }
 
 // SetPolicy replaces the policy, as ALTER TABLE does at run time: Loads
