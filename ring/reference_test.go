@@ -30,21 +30,7 @@ func refMurmur3Token(key []byte) int64 {
 		return v
 	}
 	for i := 0; i < length>>4; i++ {
-		k1, k2 := block(i*2), block(i*2+1)
-		k1 *= c1
-		k1 = bits.RotateLeft64(k1, 31)
-		k1 *= c2
-		h1 ^= k1
-		h1 = bits.RotateLeft64(h1, 27)
-		h1 += h2
-		h1 = h1*5 + 0x52dce729
-		k2 *= c2
-		k2 = bits.RotateLeft64(k2, 33)
-		k2 *= c1
-		h2 ^= k2
-		h2 = bits.RotateLeft64(h2, 31)
-		h2 += h1
-		h2 = h2*5 + 0x38495ab5
+		h1, h2 = refMixBlock(h1, h2, block(i*2), block(i*2+1))
 	}
 	off := length &^ 15
 	signed := func(i int) uint64 { return uint64(int64(int8(key[off+i]))) }
@@ -103,14 +89,39 @@ func refMurmur3Token(key []byte) int64 {
 		k1 *= c2
 		h1 ^= k1
 	}
+	return refFinish(h1, h2, length)
+}
+
+// refMixBlock mixes one 16-byte block, k1 and k2, into h1 and h2.
+func refMixBlock(h1, h2, k1, k2 uint64) (uint64, uint64) {
+	const c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+	k1 *= c1
+	k1 = bits.RotateLeft64(k1, 31)
+	k1 *= c2
+	h1 ^= k1
+	h1 = bits.RotateLeft64(h1, 27)
+	h1 += h2
+	h1 = h1*5 + 0x52dce729
+	k2 *= c2
+	k2 = bits.RotateLeft64(k2, 33)
+	k2 *= c1
+	h2 ^= k2
+	h2 = bits.RotateLeft64(h2, 31)
+	h2 += h1
+	h2 = h2*5 + 0x38495ab5
+	return h1, h2
+}
+
+// refFinish is the hash's finalization and Murmur3Partitioner's token of
+// it, which is never the minimum token: the empty key's alone.
+func refFinish(h1, h2 uint64, length int) int64 {
 	h1 ^= uint64(length)
 	h2 ^= uint64(length)
 	h1 += h2
 	h2 += h1
-	h1, h2 = refFmix(h1), refFmix(h2)
-	h1 += h2
-	if int64(h1) == math.MinInt64 {
-		return math.MaxInt64
+	h1 = refFmix(h1) + refFmix(h2)
+	if h1 == 1<<63 { // math.MinInt64 becomes math.MaxInt64
+		h1--
 	}
 	return int64(h1)
 }
@@ -181,35 +192,11 @@ func leMurmur3Token(key []byte) int64 {
 	if length == 0 || length&15 != 0 {
 		return refMurmur3Token(key) // the benchmark's key is one whole block
 	}
-	const c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
 	var h1, h2 uint64
 	for i := 0; i+16 <= length; i += 16 {
-		k1, k2 := binary.LittleEndian.Uint64(key[i:]), binary.LittleEndian.Uint64(key[i+8:])
-		k1 *= c1
-		k1 = bits.RotateLeft64(k1, 31)
-		k1 *= c2
-		h1 ^= k1
-		h1 = bits.RotateLeft64(h1, 27)
-		h1 += h2
-		h1 = h1*5 + 0x52dce729
-		k2 *= c2
-		k2 = bits.RotateLeft64(k2, 33)
-		k2 *= c1
-		h2 ^= k2
-		h2 = bits.RotateLeft64(h2, 31)
-		h2 += h1
-		h2 = h2*5 + 0x38495ab5
+		h1, h2 = refMixBlock(h1, h2, binary.LittleEndian.Uint64(key[i:]), binary.LittleEndian.Uint64(key[i+8:]))
 	}
-	h1 ^= uint64(length)
-	h2 ^= uint64(length)
-	h1 += h2
-	h2 += h1
-	h1, h2 = refFmix(h1), refFmix(h2)
-	h1 += h2
-	if int64(h1) == math.MinInt64 {
-		return math.MaxInt64
-	}
-	return int64(h1)
+	return refFinish(h1, h2, length)
 }
 
 // legacyTopology is the placement of Cassandra before 3.0 (kept in
