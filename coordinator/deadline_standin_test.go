@@ -11,7 +11,6 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica"
 )
 
 // readByDeadline reads key at QUORUM under a caller's deadline d.
@@ -66,14 +65,7 @@ func TestFirstRoundFailureHedgesWhateverTheCallersDeadline(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				cl := fiveNodes(t)
-				if c.failing == B { // a mismatch between A (v1) and B (v2), so that B is asked for data
-					require.NoError(t, cl.SeedOn(tbl, row(key, "v2", 20), B, C, D, E))
-				}
-				loc := wrapIDs(cl, map[string]bool{c.failing: true}, func(r replica.Replica) replica.Replica { return failsData{r} })
-				co, err := coordinator.New(coordinator.Config{Locator: loc, Liveness: cl, ReadTimeout: ms(1000),
-					DefaultTable: policy(t, "40ms"), Snitch: coordinator.SnitchConfig{Disabled: true}})
-				require.NoError(t, err)
+				co := failingDataRound(t, c.failing, ms(1000), "40ms")
 				defer co.Close()
 
 				res, took, err := readByDeadline(co, ms(c.deadline))

@@ -30,6 +30,21 @@ func (f failsData) Read(ctx context.Context, cmd replica.Command) (replica.Respo
 	return f.Replica.Read(ctx, cmd)
 }
 
+// failingDataRound is a coordinator over five nodes (fiveNodes, the snitch
+// off) where failing fails its data reads: A's in the first round, or, B
+// then holding another version than A, B's in the reconcile round.
+func failingDataRound(t *testing.T, failing string, timeout time.Duration, spec string) *coordinator.Coordinator {
+	cl := fiveNodes(t)
+	if failing == B { // a mismatch between A (v1) and B (v2), so that B is asked for data
+		require.NoError(t, cl.SeedOn(tbl, row(key, "v2", 20), B, C, D, E))
+	}
+	loc := wrapIDs(cl, map[string]bool{failing: true}, func(r replica.Replica) replica.Replica { return failsData{r} })
+	co, err := coordinator.New(coordinator.Config{Locator: loc, Liveness: cl, ReadTimeout: timeout,
+		DefaultTable: policy(t, spec), Snitch: coordinator.SnitchConfig{Disabled: true}})
+	require.NoError(t, err)
+	return co
+}
+
 // A failure names the failures of the round that failed, as many as it
 // counts (Cassandra's RequestFailureException counts the reasons of its
 // own ReadCallback): A, down, was hedged around in the first round and is

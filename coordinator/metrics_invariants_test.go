@@ -158,60 +158,11 @@ func TestCountersAddUp(t *testing.T) {
 		for _, table := range []string{tbl, eventsTable} {
 			tm := byName[table]
 			var want coordinator.TableMetrics
-			want.ReadsByLevel = map[consistency.Level]int64{}
 			for _, o := range outs {
 				if o.table != table {
 					continue
 				}
-				want.Reads++
-				want.ReadsByLevel[o.level]++
-				tr := o.res.Trace
-				var rte *consistency.ReadTimeoutError
-				var rfe *consistency.ReadFailureError
-				switch {
-				case o.err == nil:
-				case errors.As(o.err, &rte):
-					want.Timeouts++
-				case errors.As(o.err, &rfe):
-					want.Failures++
-				case errors.Is(o.err, context.Canceled):
-					want.Cancelled++
-				default:
-					want.OtherErrors++
-				}
-				for _, rq := range tr.Requests {
-					switch rq.Kind {
-					case coordinator.KindData:
-						want.DataRequests++
-					case coordinator.KindDigest:
-						want.DigestRequests++
-					}
-				}
-				if tr.Hedge.Fired {
-					want.SpeculativeRetries++
-					if tr.Hedge.Won {
-						want.HedgeWins++
-					} else {
-						want.FailedSpeculations++
-					}
-				}
-				if tr.ReconcileHedge.Fired {
-					want.ReconcileSpeculations++
-				}
-				switch tr.Hedge.Suppressed {
-				case coordinator.NoCandidate:
-					if o.level != consistency.All {
-						want.NoCandidate++
-					}
-				case coordinator.SuppressedBudget:
-					want.SuppressedBudget++
-				case coordinator.SuppressedOverload:
-					want.SuppressedOverload++
-				}
-				if tr.DigestMismatch {
-					want.DigestMismatches++
-				}
-				want.RepairsSent += int64(len(tr.Repaired))
+				expectFromTrace(&want, o.level, o.res.Trace, o.err)
 			}
 			assert.Equal(t, want.Reads, tm.Reads, table)
 			assert.Equal(t, want.ReadsByLevel, tm.ReadsByLevel, table)

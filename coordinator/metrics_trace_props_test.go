@@ -49,7 +49,8 @@ func ownErr[T error](err error) bool {
 	return false
 }
 
-// expect adds what one read's trace and error say to want.
+// expectFromTrace adds what one read's trace and error say to want, as
+// the coordinator counts it.
 func expectFromTrace(want *coordinator.TableMetrics, level consistency.Level, tr coordinator.Trace, err error) {
 	if want.ReadsByLevel == nil {
 		want.ReadsByLevel = map[consistency.Level]int64{}
@@ -125,7 +126,8 @@ func expectFromTrace(want *coordinator.TableMetrics, level consistency.Level, tr
 var propTables = []string{"t_blocking", "t_async", "t_none"}
 var propIDs = []string{A, B, C, D, E}
 
-func runMetricsProp(t *rapid.T) {
+// propCluster is five nodes of RF 5 answering in a millisecond.
+func propCluster(t *rapid.T) *replicatest.Cluster {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 5, Nodes: 5}},
 		Replication: consistency.Simple(5), Seed: 1,
@@ -134,6 +136,11 @@ func runMetricsProp(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cl
+}
+
+func runMetricsProp(t *rapid.T) {
+	cl := propCluster(t)
 	keys := []string{"k1", "k2"}
 	for _, table := range propTables {
 		for _, k := range keys {
@@ -529,14 +536,7 @@ func TestMetricsAgreeWithTraces(t *testing.T) {
 // Concurrent reads, drops, forgets and Close: totals never go backwards,
 // and at quiescence the repairs add up and nothing is outstanding.
 func runMetricsConcurrent(t *rapid.T) {
-	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 5, Nodes: 5}},
-		Replication: consistency.Simple(5), Seed: 1,
-		Options: []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := propCluster(t)
 	keys := []string{"k1", "k2", "k3"}
 	for _, table := range propTables {
 		for _, k := range keys {

@@ -26,6 +26,19 @@ func (g goexitFirstRepair) OnRepair(e coordinator.RepairEvent) {
 	}
 }
 
+// readToTheEnd reads key at ALL on a goroutine of its own, which the
+// Observer may end, and waits for it and for what it left running.
+func readToTheEnd(c *coordinator.Coordinator) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
+	}()
+	<-done
+	time.Sleep(time.Second)
+	synctest.Wait()
+}
+
 // An Observer that calls Goexit (t.FailNow in a test double) for a
 // BLOCKING repair ends the reading goroutine, as from Read; the other
 // writes of the repair must still be booked, so that RepairsSent stays the
@@ -39,14 +52,7 @@ func TestBlockingRepairObserverGoexitLeavesRepairsBooked(t *testing.T) {
 			Observer: goexitFirstRepair{&n}, DefaultTable: policy(t, "NEVER")})
 		require.NoError(t, err)
 		defer c.Close()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
-		}()
-		<-done
-		time.Sleep(time.Second)
-		synctest.Wait()
+		readToTheEnd(c)
 		m := c.Metrics().Total
 		assert.Equal(t, int64(2), m.RepairsSent)
 		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned,
@@ -83,14 +89,7 @@ func TestBlockingRepairObserverGoexitStillQueuesPendingWrites(t *testing.T) {
 		})
 		require.NoError(t, err)
 		defer c.Close()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.All})
-		}()
-		<-done
-		time.Sleep(time.Second)
-		synctest.Wait()
+		readToTheEnd(c)
 		p, _ := e.replica(C).Partition(tbl, key)
 		assert.Equal(t, "v2", string(p.Rows[0].Cells[0].Value), "C was never repaired")
 		m := c.Metrics().Total

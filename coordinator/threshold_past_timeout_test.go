@@ -32,14 +32,7 @@ func TestNoHedgeWhileTheThresholdIsAboveTheTimeout(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				cl := fiveNodes(t)
-				if c.failing == B { // a mismatch between A (v1) and B (v2), so that B is asked for data
-					require.NoError(t, cl.SeedOn(tbl, row(key, "v2", 20), B, C, D, E))
-				}
-				loc := wrapIDs(cl, map[string]bool{c.failing: true}, func(r replica.Replica) replica.Replica { return failsData{r} })
-				co, err := coordinator.New(coordinator.Config{Locator: loc, Liveness: cl, ReadTimeout: ms(50),
-					DefaultTable: policy(t, "60ms"), Snitch: coordinator.SnitchConfig{Disabled: true}})
-				require.NoError(t, err)
+				co := failingDataRound(t, c.failing, ms(50), "60ms")
 				defer co.Close()
 
 				res, err := co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
