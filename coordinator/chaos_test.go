@@ -138,17 +138,25 @@ func (c *chaosTally) add(table string, res coordinator.Result, err error) {
 // result or a typed error; it returns only data some replica held; the
 // metrics add up; no table exceeds its hedge budget; nothing leaks once
 // the coordinator is closed (synctest and goleak).
+// chaosCluster is two datacenters of three nodes, each with 16 workers
+// and a queue of 64, answering as chaosBehaviors[0] until chaos changes
+// them.
+func chaosCluster(t *testing.T, seed uint64) *replicatest.Cluster {
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
+		Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
+		Seed:        seed,
+		Options: []replicatest.Option{replicatest.WithWorkers(16, 64),
+			replicatest.WithBehavior(chaosBehaviors[0])},
+	})
+	require.NoError(t, err)
+	return cl
+}
+
 func TestConcurrentReadsUnderChaos(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const timeout = 50 * time.Millisecond
-		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
-			Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
-			Seed:        1,
-			Options: []replicatest.Option{replicatest.WithWorkers(16, 64),
-				replicatest.WithBehavior(chaosBehaviors[0])},
-		})
-		require.NoError(t, err)
+		cl := chaosCluster(t, 1)
 		w := &writes{cells: map[string]bool{}}
 		for _, table := range chaosTables {
 			require.NoError(t, cl.Pin(table, key, twoDCs...))

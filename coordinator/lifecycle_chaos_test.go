@@ -16,7 +16,6 @@ import (
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
-	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // Reads, ReadMany pages, Release, DropTable, ForgetReplica,
@@ -27,14 +26,7 @@ func TestLifecycleChaos(t *testing.T) {
 	for seed := range uint64(4) {
 		synctest.Test(t, func(t *testing.T) {
 			const timeout = 50 * time.Millisecond
-			cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-				Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
-				Replication: consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}),
-				Seed:        seed,
-				Options: []replicatest.Option{replicatest.WithWorkers(16, 64),
-					replicatest.WithBehavior(chaosBehaviors[0])},
-			})
-			require.NoError(t, err)
+			cl := chaosCluster(t, seed)
 			w := &writes{cells: map[string]bool{}}
 			keys := []string{key, "k2", "k3"}
 			for _, table := range chaosTables {
