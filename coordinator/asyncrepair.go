@@ -144,6 +144,8 @@ func (q *repairQueue) workOn(h *inHand) {
 			gone := q.gone(&j.s.cand)
 			h.release()
 			switch {
+			case q.c.isDropped(j.t):
+				q.dropHeld(j, late, ErrTableDropped)
 			case gone:
 				q.dropHeld(j, late, nil)
 			case q.ctx.Err() != nil: // Close began while the Liveness view was asked

@@ -1,6 +1,17 @@
 package coordinator
 
-import "sync/atomic"
+import (
+	"errors"
+	"sync/atomic"
+)
+
+// ErrTableDropped is the Err of an ASYNC repair dropped at its turn
+// because DropTable dropped its table after the read that queued it: a
+// Mutation names its table, not an incarnation of it, and a table made
+// again under the name (DROP, then CREATE) must not receive the old one's
+// writes, as Cassandra's replicas refuse a mutation for a dropped table's
+// ID.
+var ErrTableDropped = errors.New("coordinator: repair's table dropped")
 
 // DropTable forgets table name, as after DROP TABLE: its options, latency
 // trackers, thresholds, hedge budget and metrics, which Metrics no longer
@@ -8,7 +19,10 @@ import "sync/atomic"
 // never go backwards (a Prometheus counter must not). A read of it still
 // running finishes with the state it started with, and what it counts
 // after the drop is lost, but for its repairs, which Metrics().Total keeps
-// as they are sent and end (an ASYNC one may end long after). A later
+// as they are sent and end (an ASYNC one may end long after). ASYNC
+// repairs of the table still queued are dropped, and counted in
+// RepairsDropped, when their turn comes (see ErrTableDropped); one
+// already being written finishes. A later
 // read the Locator places, or SetTableOptions, makes the table afresh,
 // with Config.DefaultTable's options. Without it, a coordinator keeps
 // every table the Locator has placed a read of, which matters where tables
@@ -23,6 +37,13 @@ func (c *Coordinator) DropTable(name string) {
 		t.dropped = true
 		c.dropped.add(t.m.snapshot())
 	}
+}
+
+// isDropped reports whether DropTable has dropped t.
+func (c *Coordinator) isDropped(t *table) bool {
+	c.dropMu.RLock()
+	defer c.dropMu.RUnlock()
+	return t.dropped
 }
 
 // countRepairs adds n to the repair counter field picks, on t's counters

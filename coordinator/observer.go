@@ -125,9 +125,10 @@ type RepairEvent struct {
 	// copy what you keep of it.
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped
-	// repair (ASYNC queue full, coordinator closed, or its replica
-	// forgotten, reported down, backlogged or timing out before its turn)
-	// has Dropped set, and Err a *BacklogError if it was backlogged (see
+	// repair (ASYNC queue full, coordinator closed, its table dropped, or
+	// its replica forgotten, reported down, backlogged or timing out before
+	// its turn) has Dropped set, and Err ErrTableDropped if its table was
+	// dropped, a *BacklogError if its replica was backlogged (see
 	// BacklogError), a *RepairTimingOutError if a write to its replica
 	// had just timed out. A repair given up on (see
 	// TableMetrics.RepairsAbandoned) has no event.
