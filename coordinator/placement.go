@@ -11,9 +11,10 @@ import (
 )
 
 // ErrBadPlacement is wrapped by the errors of a read whose locator answered
-// something unusable: no replicas, a nil replica, a replica ID listed twice,
-// more replicas than the replication's total factor or, in the local
-// datacenter, than its factor there, or an invalid replication.
+// something unusable: no replicas, a nil replica, one whose endpoint has an
+// empty ID, a replica ID listed twice, more replicas than the replication's
+// total factor or, in the local datacenter, than its factor there, or an
+// invalid replication.
 var ErrBadPlacement = errors.New("coordinator: bad placement")
 
 // checkPlacement validates the locator's answer before anything is sent;
@@ -40,6 +41,8 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 			return fmt.Errorf("%w: replica %d is nil", ErrBadPlacement, i)
 		case typednil.Holds(r):
 			return fmt.Errorf("%w: replica %d is a nil %T", ErrBadPlacement, i, r)
+		default: // the snitch, backlog and metrics know a replica by its ID
+			return fmt.Errorf("%w: replica %d (%T) has an empty endpoint ID", ErrBadPlacement, i, r)
 		}
 	}
 	if id, ok := listedTwice(eps, spill); ok {

@@ -53,10 +53,10 @@ type placedDC struct {
 // asking each replica for its endpoint once, and returns them as a
 // Placement that keeps a copy of reps. It fails with an error wrapping
 // ErrBadPlacement for what a read would refuse: no replicas, a nil one, an
-// ID listed twice, more replicas than the total factor, a replica whose
-// Endpoint panics, or an invalid replication. More replicas in a
-// datacenter than its factor there are refused by reads whose coordinator
-// is there, as with a Locator.
+// empty ID or one listed twice, more replicas than the total factor, a
+// replica whose Endpoint panics, or an invalid replication. More replicas
+// in a datacenter than its factor there are refused by reads whose
+// coordinator is there, as with a Locator.
 func NewPlacement(reps []replica.Replica, repl consistency.Replication) (*Placement, error) {
 	eps, err := endpoints(reps, make([]replica.Endpoint, 0, len(reps)), nil)
 	if err == nil {

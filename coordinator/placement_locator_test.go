@@ -194,6 +194,7 @@ func TestNewPlacementRefusesWhatReadsRefuse(t *testing.T) {
 		{"more than the total", append(reps[:len(reps):len(reps)], reps[0]), repl},
 		{"invalid replication", reps, consistency.Replication{}},
 		{"endpoint panics", append([]replica.Replica{panickingEndpoint{reps[0]}}, reps[1:]...), repl},
+		{"empty ID", []replica.Replica{replicatest.NewReplica(replica.Endpoint{Datacenter: "dc1", Rack: "r1"})}, repl},
 	} {
 		p, err := coordinator.NewPlacement(tc.reps, tc.repl)
 		require.ErrorIs(t, err, coordinator.ErrBadPlacement, tc.name)
