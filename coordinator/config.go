@@ -11,6 +11,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/internal/typednil"
+	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -102,8 +103,8 @@ type Config struct {
 	// ThresholdRefresh is how often a table's speculative-retry threshold is
 	// recomputed from its latency tracker. Default 1 s.
 	ThresholdRefresh time.Duration
-	// LatencyWindow is how far back a table's latency tracker looks.
-	// Default: the latency package's default.
+	// LatencyWindow is how far back a table's latency tracker looks, at
+	// least latency.MinWindow. Default: latency.DefaultWindow.
 	LatencyWindow time.Duration
 	// Snitch tunes the ordering of replicas by their recent latency.
 	Snitch SnitchConfig
@@ -270,6 +271,8 @@ func (cfg *Config) validate() error {
 		return configError("ThresholdRefresh %v is negative", cfg.ThresholdRefresh)
 	case cfg.LatencyWindow < 0:
 		return configError("LatencyWindow %v is negative", cfg.LatencyWindow)
+	case cfg.LatencyWindow > 0 && cfg.LatencyWindow < latency.MinWindow: // the tracker would take it for the default
+		return configError("LatencyWindow %v is shorter than %v", cfg.LatencyWindow, latency.MinWindow)
 	case cfg.MaxInFlight < 0:
 		return configError("MaxInFlight %d is negative", cfg.MaxInFlight)
 	case cfg.RepairQueue < 0 || cfg.RepairWorkers < 0:

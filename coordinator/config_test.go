@@ -30,6 +30,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"negative timeout":       {Locator: nowhere, ReadTimeout: -1},
 		"negative refresh":       {Locator: nowhere, ThresholdRefresh: -1},
 		"negative window":        {Locator: nowhere, LatencyWindow: -1},
+		"window under 3 ns":      {Locator: nowhere, LatencyWindow: 2},
 		"negative in flight":     {Locator: nowhere, MaxInFlight: -1},
 		"negative queue":         {Locator: nowhere, RepairQueue: -1},
 		"budget above 1":         {Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: 1.5}},

@@ -6,6 +6,10 @@ import "time"
 // otherwise.
 const DefaultWindow = time.Minute
 
+// MinWindow is the shortest window WithWindow takes: one nanosecond for
+// each of the sub-windows it slides by.
+const MinWindow = parts * time.Nanosecond
+
 // Option configures a Tracker (and, through NewRegistry, every tracker of a
 // registry).
 type Option func(*trackerConfig)
@@ -15,14 +19,14 @@ type trackerConfig struct {
 	clock  func() time.Time // nil: time.Now, read as cheaply as possible
 }
 
-// WithWindow sets how far back quantiles look: samples older than d no longer
-// count, and samples count for at least two thirds of d (the window slides a
-// third at a time). A window shorter than 3 ns (one nanosecond per third)
-// cannot be cut up and selects DefaultWindow instead; Tracker.Window reports
-// the window in force, d rounded down to a multiple of 3 ns.
+// WithWindow sets how far back quantiles look: samples older than d no
+// longer count, and samples count for at least two thirds of d (the window
+// slides a third at a time). A window shorter than MinWindow cannot be cut
+// up and selects DefaultWindow instead; Tracker.Window reports the window
+// in force, d rounded down to a multiple of 3 ns.
 func WithWindow(d time.Duration) Option {
 	return func(c *trackerConfig) {
-		if d >= parts {
+		if d >= MinWindow {
 			c.window = d
 		} else {
 			c.window = DefaultWindow
