@@ -1,12 +1,15 @@
 package coordinator_test
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica/replicatest"
 )
@@ -59,5 +62,39 @@ func TestHedgeRateSettlesNearThePercentile(t *testing.T) {
 		rate := float64(after.SpeculativeRetries-before.SpeculativeRetries) / float64(after.Reads-before.Reads)
 		assert.InDelta(t, 0.10, rate, 0.04, "hedge rate %.3f", rate)
 		t.Logf("hedge rate %.3f", rate)
+	})
+}
+
+// Reads their callers give up on once they have run past the threshold
+// are the threshold's tail, though their end is unknown: recorded at the
+// cancellation, they keep a percentile where the replicas' latency puts
+// it. Left out, as they were, half the reads running 100 ms and cancelled
+// at 10 ms left a 75p threshold at the 1 ms of the reads that finished,
+// and every slow read hedging at once.
+func TestReadsCancelledPastTheThresholdHoldItUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5)})
+		all := func(d time.Duration) {
+			for _, id := range []string{A, B, C} {
+				e.behave(t, id, constant(d))
+			}
+		}
+		readMany(t, e.c, 1, 20) // every replica answers in 1 ms
+		for range 50 {
+			all(ms(1))
+			_, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			all(ms(100))
+			ctx, cancel := context.WithCancel(context.Background())
+			stop := time.AfterFunc(ms(10), cancel)
+			_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+			require.ErrorIs(t, err, context.Canceled)
+			stop.Stop()
+			cancel()
+		}
+		time.Sleep(ms(10))
+		th := e.c.Metrics().Tables[0].Threshold
+		assert.Greater(t, th, ms(5), "half the reads ran 10 ms and more")
+		assert.LessOrEqual(t, th, ms(11), "no more than they were seen to run")
 	})
 }

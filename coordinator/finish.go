@@ -14,7 +14,8 @@ import (
 // answer that completed it. That duration, not the replicas' own times,
 // feeds the threshold: a hedged read is recorded at threshold plus the
 // hedge's latency, above the threshold, so sustained hedging cannot drag
-// the threshold down.
+// the threshold down. A round its caller cancelled is recorded only if it
+// had run past the threshold (see cancelledInTheTail).
 func (r *read) endFirstRound(err error) {
 	if err == nil {
 		for _, a := range r.answers {
@@ -34,7 +35,21 @@ func (r *read) endFirstRound(err error) {
 		r.t.firstRound.RecordAt(r.lastAt.Sub(r.start), r.lastAt)
 	case isTimeout(err):
 		r.t.firstRound.Record(r.since())
+	case r.cancelledInTheTail(err):
+		r.t.firstRound.Record(r.since())
 	}
+}
+
+// cancelledInTheTail reports whether err is the caller's cancellation of a
+// round that had run at least the threshold it speculated at. Its time is
+// a lower bound of its latency, in the tail: left out, the slow reads that
+// callers give up on, and those a filled ReadMany page cancels, would drag
+// the threshold down, and hedging up. A round cancelled sooner tells
+// nothing of the tail, and is left out, as a quick cancellation would
+// otherwise pull the threshold down.
+func (r *read) cancelledInTheTail(err error) bool {
+	return err != nil && r.trace.Speculate && r.threshold > 0 &&
+		r.parent.Err() == context.Canceled && errors.Is(err, context.Canceled) && r.since() >= r.threshold
 }
 
 func isTimeout(err error) bool { return own[*consistency.ReadTimeoutError](err) }
