@@ -103,13 +103,27 @@ func (c *Coordinator) SetTableOptions(table string, o TableOptions) error {
 	if err := o.validate(); err != nil {
 		return fmt.Errorf("%w: table %q: %w", ErrInvalidConfig, table, err)
 	}
-	t := c.addTable(table, o)
+	for !c.setOptions(c.addTable(table, o), o) {
+	}
+	return nil
+}
+
+// setOptions sets t's options and its thresholds' policies, unless
+// DropTable dropped t since it was found: set, the options would go with
+// it, and the table made again under its name would read with the
+// defaults though SetTableOptions had returned.
+func (c *Coordinator) setOptions(t *table, o TableOptions) bool {
+	c.dropMu.RLock() // DropTable waits, or has dropped t
+	defer c.dropMu.RUnlock()
+	if t.dropped {
+		return false
+	}
 	t.setMu.Lock() // the options and both thresholds change together
 	defer t.setMu.Unlock()
 	t.opts.Store(&o)
 	t.threshold.SetPolicy(o.SpeculativeRetry)
 	t.writeThreshold.SetPolicy(o.AdditionalWritePolicy)
-	return nil
+	return true
 }
 
 // TableOptions returns the options reads of table run with.
