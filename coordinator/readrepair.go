@@ -76,7 +76,7 @@ func staleCount(diffs []replica.Partition) int {
 func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bool) {
 	t := r.now()
 	d, ok := r.t.writeThreshold.LoadFor(r.opts.AdditionalWritePolicy, t)
-	return t, d, ok && d < r.c.cfg.ReadTimeout
+	return t, d, ok && !r.c.atTimeout(d)
 }
 
 // blockingRepair writes the diffs and waits for acknowledgements until
