@@ -186,8 +186,8 @@ func (r *Result) Release() {
 
 // Visible returns what a client sees of the result: live rows and cells
 // only, at the read's time (replica.Partition.Visible). A partition holding
-// only static data shows as one row only to a query of every row, as CQL
-// shows it.
+// only static data shows as one row only to a query with no clustering
+// restriction (replica.Query.SelectsAllRows), as CQL shows it.
 func (r Result) Visible() replica.View {
 	v := r.Partition.Visible(r.NowInSec)
 	if len(v.Rows) == 1 && v.Rows[0].Static && !r.query.SelectsAllRows() {

@@ -79,8 +79,11 @@
 // cell holds a value at NowInSec that no deletion covers, or its primary
 // key liveness is live and not deleted. Deleted, expired and shadowed rows
 // do not count, nor does the static row, except that a partition with no
-// such row but live static cells counts as one row to a query that selects
-// every row (Query.SelectsAllRows), as CQL then shows it. LiveRows counts.
+// such row but live static cells counts as one row to a query with no
+// clustering restriction (Query.SelectsAllRows: nil Slices or the one
+// slice AllRows; a slice from StartAt("") restricts, as CQL's ck >= "" on
+// a column whose empty value is a real one), as CQL then shows it.
+// LiveRows counts.
 // Column selection counts through the data: Project drops a row whose live
 // cells are all in unselected columns, so it does not count, where
 // Cassandra, which reads every column to decide whether a row exists,

@@ -6,8 +6,9 @@ import "sort"
 // as Cassandra's DataLimits counts them: a row counts when a cell of it
 // holds a value at nowInSec that no deletion covers, or its liveness is
 // live and not deleted (Visible shows the same rows). A partition with no
-// such row but live static cells counts as one row when q selects every
-// row (SelectsAllRows), as CQL then shows it. q's slices and limit do not
+// such row but live static cells counts as one row when q has no
+// clustering restriction (SelectsAllRows), as CQL then shows it; a slice
+// from StartAt("") restricts. q's slices and limit do not
 // filter p's rows: restrict p first (Restrict) if it may hold others.
 //
 // Column selection counts through the data: a row whose live cells are all

@@ -65,6 +65,10 @@ func TestLiveRowsOfStaticData(t *testing.T) {
 	assert.Equal(t, 1, static.LiveRows(replica.Query{}, now), "every row")
 	assert.Equal(t, 1, static.LiveRows(replica.Query{Slices: []replica.Slice{replica.AllRows()}}, now), "every row, as a slice")
 	assert.Equal(t, 0, static.LiveRows(slice, now), "a slice")
+	fromEmpty := replica.Query{Slices: []replica.Slice{{Start: replica.StartAt(""), End: replica.Top()}}}
+	assert.Equal(t, 0, static.LiveRows(fromEmpty, now), `ck >= "": a restriction, though it selects every row`)
+	fromEmpty.Reversed = true
+	assert.Equal(t, 0, static.LiveRows(fromEmpty, now), `ck >= "", reversed`)
 	assert.Equal(t, 0, static.WithDeletion(replica.DeletedAt(10, 50)).LiveRows(replica.Query{}, now), "deleted with the partition")
 
 	withRow := replica.NewPartition("k", replica.NewRow("a", replica.Live("v", "x", 10))).WithStatic(replica.Live("s", "x", 10))

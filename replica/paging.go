@@ -191,10 +191,13 @@ func uvarint(b []byte) (uint64, int) {
 
 // fingerprint hashes what identifies a paged read: q's slices in canonical
 // form (nil as the one slice of every row), so that equal queries match
-// however their bounds are written, and the set of columns. It streams the
-// encoding into the hash rather than building it: a read pages an IN list
-// of n values with this twice a page, and building it cost two growing
-// buffers of the whole list every page.
+// however their bounds are written, and the set of columns. Bottom and
+// StartAt("") hash alike, though only Bottom leaves a query unrestricted
+// (SelectsAllRows): a state resumes a query after a row, restricted either
+// way, so both read the same. It streams the encoding into the hash rather
+// than building it: a read pages an IN list of n values with this twice a
+// page, and building it cost two growing buffers of the whole list every
+// page.
 func fingerprint(table, key string, q Query, columns []string) uint64 {
 	var f fingerprinter
 	f.bytes("readpath paging state")

@@ -38,7 +38,7 @@ func TestPagingStateResumesAfterTheLastRow(t *testing.T) {
 	assert.Error(t, err, "another slice")
 	every := replica.NewPagingState("t", "k", replica.Query{Limit: 1}, nil, "c")
 	_, err = every.Resume("t", "k", replica.Query{Slices: []replica.Slice{slice(replica.StartAt(""), replica.Top())}, Limit: 1}, nil)
-	assert.NoError(t, err, "nil slices and the slice of every row, written either way, are one query")
+	assert.NoError(t, err, "nil slices and a slice from StartAt(\"\") continue alike after a row")
 }
 
 func TestPagingStateRefusesAnotherRead(t *testing.T) {

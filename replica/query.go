@@ -80,22 +80,15 @@ func (q Query) FirstRowOutside(rows []Row) (string, bool) {
 	return "", false
 }
 
-// SelectsAllRows reports whether q's slices cover every clustering key:
-// Slices is nil, or its slices run from Bottom to Top without a gap. Only
-// such a query counts a partition with live static cells and no live row
-// as one row (Partition.LiveRows), and shows that row to a client.
+// SelectsAllRows reports whether q has no clustering restriction: Slices
+// is nil or the one slice AllRows. Only such a query counts a partition
+// with live static cells and no live row as one row (Partition.LiveRows),
+// and shows that row to a client. Any other slice restricts, even one that
+// selects every row, as StartAt("") to Top does: CQL's ck >= "" where the
+// empty value is a real one (Cassandra's ClusteringIndexSliceFilter.
+// selectsAllPartition: one slice, with neither bound).
 func (q Query) SelectsAllRows() bool {
-	if q.Slices == nil {
-		return true
-	}
-	at := Bottom().position()
-	for _, s := range q.Slices {
-		if s.Start.position().compare(at) != 0 {
-			return false
-		}
-		at = s.End.position()
-	}
-	return at.top
+	return q.Slices == nil || len(q.Slices) == 1 && q.Slices[0] == AllRows()
 }
 
 // After returns q restricted to the rows strictly after clustering in q's

@@ -282,8 +282,9 @@ func referenceCut(p replica.Partition, last string, reversed bool) replica.Parti
 	return out
 }
 
-// selectsEverything reports whether slices hold every key of the universe
-// and every position between them.
+// selectsEverything reports whether slices restrict no clustering key:
+// nil, or one slice from Bottom to Top (bounds that select every key, as
+// StartAt(""), restrict).
 func selectsEverything(in []replica.Slice) bool {
-	return in == nil || keyUniverseCovered(in)
+	return in == nil || len(in) == 1 && in[0].Start.Kind == replica.BoundBottom && in[0].End.Kind == replica.BoundTop
 }

@@ -81,8 +81,8 @@ func (s *scan) run(p *Partition, q Query) {
 		}
 	}
 	m.rest(s)
-	// A partition with only static data shows as one row to a query of
-	// every row (DataLimits' countPartitionsWithOnlyStaticData).
+	// A partition with only static data shows as one row to a query with
+	// no clustering restriction (DataLimits' countPartitionsWithOnlyStaticData).
 	if staticLive && s.live == 0 && q.SelectsAllRows() {
 		s.live = 1
 	}
