@@ -59,7 +59,10 @@ func (r *read) shortReplicas(vs []version, s *shortReads) []int {
 	asks := s.asks[:0]
 	t := s.mark
 	for k, i := range cands {
-		if t = s.countThrough(t, s.ends[i]); s.liveThrough(t) >= r.q.Limit {
+		// The static row never counts: rows may follow a candidate's end,
+		// and Cassandra counts a partition of static data alone only as it
+		// closes (DataLimits.CQLCounter.onPartitionClose).
+		if t = s.countThrough(t, s.ends[i]); t.n >= r.q.Limit {
 			break
 		}
 		if k == 0 {
@@ -70,16 +73,6 @@ func (r *read) shortReplicas(vs []version, s *shortReads) []int {
 	slices.Sort(asks) // sent in version order, as ever
 	s.asks = asks
 	return asks
-}
-
-// through returns the rows of q's order from the first up to last,
-// included: where an answer that ended at last reached.
-func through(q replica.Query, last string) replica.Query {
-	s := replica.Slice{Start: replica.Bottom(), End: replica.EndAt(last)}
-	if q.Reversed {
-		s = replica.Slice{Start: replica.StartAt(last), End: replica.Top()}
-	}
-	return replica.Query{Slices: []replica.Slice{s}, Reversed: q.Reversed}
 }
 
 // fetchMore asks the versions asks for the rows after their last, in one

@@ -106,6 +106,16 @@ func wholeShortReplicas(t *rapid.T, r *read, vs []version, more []bool) []int {
 	return asks
 }
 
+// through returns the rows of q's order from the first up to last,
+// included: where an answer that ended at last reached.
+func through(q replica.Query, last string) replica.Query {
+	s := replica.Slice{Start: replica.Bottom(), End: replica.EndAt(last)}
+	if q.Reversed {
+		s = replica.Slice{Start: replica.StartAt(last), End: replica.Top()}
+	}
+	return replica.Query{Slices: []replica.Slice{s}, Reversed: q.Reversed}
+}
+
 func respond(t *rapid.T, stored replica.Partition, q replica.Query) replica.Partition {
 	resp, err := replica.Command{Table: "t", Key: "k", Query: q, NowInSec: 100}.Respond(stored)
 	if err != nil {

@@ -151,20 +151,8 @@ func (s *shortReads) countThrough(t tally, last string) tally {
 	}
 	q := replica.Query{Slices: []replica.Slice{seg}, Reversed: s.q.Reversed}
 	rows := s.merged.Restrict(q)
-	rows.Static = replica.Row{} // counted by liveThrough, or the mark would depend on it
+	rows.Static = replica.Row{} // never counted here (shortReplicas)
 	return tally{key: last, n: t.n + rows.LiveRows(q, s.now), counted: true}
-}
-
-// liveThrough returns the live rows LiveRows counts in the merge through
-// t's key. Only a partition without live rows counts its static row, and
-// only for a query of every row: through a reversed query's least key.
-func (s *shortReads) liveThrough(t tally) int {
-	upTo := through(s.q, t.key)
-	if t.n > 0 || !upTo.SelectsAllRows() {
-		return t.n
-	}
-	head := replica.Partition{Key: s.merged.Key, Deletion: s.merged.Deletion, Static: s.merged.Static}
-	return head.LiveRows(upTo, s.now)
 }
 
 // add folds version i's continuation c into the version and the merge.
