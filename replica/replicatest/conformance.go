@@ -69,7 +69,9 @@ type check struct {
 // (and of a static column, which keeps the static row), limits forward and
 // reversed that count only live rows (deleted and expired rows interleaved; of
 // a column selection, the rows live in it), one limit for all of a query's
-// slices, and clip a range tombstone at the last row, the static row; pages
+// slices, and clip a range tombstone at the last row, the static row; a
+// partition of static data alone read by slices (from StartAt("") too)
+// answers its static row; pages
 // read forward and reversed by Query.After the last row, as the coordinator
 // pages and protects short reads; and a read past the command's
 // TombstoneFailureThreshold fails with an error that errors.As finds to be the
@@ -135,6 +137,7 @@ func checks() []check {
 		{"digest versions", checkDigestVersions},
 		{"query slices", checkQuerySlices},
 		{"query limits", checkQueryLimits},
+		{"query static only", checkQueryStaticOnly},
 		{"query paging", checkQueryPaging},
 		{"tombstone threshold", checkTombstoneThreshold},
 		{"commands stay as given", checkCommandsStayAsGiven},

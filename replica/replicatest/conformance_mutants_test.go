@@ -38,6 +38,12 @@ var mutants = map[string]struct {
 		}
 		return cmd.Respond(stored)
 	}}, "query_slices"},
+	"reads a sliced partition without rows as missing": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.Query.Slices != nil && len(stored.Rows) == 0 { // found through its rows' index, which holds none
+			stored = replica.Partition{Key: cmd.Key}
+		}
+		return cmd.Respond(stored)
+	}}, "query_static_only"},
 	"widens exclusive bounds": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		cmd.Query.Slices = inclusive(cmd.Query.Slices, true) // seeks are inclusive
 		return cmd.Respond(stored)

@@ -64,6 +64,34 @@ func checkQuerySlices(t *testing.T, r replica.Replica) {
 	}
 }
 
+// checkQueryStaticOnly reads partitions of static data alone, one with no
+// row and one whose row is deleted, by every row and by slices, one from
+// StartAt("") among them, forward, reversed and limited: each answer holds
+// the static row, as Respond's does. Whether such a partition shows as a
+// row is the coordinator's to decide (replica.Query.SelectsAllRows), from
+// the static row an answer holds, so a replica that finds a partition
+// through its rows, and answers a slice of one with none as missing, hides
+// it from a query of every row written as AllRows.
+func checkQueryStaticOnly(t *testing.T, r replica.Replica) {
+	static := replica.NewPartition("static").WithStatic(replica.Live("s", "static", 10))
+	deleted := replica.NewPartition("static, row deleted", replica.NewRow("a").WithDeletion(replica.DeletedAt(20, 260))).
+		WithStatic(replica.Live("s", "static", 10))
+	for _, p := range []replica.Partition{static, deleted} {
+		apply(t, r, p)
+		for _, slices := range [][]replica.Slice{
+			nil,
+			{replica.AllRows()},
+			{sl(replica.StartAt(""), replica.Top())},
+			{sl(replica.StartAt("a"), replica.Top())},
+			{sl(replica.StartAt(""), replica.EndBefore("a"))},
+		} {
+			for _, q := range []replica.Query{{Slices: slices}, {Slices: slices, Limit: 1}, {Slices: slices, Limit: 1, Reversed: true}} {
+				expectAnswer(t, r, queryCommand(p.Key, q), p)
+			}
+		}
+	}
+}
+
 // checkQueryLimits reads with limits, forward and reversed: only live rows
 // count (of a column selection, the rows live in it), one limit holds for
 // all of a query's slices, the answer ends at the limit-th with the range
