@@ -30,10 +30,15 @@ var twoDCs = []string{d1n1, d1n2, d1n3, d2n1, d2n2, d2n3}
 // everywhere, the coordinator in dc1.
 func newTwoDCs(t *testing.T, cfg coordinator.Config) *env {
 	t.Helper()
-	cl := pinnedCluster(t, []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
-		consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}), twoDCs...)
 	cfg.LocalDatacenter = "dc1"
-	return newEnvOn(t, cl, cfg)
+	return newEnvOn(t, twoDCsCluster(t), cfg)
+}
+
+// twoDCsCluster is newTwoDCs' cluster.
+func twoDCsCluster(t *testing.T) *replicatest.Cluster {
+	t.Helper()
+	return pinnedCluster(t, []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}, {Name: "dc2", Racks: 3, Nodes: 3}},
+		consistency.NetworkTopology(map[string]int{"dc1": 3, "dc2": 3}), twoDCs...)
 }
 
 // pinnedCluster builds a cluster of dcs under repl, with key pinned to ids

@@ -81,9 +81,14 @@ func fiveNodes(t *testing.T) *replicatest.Cluster {
 	return cl
 }
 
+// newEnvOn is newEnv over cl; a Locator cfg sets (one that wraps cl's
+// replicas) is kept.
 func newEnvOn(t *testing.T, cl *replicatest.Cluster, cfg coordinator.Config) *env {
 	t.Helper()
-	cfg.Locator, cfg.Liveness = cl, cl
+	if cfg.Locator == nil {
+		cfg.Locator = cl
+	}
+	cfg.Liveness = cl
 	c, err := coordinator.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
