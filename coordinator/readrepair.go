@@ -211,9 +211,15 @@ func (r *read) standInTargets(targets []candidate) []candidate {
 // all the others. A replica that gave a version holds the merge, or is
 // being written its diff.
 func (r *read) withoutVersion() []candidate {
+	return r.sendableWhere(func(i int) bool { return !r.gaveData(r.plan.order[i].ep.ID) })
+}
+
+// sendableWhere returns, in order, the candidates plan.order[i] for which
+// keep(i) holds that a speculative request may go to (see sendable).
+func (r *read) sendableWhere(keep func(i int) bool) []candidate {
 	var cs []candidate
 	for i := range r.plan.order {
-		if c := &r.plan.order[i]; !r.gaveData(c.ep.ID) && r.sendable(c) {
+		if c := &r.plan.order[i]; keep(i) && r.sendable(c) {
 			cs = append(cs, *c)
 		}
 	}

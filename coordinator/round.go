@@ -26,6 +26,7 @@ type round struct {
 
 	maySpeculate bool          // it may still speculate
 	mayReplace   bool          // it may still replace a request refused unsent (see decideAlways)
+	spent        bool          // it took its speculative action (see mayStandIn)
 	drawn        time.Time     // when its speculation drew on the budgets; zero if it did not
 	armed        bool          // the timer is set for its speculation, not the deadline
 	first        int           // the index of its first request

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/readpath/readpath/consistency"
@@ -13,12 +14,16 @@ import (
 // does not speculate again: at most one speculative action per round, each
 // drawn from the budgets.
 func (r *read) speculate() bool {
-	if !r.rd.maySpeculate && !(r.rd.mayReplace && r.rd.standsIn()) {
+	if !r.rd.maySpeculate && !(r.mayStandIn() && r.rd.standsIn()) {
 		return false
 	}
-	r.rd.maySpeculate, r.rd.mayReplace = false, false
+	r.rd.maySpeculate, r.rd.mayReplace, r.rd.spent = false, false, true
+	eachQuorum := r.req.Level == consistency.EachQuorum
 	switch r.rd.phase {
 	case PhaseInitial:
+		if eachQuorum && !r.fetching {
+			return r.standInEach()
+		}
 		return r.hedge()
 	case PhaseReconcile:
 		return r.reconcileHedge()
@@ -26,6 +31,42 @@ func (r *read) speculate() bool {
 		return r.additionalWrites()
 	}
 	return false
+}
+
+// mayStandIn reports whether the round may still replace requests refused
+// unsent (see round.standsIn): under ALWAYS when its extra request was
+// held back (see decideAlways); at EACH_QUORUM, which never speculates, in
+// a round that could at another level: a refused request left its
+// datacenter short of the quorum that no other datacenter can make up.
+func (r *read) mayStandIn() bool {
+	if r.rd.mayReplace {
+		return true
+	}
+	if r.req.Level != consistency.EachQuorum || r.rd.spent {
+		return false
+	}
+	// Not digest-first's digest round, which asks every candidate.
+	return r.rd.phase == PhaseInitial && r.trace.Speculate && r.rd.needData
+}
+
+// standInEach is EACH_QUORUM's action in the first round (but for a
+// digest-first read's data request, whose quorums are in): in each
+// datacenter, as many replicas not yet asked as it lacks of its quorum
+// (see standInTargets), the closest first. A stand-in for the data
+// request asks for data, the others for digests.
+func (r *read) standInEach() bool {
+	targets := r.standInTargets(r.sendableWhere(func(i int) bool { return !r.asked(i) }))
+	if r.suppressed(r.roundHedge(), r.allowed(len(targets) > 0)) {
+		return false
+	}
+	for _, c := range targets {
+		kind := KindDigest
+		if !r.rd.dataIn && r.rd.outData == 0 {
+			kind = KindData
+		}
+		r.sendHedge(c, kind)
+	}
+	return true
 }
 
 // hedge is the first round's speculative request: to the closest replica
@@ -56,15 +97,29 @@ func (r *read) suppressed(h *HedgeTrace, cause SuppressCause) bool {
 	return true
 }
 
-// sendHedge sends the first round's speculative request to cand.
+// sendHedge sends the first round's speculative request to cand; the
+// first of several, at EACH_QUORUM, is the one traced.
 func (r *read) sendHedge(cand candidate, kind RequestKind) {
+	first := !r.trace.Hedge.Fired
+	idx := r.sendSpeculative(cand, kind, &r.trace.Hedge, &r.t.m.speculative)
+	if first {
+		r.hedgeIdx = idx
+	}
+}
+
+// sendSpeculative sends a speculative request of the running round to
+// cand, counts it in n and books it in h, unless h holds one already.
+func (r *read) sendSpeculative(cand candidate, kind RequestKind, h *HedgeTrace, n *atomic.Int64) int {
 	refused := r.rd.refused
-	r.hedgeIdx = r.send(cand, kind, true, r.now())
+	idx := r.send(cand, kind, true, r.now())
 	r.refundUnsent(refused, 1)
-	h := &r.trace.Hedge
-	h.Fired, h.At, h.To = true, r.trace.Requests[r.hedgeIdx].Sent, cand.ep.ID
-	r.t.m.speculative.Add(1)
-	r.observeHedge(cand, kind, h.At)
+	at := r.trace.Requests[idx].Sent
+	if !h.Fired {
+		h.Fired, h.At, h.To = true, at, cand.ep.ID
+	}
+	n.Add(1)
+	r.observeHedge(cand, kind, at)
+	return idx
 }
 
 // hedgeTarget is whom the first round's speculative request goes to: the
