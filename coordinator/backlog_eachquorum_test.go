@@ -132,6 +132,43 @@ func TestARefusedRequestWithNoFreeReplicaInItsDatacenterFails(t *testing.T) {
 	}
 }
 
+// A data request of the reconcile round refused for its replica's backlog
+// (it reached its cap after answering the first round) is replaced by one
+// to a replica not yet asked, at EACH_QUORUM in the refused one's
+// datacenter, whose version no other datacenter's makes up for. d1n1 alone
+// holds v2. Before, EACH_QUORUM's reconcile round never speculated, so the
+// read failed at 1 ms with ReadFailureError (1 received, 1 failure, 4
+// required).
+func TestARefusedReconcileReadIsReplacedInItsDatacenter(t *testing.T) {
+	for _, c := range []struct {
+		level  consistency.Level
+		capped string
+	}{
+		{consistency.Quorum, d2n1}, {consistency.LocalQuorum, d1n2},
+		{consistency.EachQuorum, d2n1}, {consistency.EachQuorum, d1n2},
+	} {
+		t.Run(fmt.Sprintf("%v/%v", c.level, c.capped), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newTwoDCsHanging(t, locatorOrder(t), c.capped)
+				defer drain()
+				require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), d1n1))
+
+				res, err := readCappingMidway(t, e, c.level, ms(0.5))
+				require.NoError(t, err, "%s", res.Trace)
+				assert.True(t, res.Partition.Equal(row(key, "v2", 20)))
+				assert.Equal(t, 1, refusedIn(res.Trace), "%s", res.Trace)
+				h := res.Trace.ReconcileHedge
+				require.True(t, h.Fired, "%s", res.Trace)
+				if c.level != consistency.Quorum {
+					assert.Equal(t, dcOf(c.capped), dcOf(h.To), "%s", res.Trace)
+				}
+				tm, _ := e.c.TableMetrics(tbl)
+				assert.Equal(t, int64(1), tm.ReconcileSpeculations)
+			})
+		})
+	}
+}
+
 // A digest-first read's data request refused for its replica's backlog
 // (the fastest digest, capped after it was asked) is replaced by one to
 // the next fastest, at EACH_QUORUM too, whose quorums the digests made:

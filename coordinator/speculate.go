@@ -26,6 +26,9 @@ func (r *read) speculate() bool {
 		}
 		return r.hedge()
 	case PhaseReconcile:
+		if eachQuorum {
+			return r.standInEach()
+		}
 		return r.reconcileHedge()
 	case PhaseRepair:
 		return r.additionalWrites()
@@ -45,26 +48,35 @@ func (r *read) mayStandIn() bool {
 	if r.req.Level != consistency.EachQuorum || r.rd.spent {
 		return false
 	}
-	// Not digest-first's digest round, which asks every candidate.
-	return r.rd.phase == PhaseInitial && r.trace.Speculate && r.rd.needData
+	switch r.rd.phase {
+	case PhaseInitial: // not digest-first's digest round, which asks every candidate
+		return r.trace.Speculate && r.rd.needData
+	case PhaseReconcile:
+		return r.reconcileCouldSpeculate()
+	}
+	return false
 }
 
 // standInEach is EACH_QUORUM's action in the first round (but for a
-// digest-first read's data request, whose quorums are in): in each
-// datacenter, as many replicas not yet asked as it lacks of its quorum
-// (see standInTargets), the closest first. A stand-in for the data
-// request asks for data, the others for digests.
+// digest-first read's data request, whose quorums are in) and the
+// reconcile round: in each datacenter, as many replicas not yet asked as
+// it lacks of its quorum (see standInTargets), the closest first. A
+// stand-in for the first round's data request asks for data, the others
+// for what the round asks.
 func (r *read) standInEach() bool {
 	targets := r.standInTargets(r.sendableWhere(func(i int) bool { return !r.asked(i) }))
 	if r.suppressed(r.roundHedge(), r.allowed(len(targets) > 0)) {
 		return false
 	}
 	for _, c := range targets {
-		kind := KindDigest
-		if !r.rd.dataIn && r.rd.outData == 0 {
-			kind = KindData
+		switch {
+		case r.rd.phase == PhaseReconcile:
+			r.sendSpeculative(c, KindData, &r.trace.ReconcileHedge, &r.t.m.reconcileSpeculations)
+		case !r.rd.dataIn && r.rd.outData == 0:
+			r.sendHedge(c, KindData)
+		default:
+			r.sendHedge(c, KindDigest)
 		}
-		r.sendHedge(c, kind)
 	}
 	return true
 }
@@ -338,12 +350,20 @@ func (r *read) rackOutstanding(ep replica.Endpoint) bool {
 }
 
 // reconcileMaySpeculate says whether the reconcile round may speculate,
-// as Cassandra's AbstractReadRepair.shouldSpeculate: the level must block
-// for at least a quorum (LOCAL_QUORUM for DC-local levels), never
-// EACH_QUORUM, and the table's threshold must be within the read timeout.
+// as Cassandra's AbstractReadRepair.shouldSpeculate: never at EACH_QUORUM
+// (which only stands in for refused requests where reconcileCouldSpeculate),
+// otherwise as reconcileCouldSpeculate says.
 func (r *read) reconcileMaySpeculate() bool {
+	return r.req.Level != consistency.EachQuorum && r.reconcileCouldSpeculate()
+}
+
+// reconcileCouldSpeculate says whether the reconcile round could
+// speculate, whatever the level: the level must block for at least a
+// quorum (LOCAL_QUORUM for DC-local levels), and the table's threshold
+// must be within the read timeout.
+func (r *read) reconcileCouldSpeculate() bool {
 	l := r.req.Level
-	if l == consistency.EachQuorum || !r.trace.Speculate || r.c.atTimeout(r.threshold) {
+	if !r.trace.Speculate || r.c.atTimeout(r.threshold) {
 		return false
 	}
 	least := consistency.Quorum
@@ -362,13 +382,7 @@ func (r *read) reconcileHedge() bool {
 	if r.suppressed(h, r.allowed(ok)) {
 		return false
 	}
-	cand = r.claimRemoteProbe(cand)
-	refused := r.rd.refused
-	idx := r.send(cand, KindData, true, r.now())
-	r.refundUnsent(refused, 1)
-	h.Fired, h.At, h.To = true, r.trace.Requests[idx].Sent, cand.ep.ID
-	r.t.m.reconcileSpeculations.Add(1)
-	r.observeHedge(cand, KindData, h.At)
+	r.sendSpeculative(r.claimRemoteProbe(cand), KindData, h, &r.t.m.reconcileSpeculations)
 	return true
 }
 
