@@ -17,7 +17,8 @@ const defaultMaxAbandoned = 1024
 // Config.MaxAbandonedPerReplica allows. A replica that ignores its context
 // holds a goroutine for each such request; past the cap it is sent nothing
 // until some return, and the read goes on as after any failure (a hedge to
-// another replica, or a *consistency.ReadFailureError naming this one). A
+// another replica, at EACH_QUORUM one of its datacenter, or a
+// *consistency.ReadFailureError naming this one). A
 // hedge that replaces a refused request draws on no budget: it sends no
 // more than the read would have. A replica at the cap is no speculation
 // target: the round's one speculative request goes to another. The refused

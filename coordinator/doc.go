@@ -36,8 +36,11 @@
 // repairs, written to every live replica whose data the read did not merge
 // (TableOptions.AdditionalWritePolicy). Every action draws on the table's
 // budget and Config.Budget, but one standing in for a request refused for
-// its replica's backlog (see BacklogError), and is counted and traced. An action due while a request of its round has not yet been
-// started by the coordinator's own goroutines waits one more threshold:
+// its replica's backlog (see BacklogError), and is counted and traced.
+// EACH_QUORUM's first and reconcile rounds take no action but that
+// stand-in, sent to the datacenters the refusals left short. An action
+// due while a request of its round has not yet been started by the
+// coordinator's own goroutines waits one more threshold:
 // that delay is the coordinator's, and the action would wait behind it.
 // Reads at SERIAL and LOCAL_SERIAL are refused: they need Paxos.
 //
