@@ -39,7 +39,7 @@ func TestARefusedRequestIsReplacedInItsDatacenter(t *testing.T) {
 		capped []string
 	}{
 		{consistency.Quorum, []string{d1n1}}, {consistency.Quorum, []string{d2n1}},
-		{consistency.LocalQuorum, []string{d1n1}},
+		{consistency.LocalQuorum, []string{d1n1}}, {consistency.LocalOne, []string{d1n1}},
 		{consistency.EachQuorum, []string{d1n1}}, {consistency.EachQuorum, []string{d2n1}},
 		{consistency.EachQuorum, []string{d1n1, d2n1}},
 	} {
@@ -99,36 +99,43 @@ func TestARefusedRequestIsReplacedAtEachQuorumUnderSimpleReplication(t *testing.
 }
 
 // With no free replica left in the refused request's datacenter the read
-// fails at once, as at LOCAL_QUORUM, with the numbers it has: none asked
-// in another datacenter, whose answers cannot make up for it, and the
-// missing candidate counted.
+// fails at once with the numbers it has, at EACH_QUORUM as at the DC-local
+// levels when the local datacenter is short: none asked in another
+// datacenter, whose answers cannot make up for it, and the missing
+// candidate counted; whether ranking puts the capped replicas last or
+// not, as the datacenter cannot do without them.
 func TestARefusedRequestWithNoFreeReplicaInItsDatacenterFails(t *testing.T) {
 	for _, c := range []struct {
 		level  consistency.Level
-		capped []string // the first is a contact, the second its datacenter's spare
+		capped []string // the first is a contact, the rest its datacenter's spares
 	}{
 		{consistency.EachQuorum, []string{d2n1, d2n3}},
 		{consistency.LocalQuorum, []string{d1n2, d1n3}},
+		{consistency.LocalOne, []string{d1n1, d1n2, d1n3}},
 	} {
-		t.Run(c.level.String(), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				e := newTwoDCs(t, locatorOrder(t))
-				hangAtCap(t, e, c.capped...)
-				defer drain()
-				before := e.totalReads()
-				res, took, err := e.read(c.level)
-				var f *consistency.ReadFailureError
-				require.ErrorAs(t, err, &f, "%s", res.Trace)
-				assert.Zero(t, took)
-				assert.Equal(t, consistency.ReadFailureError{Level: c.level, BlockFor: res.Trace.BlockFor, Failures: 1, Reasons: f.Reasons}, *f)
-				assert.Contains(t, f.Reasons, c.capped[0])
-				assert.Equal(t, coordinator.NoCandidate, res.Trace.Hedge.Suppressed, "%s", res.Trace)
-				tm, _ := e.c.TableMetrics(tbl)
-				assert.Equal(t, int64(1), tm.NoCandidate)
-				settle()
-				assert.Equal(t, int64(res.Trace.BlockFor-1), e.totalReads()-before, "only the contacts not refused were sent")
+		for _, ranked := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/ranked=%v", c.level, ranked), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					cfg := locatorOrder(t)
+					cfg.Snitch.Disabled = !ranked
+					e := newTwoDCs(t, cfg)
+					hangAtCap(t, e, c.capped...)
+					defer drain()
+					before := e.totalReads()
+					res, took, err := e.read(c.level)
+					var f *consistency.ReadFailureError
+					require.ErrorAs(t, err, &f, "%s", res.Trace)
+					assert.Zero(t, took)
+					assert.Equal(t, consistency.ReadFailureError{Level: c.level, BlockFor: res.Trace.BlockFor, Failures: 1, Reasons: f.Reasons}, *f)
+					assert.Contains(t, f.Reasons, c.capped[0])
+					assert.Equal(t, coordinator.NoCandidate, res.Trace.Hedge.Suppressed, "%s", res.Trace)
+					tm, _ := e.c.TableMetrics(tbl)
+					assert.Equal(t, int64(1), tm.NoCandidate)
+					settle()
+					assert.Equal(t, int64(res.Trace.BlockFor-1), e.totalReads()-before, "only the contacts not refused were sent")
+				})
 			})
-		})
+		}
 	}
 }
 
