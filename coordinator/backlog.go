@@ -18,15 +18,15 @@ const defaultMaxAbandoned = 1024
 // holds a goroutine for each such request; past the cap it is sent nothing
 // until some return, and the read goes on as after any failure (a hedge to
 // another replica, at EACH_QUORUM one of its datacenter, or a
-// *consistency.ReadFailureError naming this one). A
-// hedge that replaces a refused request draws on no budget: it sends no
-// more than the read would have. A replica at the cap is no speculation
-// target: the round's one speculative request goes to another. The refused
-// request is in the read's trace, failed with it, and in its table's
-// DataRequests or DigestRequests, but not in its replica's Requests (it
-// was not sent); the snitch and Config.Outcomes hear nothing of it. A
-// queued ASYNC repair is dropped, with this error in its RepairEvent, when
-// its replica is at the cap or holds an ASYNC repair write given up on.
+// *consistency.ReadFailureError naming this one). A hedge that replaces a
+// refused request draws on no budget: it sends no more than the read would
+// have. A replica at the cap is no speculation target: the round's one
+// speculative request goes to another. The refused request is in the read's
+// trace, failed with it, and in its table's DataRequests or DigestRequests,
+// but not in its replica's Requests (it was not sent); the snitch and
+// Config.Outcomes hear nothing of it. A queued ASYNC repair is dropped,
+// with this error in its RepairEvent, when its replica is at the cap or
+// holds an ASYNC repair write given up on.
 type BacklogError struct {
 	Endpoint  replica.Endpoint
 	Abandoned int64
