@@ -47,6 +47,10 @@ type repairQueue struct {
 	// hung counts, by replica, the writes given up on that it has not
 	// returned from (see asyncWrite); none at 0.
 	hung map[*score]int
+	// pending counts the jobs queued and not yet booked, and idle is
+	// closed whenever it is 0 (see DrainRepairs).
+	pending int
+	idle    chan struct{}
 }
 
 func (q *repairQueue) init(c *Coordinator) {
@@ -55,6 +59,8 @@ func (q *repairQueue) init(c *Coordinator) {
 	q.settled = make(chan struct{}, 1)
 	q.applying = map[*table]int{}
 	q.hung = map[*score]int{}
+	q.idle = make(chan struct{})
+	close(q.idle)
 }
 
 // enqueue queues a job without blocking, or drops it: after the lock, as
@@ -72,10 +78,12 @@ func (q *repairQueue) tryEnqueue(j repairJob) bool {
 		return false
 	}
 	q.start.Do(q.startWorkers)
+	q.admit() // before a worker can take and book it
 	select {
 	case q.jobs <- j:
 		return true
 	default:
+		q.finishing()
 		return false
 	}
 }
@@ -89,6 +97,7 @@ func (q *repairQueue) drop(j repairJob) {
 // is the reason it gives, if any.
 func (q *repairQueue) dropTaken(j repairJob, why error) {
 	q.countDrop(j)
+	q.finishing()
 	q.enterHook()
 	defer q.leaveHook()
 	q.observeDrop(j, why)
@@ -301,6 +310,7 @@ func (q *repairQueue) close() []repairJob {
 		select {
 		case j := <-q.jobs:
 			q.countDrop(j)
+			q.finishing()
 			dropped = append(dropped, j)
 		default:
 			return dropped
@@ -348,6 +358,7 @@ func (q *repairQueue) abandon() {
 	q.abandoned = true
 	for t, n := range q.applying {
 		q.c.countRepairs(t, int64(n), func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
+		q.finished(n)
 	}
 }
 
@@ -371,6 +382,9 @@ func (q *repairQueue) settle(j repairJob, late bool, e ending, err error) (byClo
 		delete(q.applying, j.t)
 	}
 	byClose = q.abandoned && !late
+	if !byClose {
+		q.finished(1)
+	}
 	q.running.Unlock()
 	switch {
 	case byClose:

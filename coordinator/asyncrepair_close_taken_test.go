@@ -111,6 +111,7 @@ func TestCloseDropsTheRepairAWorkerIsVetting(t *testing.T) {
 		assert.Empty(t, v.applied, "nothing is written once Close has begun")
 		assert.Equal(t, int64(1), m.RepairsSent)
 		assert.Equal(t, int64(1), m.RepairsDropped, "%+v", m)
+		assert.NoError(t, v.c.DrainRepairs(t.Context()), "nothing pending")
 		if assert.Len(t, v.events, 1) {
 			assert.True(t, v.events[0].Dropped)
 		}
@@ -128,6 +129,7 @@ func TestCloseReturnsWithTheVettedRepairBooked(t *testing.T) {
 		m := v.c.Metrics().Total
 		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned, "%+v", m)
 		assert.Equal(t, int64(1), m.RepairsAbandoned, "%+v", m)
+		assert.NoError(t, v.c.DrainRepairs(t.Context()), "nothing pending")
 		close(v.gate)
 		synctest.Wait()
 		v.mu.Lock()

@@ -199,6 +199,10 @@ func TestConcurrentReadsUnderChaos(t *testing.T) {
 		close(stop)
 		<-done
 		elapsed := time.Since(start)
+		require.NoError(t, c.DrainRepairs(context.Background()))
+		tot := c.Metrics().Total
+		require.Equal(t, tot.RepairsSent, tot.RepairsAcked+tot.RepairsFailed+tot.RepairsDropped+tot.RepairsAbandoned,
+			"DrainRepairs returned with repairs unbooked")
 		require.NoError(t, c.Close())
 		time.Sleep(time.Second) // late answers of replicas that ignore their context
 		synctest.Wait()

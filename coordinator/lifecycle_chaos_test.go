@@ -119,6 +119,9 @@ func TestLifecycleChaos(t *testing.T) {
 			wg.Wait()
 			close(stop)
 			<-done
+			ended, cancel := context.WithCancel(context.Background())
+			cancel()
+			assert.NoError(t, c.DrainRepairs(ended), "Close left a repair pending")
 			time.Sleep(time.Second)
 			synctest.Wait()
 			tot := c.Metrics().Total
