@@ -29,10 +29,11 @@ func (e *LadderError) Unwrap() error { return ErrInvalidLadder }
 
 // LadderPolicy retries down an explicit list of levels, one rung per retry:
 // retry n (retryCount n) runs at Levels[n], and past the last rung every
-// failure is rethrown. It is gocql's DowngradingConsistencyRetryPolicy, made
-// safer: a counter write timeout rethrows (gocql reports a half-applied
-// increment as success), and a ladder that would raise or repeat a level is
-// rejected.
+// failure is rethrown but a request not sent (ErrNotSent), which goes on to
+// the next target at the same level (see OnRequestAborted). It is gocql's
+// DowngradingConsistencyRetryPolicy, made safer: a counter write timeout
+// rethrows (gocql reports a half-applied increment as success), and a
+// ladder that would raise or repeat a level is rejected.
 //
 // Build it with NewLadderPolicy, which validates the rungs. A LadderPolicy
 // that does not validate (the zero value has no rungs) rethrows every
@@ -142,8 +143,14 @@ func (p LadderPolicy) OnUnavailable(s Statement, err *consistency.UnavailableErr
 }
 
 // OnRequestAborted answers as DefaultPolicy does while rungs remain, at the
-// same level: a lost connection says nothing about the replicas.
+// same level: a lost connection says nothing about the replicas. A request
+// not sent (ErrNotSent) tries the next target past the last rung too: it
+// consumes no rung (see Policy), as the drivers move past a node they could
+// not send to without asking their policy.
 func (p LadderPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
+	if classify(err).unsent {
+		retryCount = 0 // it takes no rung, so it finds the ladder open if valid
+	}
 	return onlyIf(p.open(retryCount), abortedVerdict(s, err))
 }
 

@@ -235,7 +235,7 @@ func TestLadderStopsAtItsEnd(t *testing.T) {
 	assert.Equal(t, same(c.One), p.OnReadTimeout(stmt(c.Two, retry.Idempotent), readTimeout(c.Two, 2, 1, false), 1))
 	s := stmt(c.One, retry.Idempotent)
 	errs := []error{readTimeout(c.One, 1, 0, false), unavailable(c.One, 1, 0), unavailable(c.EachQuorum, 2, 0),
-		unavailable(c.Serial, 2, 1), retry.ErrNotSent, retry.ErrConnectionClosed, retry.ErrOverloaded,
+		unavailable(c.Serial, 2, 1), retry.ErrConnectionClosed, retry.ErrOverloaded,
 		writeTimeout(c.One, c.WriteBatchLog, 1, 0), writeTimeout(c.One, c.WriteSimple, 2, 1),
 		writeTimeout(c.One, c.WriteUnloggedBatch, 2, 1)}
 	for _, e := range errs {
