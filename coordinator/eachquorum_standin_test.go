@@ -13,6 +13,7 @@ import (
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // hangsReadingKey ignores its context and answers reads of one key only
@@ -32,14 +33,30 @@ func (r hangsReadingKey) Read(ctx context.Context, cmd replica.Command) (replica
 // slow is a key whose reads one replica of newTwoDCsHanging hangs on.
 const slow = "slow"
 
-// newTwoDCsHanging is newTwoDCs, but for id, which ignores its context
-// and answers reads of slow only after an hour (see readCappingMidway).
-func newTwoDCsHanging(t *testing.T, cfg coordinator.Config, id string) *env {
+// newTwoDCsHanging is newTwoDCs, but for ids, which ignore their context
+// and answer reads of slow only after an hour (see readCappingMidway).
+func newTwoDCsHanging(t *testing.T, cfg coordinator.Config, ids ...string) *env {
 	t.Helper()
-	cl := twoDCsCluster(t)
-	require.NoError(t, cl.Pin(tbl, slow, twoDCs...))
+	return newHangingOn(t, twoDCsCluster(t), cfg, ids...)
+}
+
+// newHangingOn is newTwoDCsHanging over cl, whose replicas of key hold
+// slow too.
+func newHangingOn(t *testing.T, cl *replicatest.Cluster, cfg coordinator.Config, ids ...string) *env {
+	t.Helper()
+	reps, _, err := cl.Locate(tbl, key)
+	require.NoError(t, err)
+	pinned := make([]string, len(reps))
+	for i, r := range reps {
+		pinned[i] = r.Endpoint().ID
+	}
+	require.NoError(t, cl.Pin(tbl, slow, pinned...))
+	hang := map[string]bool{}
+	for _, id := range ids {
+		hang[id] = true
+	}
 	cfg.LocalDatacenter = "dc1"
-	cfg.Locator = wrapID(cl, id, func(r replica.Replica) replica.Replica { return hangsReadingKey{r, slow} })
+	cfg.Locator = wrapIDs(cl, hang, func(r replica.Replica) replica.Replica { return hangsReadingKey{r, slow} })
 	return newEnvOn(t, cl, cfg)
 }
 
