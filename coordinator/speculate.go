@@ -69,16 +69,38 @@ func (r *read) standInEach() bool {
 		return false
 	}
 	for _, c := range targets {
-		switch {
-		case r.rd.phase == PhaseReconcile:
-			r.sendSpeculative(c, KindData, &r.trace.ReconcileHedge, &r.t.m.reconcileSpeculations)
-		case !r.rd.dataIn && r.rd.outData == 0:
-			r.sendHedge(c, KindData)
-		default:
-			r.sendHedge(c, KindDigest)
-		}
+		r.sendStandIn(c)
 	}
 	return true
+}
+
+// sendStandIn sends c a stand-in for a request refused unsent: in the
+// reconcile round a data request, else a data request while no data is
+// in or asked for, else a digest request.
+func (r *read) sendStandIn(c candidate) {
+	switch {
+	case r.rd.phase == PhaseReconcile:
+		r.sendSpeculative(c, KindData, &r.trace.ReconcileHedge, &r.t.m.reconcileSpeculations)
+	case !r.rd.dataIn && r.rd.outData == 0:
+		r.sendHedge(c, KindData)
+	default:
+		r.sendHedge(c, KindDigest)
+	}
+}
+
+// standInRest follows the round's speculative request, when it stood in
+// for requests refused unsent, with a stand-in for each of the others, to
+// the next target, while the requests out cannot complete the round: a
+// healthy read would have sent them. A stand-in refused in turn is one
+// more to replace; each goes to a replica not yet asked, so it ends.
+func (r *read) standInRest(target func() (candidate, bool)) {
+	for n := 1; n < r.rd.refused && !r.rd.reachable(); n++ {
+		c, ok := target()
+		if !ok {
+			return
+		}
+		r.sendStandIn(r.claimRemoteProbe(c))
+	}
 }
 
 // hedge is the first round's speculative request: to the closest replica
@@ -95,6 +117,7 @@ func (r *read) hedge() bool {
 		kind = KindDigest
 	}
 	r.sendHedge(cand, kind)
+	r.standInRest(r.hedgeTarget)
 	return true
 }
 
@@ -383,6 +406,7 @@ func (r *read) reconcileHedge() bool {
 		return false
 	}
 	r.sendSpeculative(r.claimRemoteProbe(cand), KindData, h, &r.t.m.reconcileSpeculations)
+	r.standInRest(r.speculationTarget)
 	return true
 }
 
