@@ -115,10 +115,10 @@ type Config struct {
 	// it is not sent: it fails at once with a *BacklogError, and is sent again
 	// once some return; planning ranks it behind every other replica
 	// meanwhile, unless Snitch.Disabled keeps the Locator's order, where a
-	// request to it is refused and replaced at once by a hedge, if the table's
-	// policy hedges (under NEVER the read fails as on any replica's failure);
-	// at EACH_QUORUM, which never hedges, by a request to a free replica of
-	// its datacenter. The cap is checked as a request is sent: requests in
+	// request to it is refused and replaced at once by a hedge, one for each
+	// refused in a round, if the table's policy hedges (under NEVER the read
+	// fails as on any replica's failure); at EACH_QUORUM, which never hedges,
+	// by a request to a free replica of its datacenter. The cap is checked as a request is sent: requests in
 	// flight when their reads give up all count, so a replica that starts
 	// hanging under load may hold, once, up to the cap plus the requests sent
 	// to it within one read timeout (a burst of 3,000 reads left 3,000); none

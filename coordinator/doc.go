@@ -35,8 +35,9 @@
 // preference); the repair round's is the merge of the unacknowledged
 // repairs, written to every live replica whose data the read did not merge
 // (TableOptions.AdditionalWritePolicy). Every action draws on the table's
-// budget and Config.Budget, but one standing in for a request refused for
-// its replica's backlog (see BacklogError), and is counted and traced.
+// budget and Config.Budget, but one standing in for requests refused for
+// their replicas' backlog (see BacklogError), a request for each; every
+// action is counted and traced.
 // EACH_QUORUM's first and reconcile rounds take no action but that
 // stand-in, sent to the datacenters the refusals left short. An action
 // due while a request of its round has not yet been started by the
