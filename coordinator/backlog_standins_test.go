@@ -44,7 +44,9 @@ type standInCase struct {
 // replica, the closest first (at LOCAL_QUORUM a local one), free of the
 // budgets: the load of a healthy read. Only the first was, so with two
 // contacts refused the read failed at once with ReadFailureError (0
-// received, 2 failures) while the free replicas sat idle.
+// received, 2 failures) while the free replicas sat idle. Under ALWAYS,
+// whose extra request (the first listed) makes up for one refusal, the
+// other was not replaced at all: the same failure.
 func TestEveryRefusedContactIsReplaced(t *testing.T) {
 	for _, c := range []standInCase{
 		{consistency.Quorum, twoDCsCluster, []string{d1n1, d1n2}, []string{d2n2, d2n3}},
@@ -52,32 +54,40 @@ func TestEveryRefusedContactIsReplaced(t *testing.T) {
 		{consistency.Two, fiveNodes, []string{A, B}, []string{C, D}},
 		{consistency.Three, fiveNodes, []string{A, B}, []string{D, E}},
 	} {
-		t.Run(c.level.String(), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				obs := &repairRecorder{}
-				cfg := locatorOrder(t)
-				cfg.LocalDatacenter, cfg.Observer = "dc1", obs
-				e := newEnvOn(t, c.cluster(t), cfg)
-				hangAtCap(t, e, c.capped...)
-				defer drain()
-				hedged, _ := obs.snapshot()
-				before := e.totalReads()
-				res, took, err := e.read(c.level)
-				require.NoError(t, err, "%s", res.Trace)
-				assert.Equal(t, ms(1), took, "replaced at once")
-				assert.Equal(t, 2, refusedIn(res.Trace), "%s", res.Trace)
-				assert.Equal(t, c.standIns, speculativeTo(res.Trace), "%s", res.Trace)
-				assert.Equal(t, c.standIns[0], res.Trace.Hedge.To, "the first traced")
-				tm, _ := e.c.TableMetrics(tbl)
-				assert.Equal(t, int64(2), tm.SpeculativeRetries, "each counted")
-				assert.Zero(t, tm.NoCandidate)
-				hedges, _ := obs.snapshot()
-				assert.Len(t, hedges[len(hedged):], 2, "each observed")
-				settle()
-				assert.Equal(t, int64(res.Trace.BlockFor), e.totalReads()-before, "as many requests sent as a healthy read sends")
+		for _, pol := range []string{"5ms", "ALWAYS"} {
+			t.Run(c.level.String()+"/"+pol, func(t *testing.T) {
+				testRefusedContactsReplaced(t, c, pol)
 			})
-		})
+		}
 	}
+}
+
+// testRefusedContactsReplaced reads at c.level under policy pol with
+// c.capped at their cap, and checks c.standIns replaced them.
+func testRefusedContactsReplaced(t *testing.T, c standInCase, pol string) {
+	synctest.Test(t, func(t *testing.T) {
+		obs := &repairRecorder{}
+		cfg := locatorOrder(t)
+		cfg.LocalDatacenter, cfg.Observer, cfg.DefaultTable = "dc1", obs, policy(t, pol)
+		e := newEnvOn(t, c.cluster(t), cfg)
+		hangAtCap(t, e, c.capped...)
+		defer drain()
+		hedged, _ := obs.snapshot()
+		before := e.totalReads()
+		res, took, err := e.read(c.level)
+		require.NoError(t, err, "%s", res.Trace)
+		assert.Equal(t, ms(1), took, "replaced at once")
+		assert.Equal(t, 2, refusedIn(res.Trace), "%s", res.Trace)
+		assert.Equal(t, c.standIns, speculativeTo(res.Trace), "%s", res.Trace)
+		assert.Equal(t, c.standIns[0], res.Trace.Hedge.To, "the first traced")
+		tm, _ := e.c.TableMetrics(tbl)
+		assert.Equal(t, int64(2), tm.SpeculativeRetries, "each counted")
+		assert.Zero(t, tm.NoCandidate)
+		hedges, _ := obs.snapshot()
+		assert.Len(t, hedges[len(hedged):], 2, "each observed")
+		settle()
+		assert.Equal(t, int64(res.Trace.BlockFor), e.totalReads()-before, "blockFor sent: no more than a healthy read")
+	})
 }
 
 // Every data request of the reconcile round refused for its replica's

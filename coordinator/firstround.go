@@ -57,7 +57,8 @@ func (r *read) decideAlways() bool {
 	cause := r.allowed(r.nextLive(r.plan.contacts) < len(r.plan.order))
 	// Held back before anything is sent, it must not also stop the
 	// replacement of a request about to be refused unsent, which adds no
-	// load and which every other policy sends.
-	r.rd.mayReplace = cause == SuppressedBudget || cause == SuppressedOverload
+	// load and which every other policy sends; sent, it makes up for one
+	// refusal only (see mayStandIn).
+	r.rd.mayReplace = cause != NoCandidate
 	return !r.suppressed(&r.trace.Hedge, cause)
 }

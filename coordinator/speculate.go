@@ -38,12 +38,13 @@ func (r *read) speculate() bool {
 
 // mayStandIn reports whether the round may still replace requests refused
 // unsent (see round.standsIn): under ALWAYS when its extra request was
-// held back (see decideAlways); at EACH_QUORUM, which never speculates, in
+// held back (see decideAlways), or when more than the one it makes up for
+// were refused; at EACH_QUORUM, which never speculates, in
 // a round that could at another level: a refused request left its
 // datacenter short of the quorum that no other datacenter can make up.
 func (r *read) mayStandIn() bool {
 	if r.rd.mayReplace {
-		return true
+		return !r.trace.Hedge.Fired || r.rd.refused > 1
 	}
 	if r.req.Level != consistency.EachQuorum || r.rd.spent {
 		return false
