@@ -9,8 +9,9 @@ import "context"
 // sending reads first, for a graceful shutdown that writes the repairs
 // Close would drop, then call Close. A repair whose replica ignores its
 // context is given up on at most two read timeouts after its write began
-// (see Config.MaxAbandonedPerReplica), so a ctx longer than that plus the
-// queue's work always sees the queue drain.
+// (see Config.MaxAbandonedPerReplica); a repair waits longer only behind a
+// Liveness view or a hook (Observer, Outcomes) that does not return, as
+// the workers call them.
 func (c *Coordinator) DrainRepairs(ctx context.Context) error {
 	for {
 		idle := c.repairs.idleSignal()
