@@ -214,11 +214,12 @@ func (r *read) withoutVersion() []candidate {
 	return r.sendableWhere(func(i int) bool { return !r.gaveData(r.plan.order[i].ep.ID) })
 }
 
-// sendableWhere returns, in order, the candidates plan.order[i] for which
-// keep(i) holds that a speculative request may go to (see sendable).
+// sendableWhere returns, closest first, the candidates plan.order[i] for
+// which keep(i) holds that a speculative request may go to (see sendable).
 func (r *read) sendableWhere(keep func(i int) bool) []candidate {
 	var cs []candidate
 	for i := range r.plan.order {
+		r.rankTail(i)
 		if c := &r.plan.order[i]; keep(i) && r.sendable(c) {
 			cs = append(cs, *c)
 		}
