@@ -233,10 +233,14 @@ func (r *read) allowed(candidate bool) SuppressCause {
 // when all n of its requests were refused unsent (see BacklogError), the
 // round having counted refusedBefore refusals before it sent them: it
 // added no load, and a wedged replica that every hedge goes to would
-// otherwise spend a budget a retry.Executor may share.
+// otherwise spend a budget a retry.Executor may share. Once one is sent
+// the draw is spent: a stand-in refused later (it draws nothing) must
+// not refund it.
 func (r *read) refundUnsent(refusedBefore, n int) {
 	if r.rd.refused-refusedBefore >= n {
 		r.refund()
+	} else {
+		r.rd.drawn = time.Time{}
 	}
 }
 
