@@ -243,24 +243,7 @@ func runMetricsProp(t *rapid.T) {
 				mine = append(mine, h)
 			}
 		}
-		var fired []coordinator.HedgeTrace
-		phases := []coordinator.Phase{coordinator.PhaseInitial, coordinator.PhaseReconcile, coordinator.PhaseRepair}
-		var firedPhases []coordinator.Phase
-		for i, h := range []coordinator.HedgeTrace{res.Trace.Hedge, res.Trace.ReconcileHedge, res.Trace.AdditionalWrite} {
-			if h.Fired {
-				fired = append(fired, h)
-				firedPhases = append(firedPhases, phases[i])
-			}
-		}
-		if len(mine) != len(fired) {
-			t.Fatalf("%d hedge events for a read whose trace fired %d\n%v\n%+v", len(mine), len(fired), res.Trace, mine)
-		}
-		for i, h := range fired {
-			e := mine[i]
-			if e.Table != table || e.To.ID != h.To || e.At != h.At || e.After != h.At || e.Phase != firedPhases[i] || e.Threshold != res.Trace.Threshold {
-				t.Fatalf("hedge event %+v against trace %+v (phase %v, threshold %v)\n%v", e, h, firedPhases[i], res.Trace.Threshold, res.Trace)
-			}
-		}
+		checkHedgeEvents(t, table, res.Trace, mine)
 		w := want[table]
 		if w == nil {
 			w = &coordinator.TableMetrics{}
@@ -705,4 +688,45 @@ func runMetricsConcurrent(t *rapid.T) {
 func TestMetricsHoldUnderConcurrentLifecycle(t *testing.T) {
 	checkScenarios(t, runMetricsConcurrent, "hedge_wins", "digest_mismatches", "repairs_acked",
 		"timeouts", "failures", "other_errors")
+}
+
+// checkHedgeEvents checks a read's hedge events against its trace: in the
+// first and reconcile rounds one for each speculative request (stand-ins
+// for requests refused unsent are several), in the repair round one for
+// its additional writes, the first of each round the one its HedgeTrace
+// shows.
+func checkHedgeEvents(t *rapid.T, table string, tr coordinator.Trace, events []coordinator.HedgeEvent) {
+	phases := []coordinator.Phase{coordinator.PhaseInitial, coordinator.PhaseReconcile, coordinator.PhaseRepair}
+	for i, h := range []coordinator.HedgeTrace{tr.Hedge, tr.ReconcileHedge, tr.AdditionalWrite} {
+		var got []coordinator.HedgeEvent
+		for _, e := range events {
+			if e.Phase == phases[i] {
+				got = append(got, e)
+			}
+		}
+		want := 0
+		switch {
+		case !h.Fired:
+		case phases[i] == coordinator.PhaseRepair:
+			want = 1
+		default:
+			in := phases[i]
+			if in == coordinator.PhaseInitial {
+				in = coordinator.PhaseSpeculative // the first round's are shown apart
+			}
+			for _, rq := range tr.Requests {
+				if rq.Speculative && rq.Phase == in {
+					want++
+				}
+			}
+		}
+		if len(got) != want {
+			t.Fatalf("%d hedge events in the %v round, whose trace sent %d speculatively\n%v\n%+v", len(got), phases[i], want, tr, events)
+		}
+		for j, e := range got {
+			if e.Table != table || e.Threshold != tr.Threshold || j == 0 && (e.To.ID != h.To || e.At != h.At || e.After != h.At) {
+				t.Fatalf("hedge event %+v against trace %+v (phase %v, threshold %v)\n%v", e, h, phases[i], tr.Threshold, tr)
+			}
+		}
+	}
 }
