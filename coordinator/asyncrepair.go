@@ -161,10 +161,12 @@ func (q *repairQueue) workOn(h *inHand) {
 				q.dropHeld(j, late, nil)
 			case q.backlogged(j.s.cand.score):
 				q.dropHeld(j, late, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: j.s.cand.score.abandoned.Load()})
-			case !q.claimWrite(j.s.cand.score, snitchClock.Nanos(time.Now())):
-				q.dropHeld(j, late, &RepairTimingOutError{Endpoint: j.s.cand.ep})
 			default:
-				q.apply(j, late)
+				if err := q.claimWrite(&j.s.cand, snitchClock.Nanos(time.Now())); err != nil {
+					q.dropHeld(j, late, err)
+				} else {
+					q.apply(j, late)
+				}
 			}
 		}
 	}
@@ -277,7 +279,11 @@ func (q *repairQueue) apply(j repairJob, late bool) {
 	w := q.startWrite(ctx, j, sent)
 	returned := w.await(ctx, q.c.cfg.ReadTimeout)
 	deadline, _ := ctx.Deadline()
-	q.endWrite(j.s.cand.score, returned, returned && !sent.Add(w.took).Before(deadline)) // took is set once it returned
+	var took time.Duration
+	if returned {
+		took = w.took // set once it returned
+	}
+	q.endWrite(j.s.cand.score, returned, returned && !sent.Add(took).Before(deadline), took)
 	if !returned {
 		q.settle(j, late, endAbandoned, nil) // the write's goroutine reports its outcome when it returns
 		return

@@ -55,7 +55,10 @@ func asyncApplyEnv(t *testing.T, cfg coordinator.Config, wrapB func(replica.Repl
 	require.NoError(t, e.cluster.SeedOn(tbl, row(k2, "v2", 20), A, C))
 	require.NoError(t, e.cluster.SeedOn(tbl, row(k3, "v2", 20), A, B))
 	cfg.Locator = wrapID(e.cluster, B, wrapB)
-	cfg.Liveness, cfg.ReadTimeout, cfg.RepairWorkers = e.cluster, ms(100), 1
+	cfg.Liveness, cfg.ReadTimeout = e.cluster, ms(100)
+	if cfg.RepairWorkers == 0 {
+		cfg.RepairWorkers = 1
+	}
 	cfg.DefaultTable = coordinator.TableOptions{ReadRepair: repair.Async}
 	c, err := coordinator.New(cfg)
 	require.NoError(t, err)

@@ -44,17 +44,23 @@ func (e *RepairTimingOutError) Error() string {
 	return fmt.Sprintf("coordinator: repair to %s not sent: a repair write to it timed out just now", e.Endpoint.ID)
 }
 
-// claimWrite counts a write to sc's replica as running, unless its last
+// claimWrite counts a write to cand's replica as running, unless its last
 // write returned at its deadline or after and another is running or that
-// ended less than a read timeout before now (a snitchClock.Nanos).
-func (q *repairQueue) claimWrite(sc *score, now int64) bool {
+// ended less than a read timeout before now (a snitchClock.Nanos), or its
+// last took half a read timeout or more and another is running (see
+// RepairSlowError); it returns why not.
+func (q *repairQueue) claimWrite(cand *candidate, now int64) error {
+	sc := cand.score
 	for {
 		n := sc.asyncWrites.Load()
 		if at := sc.asyncTimedOut.Load(); at != 0 && (n > 0 || now-at < int64(q.c.cfg.ReadTimeout)) {
-			return false
+			return &RepairTimingOutError{Endpoint: cand.ep}
+		}
+		if took := sc.asyncSlow.Load(); took != 0 && n > 0 {
+			return &RepairSlowError{Endpoint: cand.ep, Took: time.Duration(took), Timeout: q.c.cfg.ReadTimeout}
 		}
 		if sc.asyncWrites.CompareAndSwap(n, n+1) {
-			return true
+			return nil
 		}
 	}
 }
@@ -65,13 +71,14 @@ func (q *repairQueue) claimWrite(sc *score, now int64) bool {
 // long as one that fails at the deadline), unless it was given up on (the
 // hung set answers for it until it returns, and end then) or ended by
 // Close, which says nothing of the replica.
-func (q *repairQueue) endWrite(sc *score, returned, late bool) {
+func (q *repairQueue) endWrite(sc *score, returned, late bool, took time.Duration) {
 	if returned && q.ctx.Err() == nil {
 		if late {
 			timingOutFromNow(sc)
 		} else {
 			sc.asyncTimedOut.Store(0)
 		}
+		sc.asyncSlow.Store(int64(slowWrite(took, q.c.cfg.ReadTimeout)))
 	}
 	sc.asyncWrites.Add(-1)
 }

@@ -130,7 +130,8 @@ type RepairEvent struct {
 	// its turn) has Dropped set, and Err ErrTableDropped if its table was
 	// dropped, a *BacklogError if its replica was backlogged (see
 	// BacklogError), a *RepairTimingOutError if a write to its replica
-	// had just timed out. A repair given up on (see
+	// had just timed out, a *RepairSlowError if one was running and the
+	// last took half the read timeout or more. A repair given up on (see
 	// TableMetrics.RepairsAbandoned) has no event.
 	Err     error
 	Dropped bool

@@ -1,0 +1,84 @@
+package coordinator_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// tunedApply is a replica whose repair writes take d, heeding their
+// context, and are then applied.
+type tunedApply struct {
+	replica.Replica
+	d *atomic.Int64
+}
+
+func (s tunedApply) Apply(ctx context.Context, m replica.Mutation) error {
+	select {
+	case <-time.After(time.Duration(s.d.Load())):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return s.Replica.Apply(ctx, m)
+}
+
+// A replica whose repair writes each take most of the read timeout, and
+// return within it, holds one worker at most: C's repair, queued behind
+// twelve to B, is applied at 93 ms, when B's first write ends, 91 ms long,
+// where both workers went on writing B's and C's waited half a second
+// (found by review). B's repairs beyond the one running are dropped with a
+// *RepairSlowError. Once a write to B takes less than half the timeout, B
+// is written two at a time again.
+func TestAsyncRepairsToASlowReplicaHoldOneWorker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var more []string
+		for i := range 12 {
+			more = append(more, fmt.Sprint("b", i))
+		}
+		d := new(atomic.Int64)
+		d.Store(int64(ms(90)))
+		events := make(chan coordinator.RepairEvent, 32)
+		c := asyncApplyEnv(t, coordinator.Config{RepairWorkers: 2, Observer: coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}},
+			func(r replica.Replica) replica.Replica { return tunedApply{r, d} }, more...)
+		for _, k := range append([]string{key, k2}, more[:10]...) {
+			require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
+		}
+		require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+
+		time.Sleep(ms(100) - ms(26)) // to 100 ms: 13 reads of 2 ms
+		settle()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(3), m.RepairsAcked, "B's first two writes, 91 ms each, and C's: %+v", m)
+		assert.Equal(t, int64(10), m.RepairsDropped, "B's others: %+v", m)
+		require.Len(t, events, 13)
+		for range 13 {
+			e := <-events
+			var se *coordinator.RepairSlowError
+			if e.Dropped {
+				require.ErrorAs(t, e.Err, &se, "%+v", e)
+				assert.Equal(t, coordinator.RepairSlowError{Endpoint: se.Endpoint, Took: ms(91), Timeout: ms(100)}, *se, "90 ms and B's 1")
+				assert.Equal(t, B, se.Endpoint.ID)
+			}
+		}
+
+		d.Store(int64(ms(10)))
+		readAll(t, c, more[10]) // one write to B, 10 ms: no longer slow
+		time.Sleep(ms(20))
+		readAll(t, c, more[11])
+		readAll(t, c, more[0]) // its write begins while the one before runs
+		time.Sleep(ms(20))
+		settle()
+		m = c.Metrics().Total
+		assert.Equal(t, int64(6), m.RepairsAcked, "%+v", m)
+		assert.Equal(t, int64(10), m.RepairsDropped, "%+v", m)
+	})
+}
