@@ -295,7 +295,8 @@ func (cfg *Config) validate() error {
 }
 
 // validateImplementations refuses a Locator, Liveness, Observer or
-// outcome reporter that is a nil pointer (or func) in its interface, and a
+// outcome reporter that is a nil pointer (or func) in its interface, or
+// whose Validate method (a ring.Locator's or ring.Detector's) fails, and a
 // Budget not made by retry.NewBudget: each would crash the first read that
 // used it.
 func (cfg *Config) validateImplementations() error {
@@ -305,6 +306,11 @@ func (cfg *Config) validateImplementations() error {
 	}{{"Locator", cfg.Locator}, {"Liveness", cfg.Liveness}, {"Observer", cfg.Observer}, {"Outcomes", cfg.Outcomes}} {
 		if typednil.Holds(f.v) {
 			return configError("%s is a nil %T", f.field, f.v)
+		}
+		if v, ok := f.v.(interface{ Validate() error }); ok {
+			if err := v.Validate(); err != nil {
+				return fmt.Errorf("%w: %s: %w", ErrInvalidConfig, f.field, err)
+			}
 		}
 	}
 	if cfg.Budget != nil {

@@ -32,7 +32,8 @@ import (
 // replica convicted for connection failures, which probes it or waits out
 // ReadmitAfter; Close stops them (see Close for a Probe that ignores its
 // context). A Detector is safe for concurrent use. The zero Detector is not
-// usable: make one with NewDetector.
+// usable (coordinator.New refuses it: see Validate): make one with
+// NewDetector.
 type Detector struct {
 	cfg DetectorConfig
 	// nodes is what the lock-free paths read. It holds every node that

@@ -33,8 +33,8 @@ type LocatorConfig struct {
 // nothing and takes no lock. Changes (AddNode, RemoveNode, ReplaceNode,
 // SetTable, RemoveTable) are serialised, build a new cache aside and swap it
 // in atomically: a read sees the topology before or after a change, never a
-// mix. A Locator is safe for concurrent use. The zero Locator is not usable:
-// make one with NewLocator.
+// mix. A Locator is safe for concurrent use. The zero Locator is not usable
+// (coordinator.New refuses it: see Validate): make one with NewLocator.
 type Locator struct {
 	mu      sync.Mutex // serialises changes; Locate never takes it
 	state   atomic.Pointer[locatorState]
