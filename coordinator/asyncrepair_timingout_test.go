@@ -31,6 +31,32 @@ func (s stallingApply) Apply(ctx context.Context, m replica.Mutation) error {
 	return s.Replica.Apply(ctx, m)
 }
 
+// bKeys returns n keys for asyncApplyEnv's moreOnB: b0, b1, ….
+func bKeys(n int) []string {
+	ks := make([]string, n)
+	for i := range ks {
+		ks[i] = fmt.Sprint("b", i)
+	}
+	return ks
+}
+
+// observeRepairs returns cfg with an Observer that sends every
+// RepairEvent to events.
+func observeRepairs(events chan<- coordinator.RepairEvent, cfg coordinator.Config) coordinator.Config {
+	cfg.Observer = coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}
+	return cfg
+}
+
+// queueBehindB reads key, k2 and onB at ALL, each read queueing a repair
+// of B, then k3, which queues one of C behind them: 2 ms a read.
+func queueBehindB(t *testing.T, c *coordinator.Coordinator, onB []string) {
+	t.Helper()
+	for _, k := range append([]string{key, k2}, onB...) {
+		require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
+	}
+	require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+}
+
 // Once an ASYNC write to a replica fails at its deadline, the queue drops
 // that replica's repairs while one is running and for a read timeout
 // after, with a *RepairTimingOutError, then sends one as a probe. C's
@@ -40,19 +66,13 @@ func (s stallingApply) Apply(ctx context.Context, m replica.Mutation) error {
 // that returns in time ends it.
 func TestAsyncRepairsToATimingOutReplicaHoldItsWorkerOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var more []string
-		for i := range 10 {
-			more = append(more, fmt.Sprint("b", i))
-		}
+		more := bKeys(10)
 		stall := new(atomic.Bool)
 		stall.Store(true)
 		events := make(chan coordinator.RepairEvent, 16)
-		c := asyncApplyEnv(t, coordinator.Config{Observer: coordinator.ObserverFuncs{Repair: func(e coordinator.RepairEvent) { events <- e }}},
+		c := asyncApplyEnv(t, observeRepairs(events, coordinator.Config{}),
 			func(r replica.Replica) replica.Replica { return stallingApply{r, stall} }, more...)
-		for _, k := range append([]string{key, k2}, more...) {
-			require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
-		}
-		require.Equal(t, []string{C}, readAll(t, c, k3).Trace.Repaired)
+		queueBehindB(t, c, more)
 
 		time.Sleep(ms(110) - ms(26)) // to 110 ms: 13 reads of 2 ms
 		settle()
