@@ -474,6 +474,11 @@ func checkTrace(t *rapid.T, tr coordinator.Trace, err error) {
 	if len(tr.Repaired) > 0 && !tr.DigestMismatch {
 		t.Fatalf("repaired without a mismatch\n%v", tr)
 	}
+	// A round asks a replica once: its failures are its replicas'.
+	var fe *consistency.ReadFailureError
+	if errors.As(err, &fe) && (fe.Failures != len(fe.Reasons) || fe.Failures == 0) {
+		t.Fatalf("%d failures with %d reasons: %v\n%v", fe.Failures, len(fe.Reasons), err, tr)
+	}
 }
 
 func parseSpec(s string) (latency.SpeculativeRetry, error) { return latency.ParseSpeculativeRetry(s) }
