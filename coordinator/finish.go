@@ -24,11 +24,7 @@ func (r *read) endFirstRound(err error) {
 	}
 	if h := &r.trace.Hedge; h.Fired {
 		h.Won = err == nil && r.trace.Requests[r.hedgeIdx].Used
-		if h.Won {
-			r.t.m.hedgeWins.Add(1)
-		} else {
-			r.t.m.failedSpeculations.Add(1)
-		}
+		r.bookHedge(h.Won)
 	}
 	switch {
 	case err == nil:
@@ -37,6 +33,20 @@ func (r *read) endFirstRound(err error) {
 		r.t.firstRound.Record(r.since())
 	case r.cancelledInTheTail(err):
 		r.t.firstRound.Record(r.since())
+	}
+}
+
+// bookHedge counts the first round's hedge, if it sent one, won or
+// failed, once.
+func (r *read) bookHedge(won bool) {
+	if !r.trace.Hedge.Fired || r.hedgeBooked {
+		return
+	}
+	r.hedgeBooked = true
+	if won {
+		r.t.m.hedgeWins.Add(1)
+	} else {
+		r.t.m.failedSpeculations.Add(1)
 	}
 }
 

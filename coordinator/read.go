@@ -61,7 +61,7 @@ func (c *Coordinator) read(ctx context.Context, req Request, owned bool) (Result
 		}
 	}
 	r := newRead(c, c.readTable(req.Table), req)
-	defer r.release()
+	defer r.end()
 	r.stack, r.stripe = stack, st
 	r.q, r.remaining = req.paged(q, remaining)
 	p, err := r.run(ctx)

@@ -74,6 +74,8 @@ type readState struct {
 	answered  int           // then, how many of plan.order answered the digest round
 	due       int           // and how many, from there, were still due to answer
 
+	hedgeBooked bool // the first round's hedge is counted won or failed (see bookHedge)
+
 	spareCh chan int  // a finished read's round channel, for the next read's round
 	w       *waker    // kept by release: wakes the read (see waker.go)
 	rd      round     // the round running
