@@ -43,9 +43,12 @@ func (f LocatorFunc) Locate(table, key string) ([]replica.Replica, consistency.R
 // it reports down in between may still get that read's reconcile reads,
 // repair writes and short-read requests (Cassandra's read plans are fixed
 // when made, too). It must be safe for concurrent use and fast: it is asked
-// about every replica of every read. A Liveness that wraps a failure
-// detector (to count calls, say) hides the detector's
-// replica.OutcomeReporter: set Config.Outcomes to the detector.
+// about every replica of every read. A panic in it during a read reaches
+// the caller of Read (a read it ends after planning counts in
+// OtherErrors); on an ASYNC repair worker it is logged and the repair
+// dropped. A Liveness that wraps a failure detector (to count calls, say)
+// hides the detector's replica.OutcomeReporter: set Config.Outcomes to
+// the detector.
 type Liveness interface {
 	IsAlive(ep replica.Endpoint) bool
 }

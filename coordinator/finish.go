@@ -87,6 +87,7 @@ func own[T error](err error) bool {
 // monotonic clock since the start (as a call's answer time is: time.Now
 // reads the wall clock too).
 func (r *read) finish(err error) {
+	r.finished = true
 	d := r.since()
 	end := r.start.Add(d)
 	r.trace.Start = r.start

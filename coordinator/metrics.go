@@ -100,7 +100,9 @@ type TableMetrics struct {
 	RepairsSent, RepairsAcked, RepairsFailed, RepairsDropped, RepairsAbandoned int64
 	RepairsTimedOut                                                            int64
 
-	// Reads that ended in an error, by kind.
+	// Reads that ended in an error, by kind. OtherErrors counts too a
+	// read that a hook ended after planning without returning: a panic of
+	// the Liveness view, or runtime.Goexit in it or in the Observer.
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
 }
 

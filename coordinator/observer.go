@@ -13,10 +13,12 @@ import (
 // goroutine, an ASYNC repair worker's, or Close's for the queued repairs it
 // drops (so an Observer must not wait on a lock held around Close); they
 // must be quick and must not block. They may be called concurrently. A
-// panic in them is logged (Config.Logger) and otherwise ignored. Close
-// does not wait for an ASYNC repair worker calling the Observer (it may be
-// the one calling Close), so the RepairEvent of a repair a worker ended,
-// counted in Metrics, may arrive just after Close returns.
+// panic in them is logged (Config.Logger) and otherwise ignored; a
+// runtime.Goexit (t.FailNow) ends the goroutine, and a read it ends counts
+// in OtherErrors, its hedge as failed. Close does not wait for an ASYNC
+// repair worker calling the Observer (it may be the one calling Close), so
+// the RepairEvent of a repair a worker ended, counted in Metrics, may
+// arrive just after Close returns.
 type Observer interface {
 	OnHedge(HedgeEvent)
 	OnRepair(RepairEvent)

@@ -75,6 +75,7 @@ type readState struct {
 	due       int           // and how many, from there, were still due to answer
 
 	hedgeBooked bool // the first round's hedge is counted won or failed (see bookHedge)
+	finished    bool // the read's outcome is counted (see finish)
 
 	spareCh chan int  // a finished read's round channel, for the next read's round
 	w       *waker    // kept by release: wakes the read (see waker.go)
