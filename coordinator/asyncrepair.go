@@ -63,12 +63,16 @@ func (q *repairQueue) init(c *Coordinator) {
 	close(q.idle)
 }
 
-// enqueue queues a job without blocking, or drops it: after the lock, as
-// an Observer told of the drop may call Close, which takes it.
-func (q *repairQueue) enqueue(j repairJob) {
-	if !q.tryEnqueue(j) {
-		q.drop(j)
+// enqueue queues a job without blocking, or counts it dropped and reports
+// false: its caller tells the Observer (observeDrop) once every job it
+// has is booked, and after the lock, as an Observer told of the drop may
+// call Close, which takes it.
+func (q *repairQueue) enqueue(j repairJob) bool {
+	if q.tryEnqueue(j) {
+		return true
 	}
+	q.countDrop(j)
+	return false
 }
 
 func (q *repairQueue) tryEnqueue(j repairJob) bool {
@@ -86,11 +90,6 @@ func (q *repairQueue) tryEnqueue(j repairJob) bool {
 		q.finishing()
 		return false
 	}
-}
-
-func (q *repairQueue) drop(j repairJob) {
-	q.countDrop(j)
-	q.observeDrop(j, nil)
 }
 
 // dropTaken is drop on a worker, which tells the Observer in a hook; why
@@ -324,7 +323,8 @@ func (q *repairQueue) close() []repairJob {
 	}
 }
 
-// observeDrops tells the Observer of the jobs close dropped.
+// observeDrops tells the Observer of the jobs dropped: by close, or by a
+// full queue (see enqueueRepairs).
 func (q *repairQueue) observeDrops(dropped []repairJob) {
 	for _, j := range dropped {
 		q.observeDrop(j, nil)

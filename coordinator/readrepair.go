@@ -254,11 +254,17 @@ func (r *read) unackedRepairs() (replica.Partition, bool) {
 }
 
 // enqueueRepairs hands repairs to the ASYNC queue. They are already
-// counted as sent.
+// counted as sent. The Observer hears of those a full queue dropped once
+// all are queued or dropped: one that calls runtime.Goexit (t.FailNow)
+// ended the read with the rest neither.
 func (r *read) enqueueRepairs(stale []staleReplica) {
+	var dropped []repairJob // rare: allocated only for a drop
 	for _, s := range stale {
-		r.c.repairs.enqueue(repairJob{t: r.t, key: r.req.Key, s: s, labels: r.parent})
+		if j := (repairJob{t: r.t, key: r.req.Key, s: s, labels: r.parent}); !r.c.repairs.enqueue(j) {
+			dropped = append(dropped, j)
+		}
 	}
+	r.c.repairs.observeDrops(dropped)
 }
 
 // bookRepair counts one repair write of t acknowledged, or failed with err.
