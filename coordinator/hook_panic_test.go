@@ -198,5 +198,6 @@ func TestALivenessPanicDuringABlockingRepairStillCountsItsWrites(t *testing.T) {
 		require.Equal(t, int64(1), m.RepairsSent)
 		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned,
 			"a repair write sent never ended: %+v", m)
+		assert.Equal(t, int64(1), m.OtherErrors, "the read that never returned counts as a success")
 	})
 }

@@ -57,6 +57,7 @@ func TestBlockingRepairObserverGoexitLeavesRepairsBooked(t *testing.T) {
 		assert.Equal(t, int64(2), m.RepairsSent)
 		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned,
 			"a repair is neither acknowledged, failed, dropped nor abandoned:\n%v", c.Metrics())
+		assert.Equal(t, int64(1), m.OtherErrors, "the read that never returned counts as a success")
 	})
 }
 
