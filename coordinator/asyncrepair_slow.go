@@ -16,12 +16,15 @@ import (
 // writes to it one at a time until one takes less: it holds one worker at
 // most. Writes to a replica that answers sooner are not serialized, which
 // would cost a healthy replica's repairs, after an outage say, their
-// concurrency.
+// concurrency; nor are they when the slow write ended a read timeout or
+// more before the replica's next write began, or a write slow once, long
+// ago, would drop the repairs that came during its next.
 
 // RepairSlowError is the reason, in its RepairEvent, that an ASYNC repair
 // was dropped: a repair write to its replica was running, and the last to
 // end took Took, half the read timeout (Timeout) or more, so the replica
-// is written one repair at a time until one takes less.
+// is written one repair at a time until one takes less, or one begins a
+// read timeout or more after it ended.
 type RepairSlowError struct {
 	Endpoint replica.Endpoint
 	Took     time.Duration

@@ -75,3 +75,36 @@ func TestAsyncRepairsToASlowReplicaHoldOneWorker(t *testing.T) {
 		assert.Equal(t, int64(10), m.RepairsDropped, "%+v", m)
 	})
 }
+
+// A write slow once, long ago, does not make a replica slow: B's write
+// took 61 ms of the 100 ms timeout an hour before a burst of ten repairs,
+// whose writes take 20 ms, and the two workers write them all. Every one
+// that came while the first ran was dropped with a *RepairSlowError
+// naming the hour-old 61 ms (nine of the ten; found by review).
+func TestAsyncRepairsToAReplicaSlowLongAgoAreWritten(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		more := bKeys(10)
+		d := new(atomic.Int64)
+		d.Store(int64(ms(60)))
+		events := make(chan coordinator.RepairEvent, 32)
+		c := asyncApplyEnv(t, observeRepairs(events, coordinator.Config{RepairWorkers: 2}),
+			func(r replica.Replica) replica.Replica { return tunedApply{r, d} }, more...)
+		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
+		time.Sleep(time.Hour)
+		settle()
+
+		d.Store(int64(ms(20)))
+		for _, k := range more {
+			require.Equal(t, []string{B}, readAll(t, c, k).Trace.Repaired)
+		}
+		time.Sleep(time.Second)
+		settle()
+		m := c.Metrics().Total
+		assert.Equal(t, int64(11), m.RepairsAcked, "%+v", m)
+		assert.Zero(t, m.RepairsDropped, "%+v", m)
+		for len(events) > 0 {
+			e := <-events
+			assert.False(t, e.Dropped, "%+v", e)
+		}
+	})
+}

@@ -48,7 +48,9 @@ func (e *RepairTimingOutError) Error() string {
 // write returned at its deadline or after and another is running or that
 // ended less than a read timeout before now (a snitchClock.Nanos), or its
 // last took half a read timeout or more and another is running (see
-// RepairSlowError); it returns why not.
+// RepairSlowError); it returns why not. A write claimed alone forgets a
+// slow write that ended a read timeout or more before now (see
+// forgetSlow).
 func (q *repairQueue) claimWrite(cand *candidate, now int64) error {
 	sc := cand.score
 	for {
@@ -60,8 +62,25 @@ func (q *repairQueue) claimWrite(cand *candidate, now int64) error {
 			return &RepairSlowError{Endpoint: cand.ep, Took: time.Duration(took), Timeout: q.c.cfg.ReadTimeout}
 		}
 		if sc.asyncWrites.CompareAndSwap(n, n+1) {
+			if n == 0 {
+				q.forgetSlow(sc, now)
+			}
 			return nil
 		}
+	}
+}
+
+// forgetSlow forgets sc's last slow write if it ended a read timeout or
+// more before now, for a write claimed while none ran: the replica has
+// written nothing since, and a replica that took half the timeout once,
+// an hour before an outage say, then answered its repairs in time, had
+// every repair dropped that came while its first write after it ran. A
+// replica still slow serializes its writes again once this one ends. The
+// end time is loaded last (endWrite stores it first), and the swap keeps
+// a slow write that ended since.
+func (q *repairQueue) forgetSlow(sc *score, now int64) {
+	if took := sc.asyncSlow.Load(); took != 0 && now-sc.asyncSlowAt.Load() >= int64(q.c.cfg.ReadTimeout) {
+		sc.asyncSlow.CompareAndSwap(took, 0)
 	}
 }
 
@@ -78,7 +97,11 @@ func (q *repairQueue) endWrite(sc *score, returned, late bool, took time.Duratio
 		} else {
 			sc.asyncTimedOut.Store(0)
 		}
-		sc.asyncSlow.Store(int64(slowWrite(took, q.c.cfg.ReadTimeout)))
+		slow := slowWrite(took, q.c.cfg.ReadTimeout)
+		if slow != 0 {
+			sc.asyncSlowAt.Store(snitchClock.Nanos(time.Now())) // before asyncSlow: see forgetSlow
+		}
+		sc.asyncSlow.Store(int64(slow))
 	}
 	sc.asyncWrites.Add(-1)
 }

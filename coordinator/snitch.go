@@ -114,11 +114,12 @@ type score struct {
 	// asyncWrites counts its ASYNC repair writes running, and
 	// asyncTimedOut is the snitchClock.Nanos at which the last one to end
 	// failed at its deadline, or 0; asyncSlow how long the last took if
-	// that was half a read timeout or more, or 0 (see
-	// repairQueue.claimWrite).
+	// that was half a read timeout or more, or 0, and asyncSlowAt the
+	// snitchClock.Nanos at which it ended (see repairQueue.claimWrite).
 	asyncWrites   atomic.Int32
 	asyncTimedOut atomic.Int64
 	asyncSlow     atomic.Int64
+	asyncSlowAt   atomic.Int64
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed
