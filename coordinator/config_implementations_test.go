@@ -1,9 +1,11 @@
 package coordinator_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/coordinator/retry"
@@ -36,4 +38,28 @@ func TestNewRefusesUnusableImplementations(t *testing.T) {
 		assert.ErrorContains(t, err, field)
 		assert.Nil(t, c, field)
 	}
+}
+
+// expectsEvents is a test double's Observer whose Validate, called when
+// the test ends, fails until it has seen an event.
+type expectsEvents struct {
+	coordinator.ObserverFuncs
+	seen int
+}
+
+func (o *expectsEvents) Validate() error {
+	if o.seen == 0 {
+		return errors.New("no event observed")
+	}
+	return nil
+}
+
+// New calls the Validate of a Locator, Liveness or outcome reporter, as a
+// ring.Locator or ring.Detector may be those, but not an Observer's, which
+// no ring type is, and whose Validate may mean something else: this one's
+// failed New before any read (found by review).
+func TestNewDoesNotValidateTheObserver(t *testing.T) {
+	c, err := coordinator.New(coordinator.Config{Locator: nowhere, Observer: &expectsEvents{}})
+	require.NoError(t, err)
+	c.Close()
 }
