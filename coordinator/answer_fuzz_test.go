@@ -11,6 +11,7 @@ import (
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // mangled answers data reads with its replica's answer changed by ops, as
@@ -63,9 +64,8 @@ func mangle(p replica.Partition, ops []byte) replica.Partition {
 // FuzzReplicaAnswers reads through a replica whose data answers are
 // mangled (the first, second or third in the locator's order): a read
 // either fails with a typed error or returns a valid partition of its key,
-// at every level and strategy.
+// at every level and strategy, and ends at once (see readsAtOnce).
 func FuzzReplicaAnswers(f *testing.F) {
-	cl := fuzzCluster(f)
 	f.Add(uint16(0), uint8(0), []byte{})
 	for op := range byte(8) {
 		f.Add(uint16(8), op, []byte{op, 1, 6, 200})
@@ -73,32 +73,39 @@ func FuzzReplicaAnswers(f *testing.F) {
 		f.Add(uint16(4), op|16, []byte{op, 3, op + 1, 0})
 	}
 	f.Fuzz(func(t *testing.T, shape uint16, level uint8, ops []byte) {
-		locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
-			reps, repl, err := cl.Locate(table, key)
-			reps = slices.Clone(reps)
-			if i := int(level>>3) % 3; i < len(reps) {
-				reps[i] = mangled{reps[i], ops}
+		readsAtOnce(t, func(cl *replicatest.Cluster) coordinator.Config {
+			return mangledConfig(cl, level, ops)
+		}, func(t *testing.T, c *coordinator.Coordinator) {
+			q, columns, pageSize := fuzzQuery(shape)
+			lvl := []consistency.Level{consistency.One, consistency.Quorum, consistency.All, consistency.Two}[level%4]
+			res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: "k1", Level: lvl, Query: q,
+				Columns: columns, PageSize: pageSize, NowInSec: now})
+			if err != nil {
+				require.True(t, typedReadError(err), "%#v", err)
+				return
 			}
-			return reps, repl, err
+			require.NoError(t, res.Partition.Validate())
+			require.Equal(t, "k1", res.Partition.Key)
 		})
-		opts := coordinator.TableOptions{}
-		if level&4 != 0 {
-			opts.Strategy = coordinator.DigestFirst
-		}
-		c, err := coordinator.New(coordinator.Config{Locator: locate, DefaultTable: opts})
-		require.NoError(t, err)
-		defer c.Close()
-		q, columns, pageSize := fuzzQuery(shape)
-		lvl := []consistency.Level{consistency.One, consistency.Quorum, consistency.All, consistency.Two}[level%4]
-		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: "k1", Level: lvl, Query: q,
-			Columns: columns, PageSize: pageSize, NowInSec: now})
-		if err != nil {
-			require.True(t, typedReadError(err), "%#v", err)
-			return
-		}
-		require.NoError(t, res.Partition.Validate())
-		require.Equal(t, "k1", res.Partition.Key)
 	})
+}
+
+// mangledConfig configures a coordinator to read cl with the replica that
+// level picks behind mangled(ops), and the strategy level picks.
+func mangledConfig(cl *replicatest.Cluster, level uint8, ops []byte) coordinator.Config {
+	locate := coordinator.LocatorFunc(func(table, key string) ([]replica.Replica, consistency.Replication, error) {
+		reps, repl, err := cl.Locate(table, key)
+		reps = slices.Clone(reps)
+		if i := int(level>>3) % 3; i < len(reps) {
+			reps[i] = mangled{reps[i], ops}
+		}
+		return reps, repl, err
+	})
+	opts := coordinator.TableOptions{}
+	if level&4 != 0 {
+		opts.Strategy = coordinator.DigestFirst
+	}
+	return coordinator.Config{Locator: locate, DefaultTable: opts}
 }
 
 func typedReadError(err error) bool {

@@ -27,7 +27,7 @@ func FuzzArbitraryPartitionAnswers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, setup uint32, prog []byte) {
 		synctest.Test(t, func(t *testing.T) {
-			readThrough(t, setup, func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
+			readThrough(t, setup, false, func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
 				a := arbitraryAnswers{Replica: r, reads: at, check: check}
 				if bad {
 					a.prog = prog

@@ -47,7 +47,7 @@ func FuzzMisansweringReplicas(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, setup uint32, prog []byte) {
 		synctest.Test(t, func(t *testing.T) {
-			readThrough(t, setup, func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
+			readThrough(t, setup, stalls(prog), func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
 				m := misanswer{Replica: r, at: at, check: check}
 				if bad {
 					m.prog = prog
@@ -58,10 +58,28 @@ func FuzzMisansweringReplicas(f *testing.F) {
 	})
 }
 
+// stalls reports whether prog has a replica wait for its context's end
+// (action 9) or sleep (action 10).
+func stalls(prog []byte) bool {
+	for i := 0; i+1 < len(prog); i += 2 {
+		if act := prog[i] % 12; act == 9 || act == 10 {
+			return true
+		}
+	}
+	return false
+}
+
+// readTimeout is readThrough's ReadTimeout (the default, set so that the
+// check below does not depend on it).
+const readTimeout = 5 * time.Second
+
 // readThrough reads as setup says from divergedCluster, each replica behind
 // what wrap makes of it, given whether setup makes it bad, a counter of
 // its requests and the check of its repair writes, and checks the read.
-func readThrough(t *testing.T, setup uint32, wrap func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica) {
+// Unless the replicas stall, the reads end in milliseconds of fake time:
+// half the read timeout is a hedge's delay before the table has latency
+// samples, so a read that took it waited on a lost answer.
+func readThrough(t *testing.T, setup uint32, stall bool, wrap func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica) {
 	cl := divergedCluster(t)
 	check := &writeCheck{keys: map[string]bool{key: true, otherKey: true}}
 	bad, steps := map[string]bool{}, map[string]*atomic.Int64{}
@@ -77,7 +95,8 @@ func readThrough(t *testing.T, setup uint32, wrap func(r replica.Replica, bad bo
 		}
 		return out, repl, err
 	})
-	c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: cl, DefaultTable: misansweredOptions(t, setup)})
+	c, err := coordinator.New(coordinator.Config{Locator: locate, Liveness: cl, ReadTimeout: readTimeout,
+		DefaultTable: misansweredOptions(t, setup)})
 	require.NoError(t, err)
 	defer func() {
 		c.Close()
@@ -86,6 +105,7 @@ func readThrough(t *testing.T, setup uint32, wrap func(r replica.Replica, bad bo
 	q, columns, pageSize := fuzzQuery(uint16(setup >> 10))
 	check.q, check.columns = replica.Query{Slices: q.Slices}, columns
 	level := []consistency.Level{consistency.One, consistency.Quorum, consistency.All, consistency.Two}[setup%4]
+	start := time.Now()
 	if setup&(1<<26) != 0 {
 		readManyMisanswered(t, c, bad, coordinator.ManyRequest{Table: tbl, Keys: []string{key, otherKey}, Level: level,
 			Query: q, Columns: columns, PageSize: pageSize, Limit: int(setup>>27) % 4, NowInSec: now})
@@ -93,6 +113,7 @@ func readThrough(t *testing.T, setup uint32, wrap func(r replica.Replica, bad bo
 		readPagesMisanswered(t, c, bad, coordinator.Request{Table: tbl, Key: key, Level: level, Query: q,
 			Columns: columns, PageSize: pageSize, NowInSec: now})
 	}
+	require.True(t, stall || time.Since(start) < readTimeout/2, "reads from replicas that never stall took %v", time.Since(start))
 	c.Close()
 	require.Empty(t, check.problems)
 }

@@ -37,12 +37,15 @@ func fuzzPagingCoordinator(f *testing.F) *coordinator.Coordinator {
 // fuzzCluster is three instant replicas that hold, under keys k0 to k2,
 // rows at fuzzKeys of which every third is deleted, so that a limit counts
 // live rows, not rows.
-func fuzzCluster(f *testing.F) *replicatest.Cluster {
+func fuzzCluster(tb testing.TB) *replicatest.Cluster {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
 		Replication: consistency.Simple(3),
+		// Every key is on all three nodes: more tokens would only make each
+		// fuzz iteration, which builds its own cluster, slower.
+		TokensPerNode: 1,
 	})
-	require.NoError(f, err)
+	require.NoError(tb, err)
 	for _, k := range []string{"k0", "k1", "k2"} {
 		p := replica.NewPartition(k)
 		for i, ck := range fuzzKeys {
@@ -52,7 +55,7 @@ func fuzzCluster(f *testing.F) *replicatest.Cluster {
 			}
 			p.Rows = append(p.Rows, r)
 		}
-		require.NoError(f, cl.Seed(tbl, p))
+		require.NoError(tb, cl.Seed(tbl, p))
 	}
 	return cl
 }
@@ -114,7 +117,6 @@ func fedBack(t *testing.T, req coordinator.Request, state []byte, how uint8, dat
 // row, in the query's order, each page within its page size, and all the
 // pages within the query's limit when a page size makes it a total.
 func FuzzPagingStateFedBack(f *testing.F) {
-	c := fuzzPagingCoordinator(f)
 	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3, 8 | 32 | 64 | 256 | 2} {
 		for how := range uint8(4) {
 			f.Add(shape, how, []byte("b"))
@@ -122,12 +124,14 @@ func FuzzPagingStateFedBack(f *testing.F) {
 	}
 	f.Add(uint16(8|64), uint8(6), []byte("c\x00"))
 	f.Fuzz(func(t *testing.T, shape uint16, how uint8, data []byte) {
-		q, columns, pageSize := fuzzQuery(shape)
-		req := coordinator.Request{Table: tbl, Key: "k1", Level: consistency.All, Query: q, Columns: columns,
-			PageSize: pageSize, NowInSec: now}
-		first, err := c.Read(context.Background(), req)
-		require.NoError(t, err)
-		pageOnFrom(t, c, req, fedBack(t, req, first.PagingState, how, data))
+		readsAtOnce(t, overFuzzCluster, func(t *testing.T, c *coordinator.Coordinator) {
+			q, columns, pageSize := fuzzQuery(shape)
+			req := coordinator.Request{Table: tbl, Key: "k1", Level: consistency.All, Query: q, Columns: columns,
+				PageSize: pageSize, NowInSec: now}
+			first, err := c.Read(context.Background(), req)
+			require.NoError(t, err)
+			pageOnFrom(t, c, req, fedBack(t, req, first.PagingState, how, data))
+		})
 	})
 }
 
@@ -168,33 +172,39 @@ func pageOnFrom(t *testing.T, c *coordinator.Coordinator, req coordinator.Reques
 // ReadMany fail with ErrInvalidRequest or reads only rows of the query,
 // within the page size and the per-partition limit.
 func FuzzManyPagingStateFedBack(f *testing.F) {
-	c := fuzzPagingCoordinator(f)
 	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3, 8 | 32 | 64 | 256 | 2} {
 		for how := range uint8(4) {
 			f.Add(shape, uint8(3), how, []byte("b"))
 		}
 	}
 	f.Fuzz(func(t *testing.T, shape uint16, limit, how uint8, data []byte) {
-		q, columns, pageSize := fuzzQuery(shape)
-		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"k0", "k1", "k2"}, Level: consistency.All, Query: q,
-			Columns: columns, Limit: int(limit % 8), PageSize: pageSize, NowInSec: now}
-		res, err := c.ReadMany(context.Background(), req)
-		require.NoError(t, err)
-		next, ok := req.Next(res)
-		if !ok {
-			next = req
-		}
-		from := fedBack(t, coordinator.Request{Table: tbl, Key: next.Keys[0], Query: q, Columns: columns},
-			next.PagingState, how, data)
-		next.PagingState = from.state
-		res, err = c.ReadMany(context.Background(), next)
-		if err != nil {
-			require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
-			return
-		}
-		require.False(t, from.foreign, "a state of another query was accepted")
-		requireManyPage(t, next, res, from.last, from.after)
+		readsAtOnce(t, overFuzzCluster, func(t *testing.T, c *coordinator.Coordinator) {
+			readManyFedBack(t, c, shape, limit, how, data)
+		})
 	})
+}
+
+// readManyFedBack is an iteration of FuzzManyPagingStateFedBack.
+func readManyFedBack(t *testing.T, c *coordinator.Coordinator, shape uint16, limit, how uint8, data []byte) {
+	q, columns, pageSize := fuzzQuery(shape)
+	req := coordinator.ManyRequest{Table: tbl, Keys: []string{"k0", "k1", "k2"}, Level: consistency.All, Query: q,
+		Columns: columns, Limit: int(limit % 8), PageSize: pageSize, NowInSec: now}
+	res, err := c.ReadMany(context.Background(), req)
+	require.NoError(t, err)
+	next, ok := req.Next(res)
+	if !ok {
+		next = req
+	}
+	from := fedBack(t, coordinator.Request{Table: tbl, Key: next.Keys[0], Query: q, Columns: columns},
+		next.PagingState, how, data)
+	next.PagingState = from.state
+	res, err = c.ReadMany(context.Background(), next)
+	if err != nil {
+		require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
+		return
+	}
+	require.False(t, from.foreign, "a state of another query was accepted")
+	requireManyPage(t, next, res, from.last, from.after)
 }
 
 // requireManyPage checks one page of ReadMany read by req from a state

@@ -21,7 +21,6 @@ import (
 // a table never seeded reads as empty; and a usable read returns a valid partition of the
 // query, within its limit and page size, at the read time asked for.
 func FuzzRequestValidation(f *testing.F) {
-	c := fuzzPagingCoordinator(f)
 	f.Add(uint8(0), uint8(4), []byte{1, 1, 3, 5}, uint16(8), int64(0), int64(now), []byte{})
 	f.Add(uint8(1), uint8(5), []byte{}, uint16(3|8<<4), int64(2), int64(0), []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Add(uint8(2), uint8(6), []byte{0, 0, 5, 0}, uint16(0), int64(-1), int64(-5), []byte{})
@@ -47,7 +46,11 @@ func FuzzRequestValidation(f *testing.F) {
 		req := coordinator.Request{Table: []string{tbl, "", "nosuchtable", tbl}[target%4], Key: []string{"k1", "k0", "k1", ""}[target>>2%4],
 			Level: consistency.Level(level % 16), Query: q, Columns: columns, PageSize: int(max(min(pageSize, 1<<20), -1<<20)),
 			NowInSec: nowInSec, PagingState: state}
-		res, err := c.Read(context.Background(), req)
+		var res coordinator.Result
+		var err error
+		readsAtOnce(t, overFuzzCluster, func(_ *testing.T, c *coordinator.Coordinator) {
+			res, err = c.Read(context.Background(), req)
+		})
 
 		why := ""
 		switch {
