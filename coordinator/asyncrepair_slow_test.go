@@ -30,6 +30,17 @@ func (s tunedApply) Apply(ctx context.Context, m replica.Mutation) error {
 	return s.Replica.Apply(ctx, m)
 }
 
+// tunedBEnv is asyncApplyEnv on two workers, B's writes taking the time
+// in d (took at first), with the repair events sent to events.
+func tunedBEnv(t *testing.T, took time.Duration, moreOnB []string) (*coordinator.Coordinator, *atomic.Int64, chan coordinator.RepairEvent) {
+	d := new(atomic.Int64)
+	d.Store(int64(took))
+	events := make(chan coordinator.RepairEvent, 32)
+	c := asyncApplyEnv(t, observeRepairs(events, coordinator.Config{RepairWorkers: 2}),
+		func(r replica.Replica) replica.Replica { return tunedApply{r, d} }, moreOnB...)
+	return c, d, events
+}
+
 // A replica whose repair writes each take most of the read timeout, and
 // return within it, holds one worker at most: C's repair, queued behind
 // twelve to B, is applied at 93 ms, when B's first write ends, 91 ms long,
@@ -40,11 +51,7 @@ func (s tunedApply) Apply(ctx context.Context, m replica.Mutation) error {
 func TestAsyncRepairsToASlowReplicaHoldOneWorker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		more := bKeys(12)
-		d := new(atomic.Int64)
-		d.Store(int64(ms(90)))
-		events := make(chan coordinator.RepairEvent, 32)
-		c := asyncApplyEnv(t, observeRepairs(events, coordinator.Config{RepairWorkers: 2}),
-			func(r replica.Replica) replica.Replica { return tunedApply{r, d} }, more...)
+		c, d, events := tunedBEnv(t, ms(90), more)
 		queueBehindB(t, c, more[:10])
 
 		time.Sleep(ms(100) - ms(26)) // to 100 ms: 13 reads of 2 ms
@@ -69,10 +76,7 @@ func TestAsyncRepairsToASlowReplicaHoldOneWorker(t *testing.T) {
 		readAll(t, c, more[11])
 		readAll(t, c, more[0]) // its write begins while the one before runs
 		time.Sleep(ms(20))
-		settle()
-		m = c.Metrics().Total
-		assert.Equal(t, int64(6), m.RepairsAcked, "%+v", m)
-		assert.Equal(t, int64(10), m.RepairsDropped, "%+v", m)
+		repairsEnded(t, c, 6, 10, "two written at once")
 	})
 }
 
@@ -84,11 +88,7 @@ func TestAsyncRepairsToASlowReplicaHoldOneWorker(t *testing.T) {
 func TestAsyncRepairsToAReplicaSlowLongAgoAreWritten(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		more := bKeys(10)
-		d := new(atomic.Int64)
-		d.Store(int64(ms(60)))
-		events := make(chan coordinator.RepairEvent, 32)
-		c := asyncApplyEnv(t, observeRepairs(events, coordinator.Config{RepairWorkers: 2}),
-			func(r replica.Replica) replica.Replica { return tunedApply{r, d} }, more...)
+		c, d, events := tunedBEnv(t, ms(60), more)
 		require.Equal(t, []string{B}, readAll(t, c, key).Trace.Repaired)
 		time.Sleep(time.Hour)
 		settle()

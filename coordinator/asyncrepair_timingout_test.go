@@ -31,6 +31,16 @@ func (s stallingApply) Apply(ctx context.Context, m replica.Mutation) error {
 	return s.Replica.Apply(ctx, m)
 }
 
+// repairsEnded settles the bubble and checks the repairs acknowledged and
+// dropped so far.
+func repairsEnded(t *testing.T, c *coordinator.Coordinator, acked, dropped int64, why string) {
+	t.Helper()
+	settle()
+	m := c.Metrics().Total
+	assert.Equal(t, acked, m.RepairsAcked, "acked: %s: %+v", why, m)
+	assert.Equal(t, dropped, m.RepairsDropped, "dropped: %s: %+v", why, m)
+}
+
 // bKeys returns n keys for asyncApplyEnv's moreOnB: b0, b1, ….
 func bKeys(n int) []string {
 	ks := make([]string, n)
@@ -100,10 +110,7 @@ func TestAsyncRepairsToATimingOutReplicaHoldItsWorkerOnce(t *testing.T) {
 		readAll(t, c, key)
 		readAll(t, c, k2)
 		time.Sleep(ms(10)) // B's write takes its latency
-		settle()
-		m = c.Metrics().Total
-		assert.Equal(t, int64(3), m.RepairsAcked, "the probe and the write after it: %+v", m)
-		assert.Equal(t, int64(12), m.RepairsDropped, "%+v", m)
+		repairsEnded(t, c, 3, 12, "the probe and the write after it")
 	})
 }
 
