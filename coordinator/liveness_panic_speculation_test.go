@@ -94,20 +94,3 @@ func TestALivenessThatUnwindsWhileSpeculatingFailsTheRead(t *testing.T) {
 		})
 	}
 }
-
-// A read that an Observer's Goexit on a hedge ends counts as failed too.
-func TestAReadAnObserverEndsOnAHedgeCountsAsFailed(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{})
-		e.behave(t, B, constant(ms(50)))
-		c, err := coordinator.New(coordinator.Config{Locator: e.cluster, Liveness: e.cluster, Observer: goexitOnHedge{},
-			Snitch: coordinator.SnitchConfig{Disabled: true}, DefaultTable: policy(t, "5ms"),
-			HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
-		require.NoError(t, err)
-		defer c.Close()
-		readUnwound(c)
-		m := c.Metrics().Total
-		require.Equal(t, int64(1), m.Reads)
-		assert.Equal(t, int64(1), m.OtherErrors, "%+v", m)
-	})
-}

@@ -45,7 +45,7 @@ func readUnwound(c *coordinator.Coordinator) (recovered any) {
 // An Observer that calls Goexit (t.FailNow in a test double) when told of
 // a hedge ends the reading goroutine after the hedge was counted: the
 // hedge must still end as won or failed, so that SpeculativeRetries stays
-// HedgeWins plus FailedSpeculations.
+// HedgeWins plus FailedSpeculations, and the read count as failed.
 func TestObserverGoexitOnHedgeLeavesTheHedgeBooked(t *testing.T) {
 	for name, obs := range map[string]coordinator.Observer{
 		"OnHedge": goexitOnHedge{}, "OnHedgeContext": goexitOnHedgeContext{},
@@ -64,6 +64,8 @@ func TestObserverGoexitOnHedgeLeavesTheHedgeBooked(t *testing.T) {
 				require.Equal(t, int64(1), m.SpeculativeRetries)
 				assert.Equal(t, m.SpeculativeRetries, m.HedgeWins+m.FailedSpeculations,
 					"a hedge neither won nor failed:\n%v", c.Metrics())
+				require.Equal(t, int64(1), m.Reads)
+				assert.Equal(t, int64(1), m.OtherErrors, "a read neither failed nor succeeded: %+v", m)
 			})
 		})
 	}
