@@ -106,10 +106,14 @@ func (t *Tracker) Record(d time.Duration) {
 // busy, so after a gap with no query the samples of a busy tracker went
 // into the sub-window before the gap, and left the window with it, until a
 // probe or a query noticed the time: a metrics scrape after an idle spell
-// missed up to thousands.
+// missed up to thousands. A now ahead of the tracker's clock (a time read
+// from another clock, say) moves the window no further than the clock.
 func (t *Tracker) RecordAt(d time.Duration, now time.Time) {
 	if el := now.Sub(t.origin); int64(el) >= t.nextRotate.Load() {
-		t.advanceTo(el)
+		// A clock read about once a third for a caller that keeps the
+		// contract: taken as it was, a now a year ahead made the current
+		// third that year's, and nothing left the window until it came.
+		t.advanceTo(min(el, t.elapsed()))
 	}
 	t.record(d)
 }
