@@ -47,7 +47,10 @@ func TestARefusedStandInRefundsNoDrawOfARequestSent(t *testing.T) {
 		require.NoError(t, cl.Pin(other, key, E, A, B, C, D))
 		require.NoError(t, cl.Seed(other, row(key, "v1", 10)))
 		e := newEnvOn(t, cl, coordinator.Config{})
-		live := &slowOnCall{id: E, call: 2} // planning asks first, the stand-in's choice second
+		// Planning asks about E first; whether stand-ins can complete the
+		// round, before the extra request and before the stand-in, next;
+		// the stand-in's choice fourth.
+		live := &slowOnCall{id: E, call: 4}
 		c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: live, ReadTimeout: ms(50),
 			MaxAbandonedPerReplica: 1, Budget: shared, HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
 			DefaultTable: policy(t, "NEVER"), Snitch: coordinator.SnitchConfig{Disabled: true}})

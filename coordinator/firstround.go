@@ -16,6 +16,8 @@ func (r *read) dataAndDigests() error {
 // up front when extra, and two of them are data requests so that any
 // blockFor answers include data, as Cassandra's AlwaysSpeculatingReadExecutor
 // asks (Cassandra asks one when the extra takes the last live candidate).
+// The extra is not sent, and its draw is refunded, when contacts refused
+// unsent leave too few candidates to complete the round.
 //
 // They are timed from now, after planning: the Locator's and the Liveness
 // view's time is the coordinator's, and counted against the replicas it
@@ -32,6 +34,10 @@ func (r *read) sendContacts(extra bool) {
 	}
 	if !extra {
 		return // no target to look for: the search asks the Liveness view
+	}
+	if r.rd.refused > 0 && r.standInsFallShort() {
+		r.refund() // it would stand in for nothing: the round fails (see speculate)
+		return
 	}
 	cand, ok := r.speculationTarget()
 	if !ok { // the Liveness view convicted it since decideAlways

@@ -12,12 +12,18 @@ import (
 // still take one and the candidates, the overload switch and the budgets
 // allow, and reports whether it sent anything. Whatever happens, the round
 // does not speculate again: at most one speculative action per round, each
-// drawn from the budgets.
+// drawn from the budgets. Standing in for requests refused unsent where
+// too few candidates are left to complete the round, it sends nothing and
+// books NoCandidate, so that the round fails at once.
 func (r *read) speculate() bool {
 	if !r.rd.maySpeculate && !(r.mayStandIn() && r.rd.standsIn()) {
 		return false
 	}
 	r.rd.maySpeculate, r.rd.mayReplace, r.rd.spent = false, false, true
+	if r.rd.standsIn() && r.standInsFallShort() {
+		r.suppressed(r.roundHedge(), r.allowed(false))
+		return false
+	}
 	eachQuorum := r.req.Level == consistency.EachQuorum
 	switch r.rd.phase {
 	case PhaseInitial:
