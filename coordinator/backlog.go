@@ -20,7 +20,9 @@ const defaultMaxAbandoned = 1024
 // another replica, at EACH_QUORUM one of its datacenter, or a
 // *consistency.ReadFailureError naming this one). A hedge that replaces a
 // refused request draws on no budget: it sends no more than the read would
-// have. A replica at the cap is no speculation target: the round's one
+// have. None is sent when the replicas left free cannot make up what the
+// round lacks (per datacenter at EACH_QUORUM): the read fails at once, its
+// action traced and counted as NoCandidate. A replica at the cap is no speculation target: the round's one
 // speculative request goes to another. The refused request is in the read's
 // trace, failed with it, and in its table's DataRequests or DigestRequests,
 // but not in its replica's Requests (it was not sent); the snitch and

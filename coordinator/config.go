@@ -121,7 +121,9 @@ type Config struct {
 	// request to it is refused and replaced at once by a hedge, one for each
 	// refused in a round, if the table's policy hedges (under NEVER the read
 	// fails as on any replica's failure); at EACH_QUORUM, which never hedges,
-	// by a request to a free replica of its datacenter. The cap is checked as a request is sent: requests in
+	// by a request to a free replica of its datacenter. When the free
+	// replicas cannot make up what the round lacks, none is sent and the
+	// read fails at once. The cap is checked as a request is sent: requests in
 	// flight when their reads give up all count, so a replica that starts
 	// hanging under load may hold, once, up to the cap plus the requests sent
 	// to it within one read timeout (a burst of 3,000 reads left 3,000); none

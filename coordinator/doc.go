@@ -36,8 +36,9 @@
 // repairs, written to every live replica whose data the read did not merge
 // (TableOptions.AdditionalWritePolicy). Every action draws on the table's
 // budget and Config.Budget, but one standing in for requests refused for
-// their replicas' backlog (see BacklogError), a request for each; every
-// action is counted and traced.
+// their replicas' backlog (see BacklogError), a request for each, which is
+// not sent, the read failing at once, when the replicas left cannot make
+// up what the round lacks; every action is counted and traced.
 // EACH_QUORUM's first and reconcile rounds take no action but that
 // stand-in, sent to the datacenters the refusals left short. An action
 // due while a request of its round has not yet been started by the

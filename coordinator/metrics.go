@@ -72,7 +72,8 @@ type TableMetrics struct {
 	// replica refused for meeting more than its failure threshold.
 	TombstoneWarnings, TombstoneFailures int64
 	// A speculative action was due but not taken: no live replica below
-	// its backlog cap left to ask (Cassandra's "insufficient replicas"; not
+	// its backlog cap left to ask, or too few to stand in for the requests
+	// of a round refused unsent (Cassandra's "insufficient replicas"; not
 	// at ALL, which asks every replica by definition, though its trace
 	// says NoCandidate), a budget was spent, or the overload switch held it
 	// back (too many reads in flight, or a first-round threshold at or above

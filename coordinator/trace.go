@@ -158,8 +158,9 @@ const (
 	SuppressedBudget                 // the hedge budget was spent
 	SuppressedOverload               // the overload switch (Config.MaxInFlight)
 	// NoCandidate: every live replica below its backlog cap was already
-	// contacted. Traced at ALL too, where TableMetrics.NoCandidate does
-	// not count it.
+	// contacted, or, standing in for requests refused unsent (see
+	// BacklogError), too few were left to complete the round. Traced at
+	// ALL too, where TableMetrics.NoCandidate does not count it.
 	NoCandidate
 )
 
