@@ -22,13 +22,13 @@ const defaultMaxAbandoned = 1024
 // refused request draws on no budget: it sends no more than the read would
 // have. None is sent when the replicas left free cannot make up what the
 // round lacks (per datacenter at EACH_QUORUM): the read fails at once, its
-// action traced and counted as NoCandidate. A replica at the cap is no speculation target: the round's one
-// speculative request goes to another. The refused request is in the read's
-// trace, failed with it, and in its table's DataRequests or DigestRequests,
-// but not in its replica's Requests (it was not sent); the snitch and
-// Config.Outcomes hear nothing of it. A queued ASYNC repair is dropped,
-// with this error in its RepairEvent, when its replica is at the cap or
-// holds an ASYNC repair write given up on.
+// action traced and counted as NoCandidate. A replica at the cap is no
+// speculation target: the round's one speculative request goes to another.
+// The refused request is in the read's trace, failed with it, and in its
+// table's DataRequests or DigestRequests, but not in its replica's Requests
+// (it was not sent); the snitch and Config.Outcomes hear nothing of it. A
+// queued ASYNC repair is dropped, with this error in its RepairEvent, when
+// its replica is at the cap or holds an ASYNC repair write given up on.
 type BacklogError struct {
 	Endpoint  replica.Endpoint
 	Abandoned int64

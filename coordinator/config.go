@@ -116,24 +116,23 @@ type Config struct {
 	// returned from: a replica that ignores its context holds a goroutine for
 	// each, and DigestFirst and ALL ask it every read. At the cap a request to
 	// it is not sent: it fails at once with a *BacklogError, and is sent again
-	// once some return; planning ranks it behind every other replica
-	// meanwhile, unless Snitch.Disabled keeps the Locator's order, where a
-	// request to it is refused and replaced at once by a hedge, one for each
-	// refused in a round, if the table's policy hedges (under NEVER the read
-	// fails as on any replica's failure); at EACH_QUORUM, which never hedges,
-	// by a request to a free replica of its datacenter. When the free
-	// replicas cannot make up what the round lacks, none is sent and the
-	// read fails at once. The cap is checked as a request is sent: requests in
-	// flight when their reads give up all count, so a replica that starts
-	// hanging under load may hold, once, up to the cap plus the requests sent
-	// to it within one read timeout (a burst of 3,000 reads left 3,000); none
-	// is sent to it until it is back under the cap. An ASYNC repair write its
-	// worker gave up on counts too; while a replica holds one, or is at the
-	// cap, a queued repair to it is dropped. A healthy replica's losers count
-	// too until they return, a moment after their read cancelled them: a cap
-	// of a few refuses it between back-to-back reads (a cap of one, under
-	// ALWAYS at ALL), so keep it well above the requests one read sends a
-	// replica. Default 1024; negative: no limit.
+	// once some return; planning ranks it behind every other replica meanwhile,
+	// unless Snitch.Disabled keeps the Locator's order, where a request to it
+	// is refused and replaced at once by a hedge, one for each refused in a
+	// round, if the table's policy hedges (under NEVER the read fails as on any
+	// replica's failure); at EACH_QUORUM, which never hedges, by a request to a
+	// free replica of its datacenter. When the free replicas cannot make up
+	// what the round lacks, none is sent and the read fails at once. The cap is
+	// checked as a request is sent: requests in flight when their reads give up
+	// all count, so a replica that starts hanging under load may hold, once, up
+	// to the cap plus the requests sent to it within one read timeout (a burst
+	// of 3,000 reads left 3,000); none is sent to it until it is back under the
+	// cap. An ASYNC repair write its worker gave up on counts too; while a
+	// replica holds one, or is at the cap, a queued repair to it is dropped. A
+	// healthy replica's losers count too until they return, a moment after
+	// their read cancelled them: a cap of a few refuses it between back-to-back
+	// reads (a cap of one, under ALWAYS at ALL), so keep it well above the
+	// requests one read sends a replica. Default 1024; negative: no limit.
 	MaxAbandonedPerReplica int
 	// RepairQueue is the capacity of the ASYNC read-repair queue; a repair
 	// arriving at a full queue is dropped and counted. Default 1024; at
