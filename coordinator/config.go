@@ -23,8 +23,9 @@ import (
 // write's pending ones. The coordinator reorders its own copy by
 // proximity, and neither modifies nor keeps the slice, so a locator may
 // hand out a cached one; one that does should be a PlacementLocator too,
-// whose checked answers reads do not check again. A *replicatest.Cluster
-// is a Locator.
+// whose checked answers reads do not check again. A panic in it reaches
+// the caller of Read, and the read counts in OtherErrors. A
+// *replicatest.Cluster is a Locator.
 type Locator interface {
 	Locate(table, key string) ([]replica.Replica, consistency.Replication, error)
 }
@@ -44,8 +45,8 @@ func (f LocatorFunc) Locate(table, key string) ([]replica.Replica, consistency.R
 // repair writes and short-read requests (Cassandra's read plans are fixed
 // when made, too). It must be safe for concurrent use and fast: it is asked
 // about every replica of every read. A panic in it during a read reaches
-// the caller of Read (a read it ends after planning counts in
-// OtherErrors); on an ASYNC repair worker it is logged and the repair
+// the caller of Read (the read counts in OtherErrors); on an ASYNC
+// repair worker it is logged and the repair
 // dropped. A Liveness that wraps a failure detector (to count calls, say)
 // hides the detector's replica.OutcomeReporter: set Config.Outcomes to
 // the detector.

@@ -26,9 +26,10 @@ type Metrics struct {
 	// state for: those of Config.Tables and SetTableOptions, and each one
 	// a read of which the Locator placed, until DropTable. A read of an
 	// unlisted table that the Locator could not place (it returned an
-	// error, or an answer refused with ErrBadPlacement) counts in Total
-	// alone, in Reads, ReadsByLevel and its error's kind (OtherErrors for
-	// a Locator's own errors), so that unknown names leave no state.
+	// error, an answer refused with ErrBadPlacement, or panicked) counts
+	// in Total alone, in Reads, ReadsByLevel and its error's kind
+	// (OtherErrors for a Locator's own errors and panics), so that unknown
+	// names leave no state.
 	Tables []TableMetrics
 	// Replicas lists every replica that was a live candidate of a read,
 	// by datacenter, rack and ID, until ForgetReplica: one the reads never
@@ -102,8 +103,8 @@ type TableMetrics struct {
 	RepairsTimedOut                                                            int64
 
 	// Reads that ended in an error, by kind. OtherErrors counts too a
-	// read that a hook ended after planning without returning: a panic of
-	// the Liveness view, or runtime.Goexit in it or in the Observer.
+	// read that a hook ended without returning: a panic of the Locator or
+	// the Liveness view, or runtime.Goexit in them or in the Observer.
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
 }
 

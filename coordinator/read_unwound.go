@@ -2,21 +2,29 @@ package coordinator
 
 import "errors"
 
-// A hook the read calls on its own goroutine may unwind it: a Liveness
-// view's panic, which reaches Read's caller, or runtime.Goexit (t.FailNow
-// in a test double) in the Liveness view or the Observer, which recover
-// does not stop. The counts the read took on its way must still balance.
+// A hook the read calls on its own goroutine may unwind it: a panic of the
+// Locator or the Liveness view, which reaches Read's caller, or
+// runtime.Goexit (t.FailNow in a test double) in them or in the Observer,
+// which recover does not stop. The counts the read took on its way must
+// still balance.
 
 // errUnwound is the outcome end books for an unwound read: an OtherErrors.
 var errUnwound = errors.New("coordinator: read unwound by a hook")
 
 // end, deferred by read, books what an unwound read left unbooked, then
-// recycles it. A read unwound while it planned was not counted yet.
+// recycles it.
 func (r *read) end() {
 	// The hedge is counted before the Observer is told of it, which an
 	// Observer reading Metrics relies on; unwound, the read used nothing.
 	r.bookHedge(false)
-	if r.hot != nil && !r.finished { // counted by run, once planned
+	if !r.finished {
+		if r.hot == nil {
+			// Unwound while it planned, past the checks that refuse a
+			// read uncounted: counted as run counts it, in the table it
+			// knew by then.
+			r.hot = &r.t.m.hot[r.stripe]
+			r.hot.reads[r.req.Level].Add(1)
+		}
 		r.finish(errUnwound)
 	}
 	r.release()
