@@ -103,8 +103,9 @@ type TableMetrics struct {
 	RepairsTimedOut                                                            int64
 
 	// Reads that ended in an error, by kind. OtherErrors counts too a
-	// read that a hook ended without returning: a panic of the Locator or
-	// the Liveness view, or runtime.Goexit in them or in the Observer.
+	// read that a hook ended without returning (a panic of the Locator or
+	// the Liveness view, or runtime.Goexit in them or in the Observer),
+	// whatever it was about to return: its caller saw no error of a kind.
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
 }
 

@@ -75,8 +75,10 @@ func (s stallFirstApply) Apply(ctx context.Context, m replica.Mutation) error {
 	return s.Replica.Apply(ctx, m)
 }
 
-// And a write still running when the read ends must still go on to the
-// ASYNC queue: C, stale, is repaired in the background.
+// And a write still running when the read times out must still go on to
+// the ASYNC queue: C, stale, is repaired in the background, and counted in
+// RepairsTimedOut, which the Goexit skipped. The read counts in
+// OtherErrors, as any read a hook unwinds: its caller saw no timeout.
 func TestBlockingRepairObserverGoexitStillQueuesPendingWrites(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
@@ -95,5 +97,8 @@ func TestBlockingRepairObserverGoexitStillQueuesPendingWrites(t *testing.T) {
 		assert.Equal(t, "v2", string(p.Rows[0].Cells[0].Value), "C was never repaired")
 		m := c.Metrics().Total
 		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned, "%v", c.Metrics())
+		assert.Equal(t, int64(1), m.RepairsTimedOut, "C's write, running when the read timed out")
+		assert.Equal(t, int64(1), m.OtherErrors)
+		assert.Zero(t, m.Timeouts)
 	})
 }

@@ -96,7 +96,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 	settled := false
 	defer func() {
 		if !settled {
-			r.settleRepairs(stale)
+			r.settleRepairs(stale, false)
 		}
 	}()
 	r.armSpeculation(from, wait)
@@ -104,10 +104,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 	settled = true
 	r.recordRepairRound(from, err)
 	r.trace.AdditionalWrite.Won = err == nil && r.speculationAnswered(PhaseRepair)
-	leftover := r.settleRepairs(stale)
-	if isTimeout(err) { // not when the caller cancelled the read
-		r.c.countRepairs(r.t, int64(leftover), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
-	}
+	r.settleRepairs(stale, isTimeout(err)) // not when the caller cancelled the read
 	return err
 }
 
@@ -128,11 +125,11 @@ func (r *read) recordRepairRound(from time.Time, err error) {
 }
 
 // settleRepairs books the BLOCKING repair writes that ended and hands those
-// still pending to the ASYNC queue; it returns how many it handed on. The
-// Observer is told last, with every write booked and queued: one that
-// calls runtime.Goexit (t.FailNow) ends the reading goroutine, and left
-// the writes after it neither booked nor queued.
-func (r *read) settleRepairs(stale []staleReplica) int {
+// still pending to the ASYNC queue, counting them in RepairsTimedOut if
+// the read timed out. The Observer is told last, with every write booked,
+// queued and counted: one that calls runtime.Goexit (t.FailNow) ends the
+// reading goroutine, and would leave undone what came after it.
+func (r *read) settleRepairs(stale []staleReplica, timedOut bool) {
 	var leftover []staleReplica
 	for i, s := range stale {
 		rt := &r.trace.Requests[r.staleFirst+i]
@@ -143,13 +140,15 @@ func (r *read) settleRepairs(stale []staleReplica) int {
 		r.c.bookRepair(r.t, rt.Err)
 	}
 	r.enqueueRepairs(leftover)
+	if timedOut {
+		r.c.countRepairs(r.t, int64(len(leftover)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
+	}
 	for i, s := range stale {
 		if rt := &r.trace.Requests[r.staleFirst+i]; rt.Outcome != Pending {
 			r.c.observeRepair(r.parent, RepairEvent{Table: r.t.name, Key: r.req.Key, To: s.cand.ep, Mode: repair.Blocking,
 				Mutation: s.diff, Err: rt.Err, Sent: r.start.Add(rt.Sent), Took: rt.Done - rt.Sent})
 		}
 	}
-	return len(leftover)
 }
 
 // additionalWrites is the repair round's speculative action (Cassandra's
