@@ -57,6 +57,8 @@ func TestARefusedRequestIsReplacedInItsDatacenter(t *testing.T) {
 				assert.Equal(t, int64(res.Trace.BlockFor), e.totalReads()-before, "as many requests sent as a healthy read sends")
 				tm, _ := e.c.TableMetrics(tbl)
 				assert.Equal(t, int64(len(c.capped)), tm.SpeculativeRetries, "each replacement counted")
+				assert.Equal(t, int64(len(c.capped)), tm.HedgeWins, "each replacement's answer used")
+				assert.Zero(t, tm.FailedSpeculations)
 				var to []string
 				for _, rt := range res.Trace.Requests {
 					if rt.Phase == coordinator.PhaseSpeculative {

@@ -24,7 +24,7 @@ func (r *read) endFirstRound(err error) {
 	}
 	if h := &r.trace.Hedge; h.Fired {
 		h.Won = err == nil && r.trace.Requests[r.hedgeIdx].Used
-		r.bookHedge(h.Won)
+		r.bookHedges()
 	}
 	switch {
 	case err == nil:
@@ -36,17 +36,30 @@ func (r *read) endFirstRound(err error) {
 	}
 }
 
-// bookHedge counts the first round's hedge, if it sent one, won or
-// failed, once.
-func (r *read) bookHedge(won bool) {
+// bookHedges counts the first round's speculative requests, if it sent
+// any, once: won if their answer was used, else failed. It may have sent
+// several, each counted in SpeculativeRetries: a stand-in for each
+// request refused unsent (in each datacenter short at EACH_QUORUM),
+// beside the hedge or ALWAYS's request.
+func (r *read) bookHedges() {
 	if !r.trace.Hedge.Fired || r.hedgeBooked {
 		return
 	}
 	r.hedgeBooked = true
-	if won {
-		r.t.m.hedgeWins.Add(1)
-	} else {
-		r.t.m.failedSpeculations.Add(1)
+	var sent, won int64
+	for i := range r.trace.Requests {
+		if rq := &r.trace.Requests[i]; rq.Phase == PhaseSpeculative {
+			sent++
+			if rq.Used {
+				won++
+			}
+		}
+	}
+	if won > 0 {
+		r.t.m.hedgeWins.Add(won)
+	}
+	if sent > won {
+		r.t.m.failedSpeculations.Add(sent - won)
 	}
 }
 

@@ -83,13 +83,13 @@ func expectFromTrace(want *coordinator.TableMetrics, level consistency.Level, tr
 		if rq.Kind == coordinator.KindRepair && rq.Speculative {
 			want.AdditionalWrites++
 		}
-	}
-	if tr.Hedge.Fired {
-		want.SpeculativeRetries++
-		if tr.Hedge.Won {
-			want.HedgeWins++
-		} else {
-			want.FailedSpeculations++
+		if rq.Phase == coordinator.PhaseSpeculative { // the hedge, and any stand-ins
+			want.SpeculativeRetries++
+			if rq.Used {
+				want.HedgeWins++
+			} else {
+				want.FailedSpeculations++
+			}
 		}
 	}
 	if tr.ReconcileHedge.Fired {

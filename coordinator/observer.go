@@ -15,7 +15,7 @@ import (
 // must be quick and must not block. They may be called concurrently. A
 // panic in them is logged (Config.Logger) and otherwise ignored; a
 // runtime.Goexit (t.FailNow) ends the goroutine, and a read it ends counts
-// in OtherErrors, its hedge, if its first round had not ended, as failed.
+// in OtherErrors, its hedges, if its first round had not ended, as failed.
 // Close does not wait for an ASYNC repair worker calling the Observer (it
 // may be the one calling Close), so the RepairEvent of a repair a worker
 // ended, counted in Metrics, may arrive just after Close returns.

@@ -14,9 +14,9 @@ var errUnwound = errors.New("coordinator: read unwound by a hook")
 // end, deferred by read, books what an unwound read left unbooked, then
 // recycles it.
 func (r *read) end() {
-	// The hedge is counted before the Observer is told of it, which an
-	// Observer reading Metrics relies on; unwound, the read used nothing.
-	r.bookHedge(false)
+	// A hedge is counted before the Observer is told of it, which an
+	// Observer reading Metrics relies on; unwound, the read used none.
+	r.bookHedges()
 	if !r.finished {
 		if r.hot == nil {
 			// Unwound while it planned, past the checks that refuse a

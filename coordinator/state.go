@@ -74,7 +74,7 @@ type readState struct {
 	answered  int           // then, how many of plan.order answered the digest round
 	due       int           // and how many, from there, were still due to answer
 
-	hedgeBooked bool // the first round's hedge is counted won or failed (see bookHedge)
+	hedgeBooked bool // the first round's hedge is counted won or failed (see bookHedges)
 	finished    bool // the read's outcome is counted (see finish)
 
 	spareCh chan int  // a finished read's round channel, for the next read's round
