@@ -13,6 +13,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -100,5 +101,49 @@ func TestBlockingRepairObserverGoexitStillQueuesPendingWrites(t *testing.T) {
 		assert.Equal(t, int64(1), m.RepairsTimedOut, "C's write, running when the read timed out")
 		assert.Equal(t, int64(1), m.OtherErrors)
 		assert.Zero(t, m.Timeouts)
+	})
+}
+
+// So must a write still running when the read times out that the full
+// ASYNC queue drops: the Observer hears of the drop on the reading
+// goroutine, and a Goexit there must find the write counted in
+// RepairsTimedOut already, as it finds the other writes booked.
+func TestBlockingRepairObserverGoexitOnADropFindsTheTimeoutCounted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		release := make(chan struct{})
+		c, err := coordinator.New(coordinator.Config{
+			Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return gatedApply{r, release} }),
+			Liveness: e.cluster, Observer: goexitOnDrop{}, RepairWorkers: 1, RepairQueue: 1,
+			DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
+		})
+		require.NoError(t, err)
+		defer c.Close()
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
+		all := coordinator.Request{Table: tbl, Key: key, Level: consistency.All}
+		for range 2 { // B stale: the worker holds the first repair in B's Apply, the queue the second
+			_, err := c.Read(context.Background(), all)
+			require.NoError(t, err)
+			synctest.Wait()
+		}
+		require.NoError(t, c.SetTableOptions(tbl, coordinator.TableOptions{ReadRepair: repair.Blocking}))
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v3", 30), A, C))
+		done := make(chan struct{})
+		go func() { // B's write runs when the read times out; the full queue drops it, the Observer Goexits
+			defer close(done)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			c.Read(ctx, all)
+		}()
+		<-done
+		close(release)
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		m := c.Metrics().Total
+		require.Equal(t, int64(3), m.RepairsSent)
+		assert.Equal(t, int64(1), m.RepairsDropped, "%+v", m)
+		assert.Equal(t, m.RepairsSent, m.RepairsAcked+m.RepairsFailed+m.RepairsDropped+m.RepairsAbandoned,
+			"a repair is neither acknowledged, failed, dropped nor abandoned:\n%v", c.Metrics())
+		assert.Equal(t, int64(1), m.RepairsTimedOut, "B's write, running when the read timed out")
 	})
 }

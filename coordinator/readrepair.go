@@ -127,7 +127,8 @@ func (r *read) recordRepairRound(from time.Time, err error) {
 // settleRepairs books the BLOCKING repair writes that ended and hands those
 // still pending to the ASYNC queue, counting them in RepairsTimedOut if
 // the read timed out. The Observer is told last, with every write booked,
-// queued and counted: one that calls runtime.Goexit (t.FailNow) ends the
+// counted and queued (the queue tells it of those it drops once all are
+// queued or dropped): one that calls runtime.Goexit (t.FailNow) ends the
 // reading goroutine, and would leave undone what came after it.
 func (r *read) settleRepairs(stale []staleReplica, timedOut bool) {
 	var leftover []staleReplica
@@ -139,10 +140,10 @@ func (r *read) settleRepairs(stale []staleReplica, timedOut bool) {
 		}
 		r.c.bookRepair(r.t, rt.Err)
 	}
-	r.enqueueRepairs(leftover)
-	if timedOut {
+	if timedOut { // before the queue tells the Observer of those it drops
 		r.c.countRepairs(r.t, int64(len(leftover)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
 	}
+	r.enqueueRepairs(leftover)
 	for i, s := range stale {
 		if rt := &r.trace.Requests[r.staleFirst+i]; rt.Outcome != Pending {
 			r.c.observeRepair(r.parent, RepairEvent{Table: r.t.name, Key: r.req.Key, To: s.cand.ep, Mode: repair.Blocking,
