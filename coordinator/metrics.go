@@ -26,10 +26,10 @@ type Metrics struct {
 	// state for: those of Config.Tables and SetTableOptions, and each one
 	// a read of which the Locator placed, until DropTable. A read of an
 	// unlisted table that the Locator could not place (it returned an
-	// error, an answer refused with ErrBadPlacement, or panicked) counts
-	// in Total alone, in Reads, ReadsByLevel and its error's kind
-	// (OtherErrors for a Locator's own errors and panics), so that unknown
-	// names leave no state.
+	// error, an answer refused with ErrBadPlacement, panicked or called
+	// runtime.Goexit) counts in Total alone, in Reads, ReadsByLevel and its
+	// error's kind (OtherErrors for a Locator's own errors, panics and
+	// Goexit), so that unknown names leave no state.
 	Tables []TableMetrics
 	// Replicas lists every replica that was a live candidate of a read,
 	// by datacenter, rack and ID, until ForgetReplica: one the reads never
