@@ -19,13 +19,13 @@ import (
 )
 
 // FuzzMisansweringReplicas reads, in pages, from A, B and C, which disagree
-// (so reads reconcile, repair and protect against short reads), while
-// those the setup picks answer, and take repair writes, as a program of
-// fuzzed actions says: malformed or foreign partitions, wrong digests,
-// lying tombstone counts, every column for the ones selected, errors,
-// panics, hangs. setup picks the level,
-// strategy, repair mode, speculative retry, bad replicas, query, and Read
-// or ReadMany. Every read ends, in a bubble, with nothing left running,
+// (so reads reconcile, repair and protect against short reads), while those
+// the setup picks answer, and take repair writes, as a program of fuzzed
+// actions says: malformed or foreign partitions, wrong digests, lying
+// tombstone counts, every column for the ones selected, errors, panics,
+// hangs. setup picks the level, strategy, repair mode, speculative retry,
+// bad replicas, query, and Read or ReadMany. Every read ends, in a bubble,
+// by its deadline however the replicas stall, with nothing left running,
 // either failing with a typed error whose reasons name only bad replicas,
 // or with a valid result of the query; no repair write is malformed or
 // outside the query or its columns.
@@ -118,6 +118,15 @@ func readThrough(t *testing.T, setup uint32, stall bool, wrap func(r replica.Rep
 	require.Empty(t, check.problems)
 }
 
+// requireWithinTimeout checks that a call started at start, of reads of n
+// keys, ended within their read timeouts, however its replicas stalled: a
+// read waiting past its deadline, on a replica that ignores its context
+// say, hangs its caller.
+func requireWithinTimeout(t *testing.T, start time.Time, n int) {
+	took := time.Since(start)
+	require.LessOrEqual(t, took, time.Duration(n)*readTimeout, "a call reading %d keys took %v", n, took)
+}
+
 // otherKey is a partition no replica holds, read with key by ReadMany.
 const otherKey = "k2"
 
@@ -125,7 +134,9 @@ const otherKey = "k2"
 func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[string]bool, req coordinator.Request) {
 	for page := 0; ; page++ {
 		require.Less(t, page, 2*len(fuzzKeys), "paging does not end")
+		start := time.Now()
 		res, err := c.Read(context.Background(), req)
+		requireWithinTimeout(t, start, 1)
 		if err != nil {
 			requireNamesBad(t, err, bad)
 			return
@@ -141,7 +152,9 @@ func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[stri
 func readManyMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[string]bool, req coordinator.ManyRequest) {
 	for page := 0; ; page++ {
 		require.Less(t, page, 4*len(fuzzKeys), "paging does not end")
+		start := time.Now()
 		results, err := c.ReadMany(context.Background(), req)
+		requireWithinTimeout(t, start, len(req.Keys))
 		require.NoError(t, err)
 		rows := 0
 		for _, kr := range results {
