@@ -110,22 +110,9 @@ func TestBlockingRepairObserverGoexitStillQueuesPendingWrites(t *testing.T) {
 // RepairsTimedOut already, as it finds the other writes booked.
 func TestBlockingRepairObserverGoexitOnADropFindsTheTimeoutCounted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{})
-		release := make(chan struct{})
-		c, err := coordinator.New(coordinator.Config{
-			Locator:  wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return gatedApply{r, release} }),
-			Liveness: e.cluster, Observer: goexitOnDrop{}, RepairWorkers: 1, RepairQueue: 1,
-			DefaultTable: coordinator.TableOptions{ReadRepair: repair.Async},
-		})
-		require.NoError(t, err)
+		e, c, release := fullRepairQueue(t)
 		defer c.Close()
-		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), A, C))
 		all := coordinator.Request{Table: tbl, Key: key, Level: consistency.All}
-		for range 2 { // B stale: the worker holds the first repair in B's Apply, the queue the second
-			_, err := c.Read(context.Background(), all)
-			require.NoError(t, err)
-			synctest.Wait()
-		}
 		require.NoError(t, c.SetTableOptions(tbl, coordinator.TableOptions{ReadRepair: repair.Blocking}))
 		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v3", 30), A, C))
 		done := make(chan struct{})
