@@ -20,9 +20,10 @@ const (
 //
 // A partition built in Blocks must not be used once they are passed to
 // another call, which overwrites its rows and cells, except as one of that
-// call's versions: a fold, acc = ResolveIn(&b, acc, v), builds each merge
-// in new memory and leaves b as it was. Blocks hold the memory of the last
-// merge only, so that they keep nothing of earlier partitions alive.
+// call's versions, whole or cut (Limit, Restrict): a fold, acc =
+// ResolveIn(&b, acc, v), builds each merge in new memory and leaves b as it
+// was. Blocks hold the memory of the last merge only, so that they keep
+// nothing of earlier partitions alive.
 // Blocks are not safe for concurrent use.
 type Blocks struct {
 	rows  []replica.Row
@@ -57,10 +58,15 @@ func (b *Blocks) unless(versions []replica.Partition) *Blocks {
 	return b
 }
 
-// holdsAny reports whether a version's rows, or its static row's or first
-// row's cells, lie in b's blocks: a partition an earlier merge built in b, given back
-// as a version (a fold, acc = ResolveIn(&b, acc, v)), which a merge in b
-// would overwrite as it reads it.
+// holdsAny reports whether a version's rows, or the cells of its static
+// row, its first row or its last row with cells, lie in b's blocks: a
+// partition an earlier merge built in b, or a part of one, given back as a
+// version (a fold, acc = ResolveIn(&b, acc, v)), which a merge in b would
+// overwrite as it reads it. A part may hold the merge's cells in rows of
+// new memory (Restrict to several slices copies the rows, not their
+// cells), under a first row of none: b holds the block of the merge's last
+// rows' cells, so a part holds cells in b exactly when the last of its
+// rows with cells does.
 func (b *Blocks) holdsAny(versions []replica.Partition) bool {
 	for i := range versions {
 		v := &versions[i]
@@ -69,6 +75,14 @@ func (b *Blocks) holdsAny(versions []replica.Partition) bool {
 		}
 		if len(v.Rows) > 0 && (within(&v.Rows[0], b.rows) || len(v.Rows[0].Cells) > 0 && within(&v.Rows[0].Cells[0], b.cells)) {
 			return true
+		}
+		for j := len(v.Rows) - 1; j > 0; j-- { // one step, unless rows at the end hold no cells
+			if cells := v.Rows[j].Cells; len(cells) > 0 {
+				if within(&cells[0], b.cells) {
+					return true
+				}
+				break
+			}
 		}
 	}
 	return false
