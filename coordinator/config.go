@@ -62,11 +62,13 @@ type Config struct {
 	Locator Locator
 	// LocalDatacenter is the coordinator's own datacenter: DC-local levels
 	// read only there, and its replicas are preferred. Empty for a cluster
-	// without datacenters. A name that no replica of a table carries is
-	// not an error, since a coordinator may sit in a datacenter that holds
-	// no replica of a keyspace: DC-local levels then fail as unavailable,
-	// and other levels prefer no replica by locality, so check its
-	// spelling against your replicas' Endpoint.Datacenter.
+	// without datacenters, whose tables are Simple: left empty, it makes
+	// replicas without a datacenter local, and under NetworkTopology their
+	// factor is 0, a bad placement. A name that no replica of a table
+	// carries is not an error, since a coordinator may sit in a datacenter
+	// that holds no replica of a keyspace: DC-local levels then fail as
+	// unavailable, and other levels prefer no replica by locality, so
+	// check its spelling against your replicas' Endpoint.Datacenter.
 	LocalDatacenter string
 	// Liveness reports which replicas are up. Default: all are.
 	Liveness Liveness

@@ -19,8 +19,10 @@ var ErrBadPlacement = errors.New("coordinator: bad placement")
 
 // checkPlacement validates the locator's answer before anything is sent;
 // replica i's endpoint is eps[i]. Placements of more than inlineReplicas
-// are checked in spill's tables.
-func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication, localDC string, spill *dupTables) error {
+// are checked in spill's tables. With coordinated, the replicas in localDC
+// are checked against its factor too ("" is the datacenter of replicas
+// without one); NewPlacement, which no coordinator reads yet, checks none.
+func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consistency.Replication, localDC string, coordinated bool, spill *dupTables) error {
 	if err := repl.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadPlacement, err)
 	}
@@ -50,8 +52,10 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 	}
 	// A DC-local level reads the local datacenter alone: more replicas
 	// there than its factor, or any at a factor of 0, would answer for
-	// replicas that are elsewhere.
-	if localDC != "" && local > repl.Factor(localDC) {
+	// replicas that are elsewhere. A coordinator without a datacenter
+	// reads replicas without one as local: NetworkTopology, which names
+	// every datacenter, gives them a factor of 0.
+	if coordinated && local > repl.Factor(localDC) {
 		return tooManyLocal(local, localDC, repl)
 	}
 	return nil
@@ -60,6 +64,9 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 // tooManyLocal is the error of a placement with n replicas in the local
 // datacenter dc, more than its factor there.
 func tooManyLocal(n int, dc string, repl consistency.Replication) error {
+	if dc == "" {
+		return fmt.Errorf("%w: %d replicas without a datacenter, local to a coordinator without Config.LocalDatacenter, where %v places none", ErrBadPlacement, n, repl)
+	}
 	return fmt.Errorf("%w: %d replicas in the local datacenter %q for a factor of %d", ErrBadPlacement, n, dc, repl.Factor(dc))
 }
 

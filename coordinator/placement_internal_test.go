@@ -32,7 +32,7 @@ func TestCheckPlacementFindsDuplicates(t *testing.T) {
 	repl := consistency.Simple(3)
 	var spill dupTables
 	reps, eps := placementOf("a10", "b10", "c10")
-	assert.NoError(t, checkPlacement(reps, eps, repl, "dc1", &spill), "different IDs of one length and end")
+	assert.NoError(t, checkPlacement(reps, eps, repl, "dc1", true, &spill), "different IDs of one length and end")
 
 	for _, ids := range [][]string{
 		{"a10", "b10", "a10"},
@@ -40,7 +40,7 @@ func TestCheckPlacementFindsDuplicates(t *testing.T) {
 		{"", "y", ""},
 	} {
 		reps, eps := placementOf(ids...)
-		assert.ErrorIs(t, checkPlacement(reps, eps, repl, "dc1", &spill), ErrBadPlacement, "%q", ids)
+		assert.ErrorIs(t, checkPlacement(reps, eps, repl, "dc1", true, &spill), ErrBadPlacement, "%q", ids)
 	}
 
 	for _, n := range []int{inlineReplicas, inlineReplicas + 4, 72, 20} { // 20 after 72: a larger table reused
@@ -50,11 +50,11 @@ func TestCheckPlacementFindsDuplicates(t *testing.T) {
 		}
 		reps, eps = placementOf(many...)
 		repl := consistency.Simple(n + 1) // room for the duplicate: the check that fails is the duplicates'
-		assert.NoError(t, checkPlacement(reps, eps, repl, "dc1", &spill), "%d distinct replicas", n)
+		assert.NoError(t, checkPlacement(reps, eps, repl, "dc1", true, &spill), "%d distinct replicas", n)
 		for _, dup := range []int{0, 3, n - 1} {
 			ids := append(append([]string(nil), many...), many[dup])
 			reps, eps := placementOf(ids...)
-			err := checkPlacement(reps, eps, repl, "dc1", &spill)
+			err := checkPlacement(reps, eps, repl, "dc1", true, &spill)
 			assert.ErrorIs(t, err, ErrBadPlacement, "%s listed twice among %d", many[dup], len(ids))
 			assert.ErrorContains(t, err, "listed twice")
 		}

@@ -60,7 +60,7 @@ type placedDC struct {
 func NewPlacement(reps []replica.Replica, repl consistency.Replication) (*Placement, error) {
 	eps, err := endpoints(reps, make([]replica.Endpoint, 0, len(reps)), nil)
 	if err == nil {
-		err = checkPlacement(reps, eps, repl, "", &dupTables{})
+		err = checkPlacement(reps, eps, repl, "", false, &dupTables{})
 	}
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (p *Placement) in(dc string) []int32 {
 // checkPlacement does for a Locator's answer.
 func (p *Placement) forRead(level consistency.Level, localDC string) (only []int32, err error) {
 	local := p.in(localDC)
-	if localDC != "" && len(local) > p.repl.Factor(localDC) {
+	if len(local) > p.repl.Factor(localDC) {
 		return nil, tooManyLocal(len(local), localDC, p.repl)
 	}
 	if level.IsDatacenterLocal() {

@@ -70,3 +70,41 @@ func TestMoreReplicasInTheLocalDatacenterThanItsFactorIsABadPlacement(t *testing
 		}
 	})
 }
+
+// Replicas without a datacenter under NetworkTopology, read by a
+// coordinator without Config.LocalDatacenter, sit in the local datacenter
+// "", whose factor is 0 (no NetworkTopology names it): a bad placement, as
+// any replica in a local datacenter of factor 0 is. LOCAL_QUORUM's
+// blockFor there is 0/2+1 = 1, so the read asked one replica of the three
+// and returned its stale value, where a LOCAL_QUORUM write had reached the
+// other two (found by review).
+func TestReplicasWithoutADatacenterUnderNetworkTopologyAreABadPlacement(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		node := func(id, value string, ts int64) replica.Replica {
+			r := replicatest.NewReplica(replica.Endpoint{ID: id, Rack: "r1"})
+			require.NoError(t, r.Seed(tbl, row(key, value, ts)))
+			return r
+		}
+		reps := []replica.Replica{node("a", "v1", 10), node("b", "v2", 20), node("c", "v2", 20)}
+		repl := consistency.NetworkTopology(map[string]int{"dc1": 3})
+		locator := coordinator.LocatorFunc(func(string, string) ([]replica.Replica, consistency.Replication, error) { return reps, repl, nil })
+		co, err := coordinator.New(coordinator.Config{Locator: locator})
+		require.NoError(t, err)
+		defer co.Close()
+		for _, level := range []consistency.Level{consistency.LocalQuorum, consistency.LocalOne, consistency.Quorum} {
+			res, err := co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: level})
+			require.ErrorIs(t, err, coordinator.ErrBadPlacement, "%v read %v with blockFor %d", level, res.Visible(), res.Trace.BlockFor)
+			assert.ErrorContains(t, err, "without a datacenter", level)
+		}
+
+		// So is a Placement of them, read so.
+		p, err := coordinator.NewPlacement(reps, repl)
+		require.NoError(t, err, "a coordinator in dc1 may read it")
+		pco, err := coordinator.New(coordinator.Config{Locator: fixedPlacement{locator, p}})
+		require.NoError(t, err)
+		defer pco.Close()
+		res, err := pco.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.LocalQuorum})
+		require.ErrorIs(t, err, coordinator.ErrBadPlacement, "read %v with blockFor %d", res.Visible(), res.Trace.BlockFor)
+		settle()
+	})
+}

@@ -153,7 +153,7 @@ func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Repl
 	}
 	eps, err := endpoints(reps, r.endpointRoom(len(reps)), nil)
 	if err == nil {
-		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, &r.wide.dups)
+		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, true, &r.wide.dups)
 	}
 	return reps, eps, repl, err
 }
