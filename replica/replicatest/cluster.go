@@ -25,9 +25,13 @@ type Cluster struct {
 	tables      map[string]bool // nil: every table exists
 	slowdown    *factor
 
-	mu   sync.RWMutex
-	pins map[string]map[string]placement // table, key -> replicas
+	// pins holds the placements Pin set, by partKey: read without a lock,
+	// as every Locate reads it, from every core a benchmark reads on.
+	pins sync.Map
 }
+
+// partKey names a partition: its table and key.
+type partKey struct{ table, key string }
 
 // NewCluster builds the cluster cfg describes, every node alive and empty.
 // Replica IDs read "dc1-r2-n5": datacenter, rack, node number in its
@@ -38,7 +42,7 @@ func NewCluster(cfg ClusterConfig) (*Cluster, error) {
 	}
 	c := &Cluster{
 		byID: map[string]*Replica{}, alive: map[string]*atomic.Bool{}, replication: cfg.Replication,
-		slowdown: newFactor(1), pins: map[string]map[string]placement{},
+		slowdown: newFactor(1),
 	}
 	if err := c.addReplicas(&cfg); err != nil {
 		return nil, err

@@ -22,11 +22,8 @@ func (c *Cluster) Locate(table, key string) ([]replica.Replica, consistency.Repl
 
 // owners returns the replicas of (table, key): pinned, or from the ring.
 func (c *Cluster) owners(table, key string) placement {
-	c.mu.RLock()
-	pinned, ok := c.pins[table][key]
-	c.mu.RUnlock()
-	if ok {
-		return pinned
+	if pinned, ok := c.pins.Load(partKey{table, key}); ok {
+		return pinned.(placement)
 	}
 	return c.ring.locate(key)
 }
@@ -65,20 +62,13 @@ func (c *Cluster) Pin(table, key string, ids ...string) error {
 			}
 		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pins[table] == nil {
-		c.pins[table] = map[string]placement{}
-	}
-	c.pins[table][key] = newPlacement(rs)
+	c.pins.Store(partKey{table, key}, newPlacement(rs))
 	return nil
 }
 
 // Unpin gives (table, key) back to the ring.
 func (c *Cluster) Unpin(table, key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.pins[table], key)
+	c.pins.Delete(partKey{table, key})
 }
 
 // lookup returns the replicas ids of a known table, each at most once.

@@ -14,10 +14,12 @@ import (
 // never modified (but for its fold, made once): Seed stores a copy, Apply
 // stores a new entry holding the write, and what a fold merges shares no
 // memory with its inputs. So a read may hand out the stored value itself,
-// and the lock is held only for map operations, never across a wait.
+// found without a lock (readers on every core shared a read lock's count),
+// and the write lock is held only to chain a write on to the entry it
+// replaces, never across a wait.
 type store struct {
-	mu     sync.RWMutex
-	tables map[string]map[string]*entry
+	mu      sync.Mutex // writes
+	entries sync.Map   // partKey -> *entry
 }
 
 // entry is a stored partition: a chain of writes, newest first, over the
@@ -184,10 +186,10 @@ func (a *answer) row(r *replica.Row) {
 
 // get returns the entry of (table, key), or nil.
 func (s *store) get(table, key string) *entry {
-	s.mu.RLock()
-	e := s.tables[table][key]
-	s.mu.RUnlock()
-	return e
+	if e, ok := s.entries.Load(partKey{table, key}); ok {
+		return e.(*entry)
+	}
+	return nil
 }
 
 // put replaces the partition of (table, p.Key) by a copy of p.
@@ -196,7 +198,7 @@ func (s *store) put(table string, p replica.Partition) {
 	e := &entry{base: &c}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tableLocked(table)[p.Key] = e
+	s.entries.Store(partKey{table, p.Key}, e)
 }
 
 // merge merges p into the partition of (table, p.Key): it stores p's
@@ -213,10 +215,9 @@ func (s *store) merge(table string, p replica.Partition) error {
 	w := &write{p: p.Clone()} // a third of what merging it with nothing allocates
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.tableLocked(table)
 	size := max(1, len(w.p.Rows)+len(w.p.RangeTombstones))
 	e := &entry{writes: w, n: 1, held: size}
-	switch old := t[p.Key]; {
+	switch old := s.get(table, p.Key); {
 	case old == nil:
 		e.base = &replica.Partition{Key: p.Key}
 	case old.folded.Load() && old.v.err == nil: // a failed fold's writes are kept in its chain
@@ -232,20 +233,8 @@ func (s *store) merge(table string, p replica.Partition) error {
 	if e.held > max(minFold, len(e.base.Rows)) {
 		e.view()
 	}
-	t[p.Key] = e
+	s.entries.Store(partKey{table, p.Key}, e)
 	return nil
-}
-
-func (s *store) tableLocked(table string) map[string]*entry {
-	if s.tables == nil {
-		s.tables = make(map[string]map[string]*entry)
-	}
-	t := s.tables[table]
-	if t == nil {
-		t = make(map[string]*entry)
-		s.tables[table] = t
-	}
-	return t
 }
 
 // read answers cmd from what is stored now, by cmd.Respond. A digest-only
