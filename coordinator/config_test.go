@@ -175,6 +175,25 @@ func TestDatacenterLocalLevelsNameTheMissingSetting(t *testing.T) {
 	}
 }
 
+// Replicas without a datacenter, read at a DC-local level by a coordinator
+// in one, are named as such: the message ended "its replicas are in "
+// (found by review).
+func TestDatacenterLocalLevelsNameReplicasWithoutADatacenter(t *testing.T) {
+	reps := []replica.Replica{
+		replicatest.NewReplica(replica.Endpoint{ID: "a"}),
+		replicatest.NewReplica(replica.Endpoint{ID: "b", Datacenter: "dc2"}),
+	}
+	co, err := coordinator.New(coordinator.Config{LocalDatacenter: "dc1", Locator: coordinator.LocatorFunc(
+		func(string, string) ([]replica.Replica, consistency.Replication, error) {
+			return reps, consistency.Simple(2), nil
+		})})
+	require.NoError(t, err)
+	defer co.Close()
+	_, err = co.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.LocalOne})
+	assert.ErrorContains(t, err, `Config.LocalDatacenter "dc1" holds no replica of the partition; `+
+		`its replicas are in dc2, none (an empty Endpoint.Datacenter)`)
+}
+
 // A DC-local level without LocalDatacenter is an invalid request found
 // only once the read has located its replicas: unlike a request refused
 // before it starts, it counts (in OtherErrors) and has its planning's

@@ -181,8 +181,12 @@ func explainLocal(in planInput, eps []replica.Endpoint, err error) error {
 	}
 	var dcs []string
 	for _, ep := range eps {
-		if !slices.Contains(dcs, ep.Datacenter) {
-			dcs = append(dcs, ep.Datacenter)
+		dc := ep.Datacenter
+		if dc == "" {
+			dc = "none (an empty Endpoint.Datacenter)" // else the list read as nothing
+		}
+		if !slices.Contains(dcs, dc) {
+			dcs = append(dcs, dc)
 		}
 	}
 	slices.Sort(dcs)
