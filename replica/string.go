@@ -46,7 +46,12 @@ func (d Deletion) String() string {
 	if d.IsLive() {
 		return "not deleted"
 	}
-	return "deleted@" + strconv.FormatInt(d.MarkedForDeleteAt, 10) + "/" + strconv.FormatInt(d.LocalDeletionTime, 10)
+	return deletedString(d.MarkedForDeleteAt, d.LocalDeletionTime)
+}
+
+// deletedString returns "deleted@ts/ldt".
+func deletedString(ts, localDeletionTime int64) string {
+	return "deleted@" + strconv.FormatInt(ts, 10) + "/" + strconv.FormatInt(localDeletionTime, 10)
 }
 
 // String returns "inserted@ts", with " ttl T until E" if it expires, or
@@ -72,7 +77,7 @@ func (c Cell) String() string {
 		name += "[" + strconv.Quote(c.Path) + "]"
 	}
 	if c.Tombstone {
-		return name + " " + DeletedAt(c.Timestamp, c.LocalDeletionTime).String()
+		return name + " " + deletedString(c.Timestamp, c.LocalDeletionTime) // a tombstone at 0/0 too, which no Deletion can be
 	}
 	return name + "=" + valueString(c.Value) + "@" + strconv.FormatInt(c.Timestamp, 10) + ttlString(c.TTL, c.LocalDeletionTime)
 }

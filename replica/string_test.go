@@ -40,3 +40,16 @@ func TestViewString(t *testing.T) {
 	assert.Equal(t, `view "k": static {s="x"@1}; static row`, replica.NewPartition("k").WithStatic(replica.Live("s", "x", 1)).Visible(0).String())
 	assert.Equal(t, `view "k": empty`, replica.Partition{Key: "k"}.Visible(0).String())
 }
+
+// A cell tombstone written at timestamp 0 and local deletion time 0 (valid:
+// a tombstone may be made at the epoch; an expiring cell written at the
+// epoch with timestamp 0 expires into one) is a tombstone, not the zero
+// Deletion that DeletedAt(0, 0) stands for: String must not print it as
+// "not deleted".
+func TestTombstoneAtTheEpochStringsAsDeleted(t *testing.T) {
+	c := replica.Tombstone("x", 0, 0)
+	assert.NoError(t, replica.NewPartition("k", replica.NewRow("r", c)).Validate())
+	assert.Equal(t, "x deleted@0/0", c.String())
+	expired := replica.NewPartition("k", replica.NewRow("r", replica.Expiring("x", "v", 0, 10, 10))).Purge(10, 0)
+	assert.Equal(t, `partition "k": row "r" {x deleted@0/0}`, expired.String())
+}
