@@ -26,3 +26,25 @@ func TestBuildersSortCopiesOfTheCallersLists(t *testing.T) {
 	cells[0], rows[0], rts[0] = replica.Live("z", "9", 9), replica.NewRow("z"), rts[1]
 	assert.True(t, want.Equal(p), "the partition changed with the caller's lists")
 }
+
+// The zero Deletion means "not deleted" (Row.WithDeletion and
+// Partition.WithDeletion take it so): setting a column's complex deletion
+// to it leaves the column without one, as Cassandra's ComplexColumnData
+// holds DeletionTime.LIVE, rather than a complex deletion that deletes
+// nothing, which Validate refuses and which compared and digested unlike
+// the same row without it.
+func TestWithComplexDeletionOfTheZeroDeletionLeavesNone(t *testing.T) {
+	r := replica.NewRow("r", replica.Live("m", "", 1).WithPath("x"))
+	for name, got := range map[string]replica.Row{
+		"never deleted":     r.WithComplexDeletion("m", replica.Deletion{}),
+		"deleted, then not": r.WithComplexDeletion("m", replica.DeletedAt(1, 1)).WithComplexDeletion("m", replica.Deletion{}),
+	} {
+		p, want := replica.NewPartition("k", got), replica.NewPartition("k", r)
+		assert.NoError(t, p.Validate(), name)
+		assert.True(t, p.Equal(want), "%s: %v", name, p)
+		assert.Equal(t, want.Digest(), p.Digest(), name)
+	}
+	kept := r.WithComplexDeletion("a", replica.DeletedAt(2, 2)).WithComplexDeletion("m", replica.DeletedAt(1, 1)).
+		WithComplexDeletion("m", replica.Deletion{})
+	assert.Equal(t, []replica.ComplexDeletion{{Column: "a", Deletion: replica.DeletedAt(2, 2)}}, kept.ComplexDeletions)
+}

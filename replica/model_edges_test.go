@@ -249,7 +249,7 @@ func TestValidateVectors(t *testing.T) {
 		"negative partition ldt":   replica.NewPartition("k").WithDeletion(replica.DeletedAt(1, -1)),
 		"liveness ttl no expiry":   replica.NewPartition("k", replica.Row{Clustering: "r", Liveness: replica.Liveness{Timestamp: 1, TTL: 5}}),
 		"MV expired liveness":      replica.NewPartition("k", replica.Row{Clustering: "r", Liveness: replica.InsertedWithTTL(1, math.MaxInt32, 10)}),
-		"complex deletion nothing": replica.NewPartition("k", replica.NewRow("r", replica.Live("v", "x", 1)).WithComplexDeletion("m", replica.Deletion{})),
+		"complex deletion nothing": {Key: "k", Rows: []replica.Row{{Clustering: "r", Cells: []replica.Cell{replica.Live("v", "x", 1)}, ComplexDeletions: []replica.ComplexDeletion{{Column: "m"}}}}},
 	}
 	for name, p := range reject {
 		if err := p.Validate(); err == nil {

@@ -45,15 +45,21 @@ func (r Row) WithLiveness(l Liveness) Row {
 }
 
 // WithComplexDeletion returns r with column's complex deletion set to d, in
-// column order. The result does not share its complex deletions with r.
+// column order; the zero Deletion, "not deleted", leaves column without
+// one. The result does not share its complex deletions with r.
 func (r Row) WithComplexDeletion(column string, d Deletion) Row {
 	cds := slices.Clone(r.ComplexDeletions)
 	i, found := slices.BinarySearchFunc(cds, column, func(cd ComplexDeletion, c string) int {
 		return strings.Compare(cd.Column, c)
 	})
-	if found {
+	switch {
+	case d.IsLive():
+		if found {
+			cds = slices.Delete(cds, i, i+1)
+		}
+	case found:
 		cds[i].Deletion = d
-	} else {
+	default:
 		cds = slices.Insert(cds, i, ComplexDeletion{Column: column, Deletion: d})
 	}
 	r.ComplexDeletions = cds
