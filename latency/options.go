@@ -36,7 +36,10 @@ func WithWindow(d time.Duration) Option {
 
 // WithClock sets the clock that ages samples; the default is time.Now, which
 // inside a testing/synctest bubble is the bubble's virtual clock. A nil clock
-// selects the default.
+// selects the default. A clock that steps back behind the current third (a
+// wall clock without a monotonic reading, such as time.Now().UTC(), set
+// back) resumes that third where it began at the next query, as if no time
+// had passed, so the window slides on as the clock moves on.
 func WithClock(now func() time.Time) Option {
 	return func(c *trackerConfig) { c.clock = now }
 }

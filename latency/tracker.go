@@ -36,6 +36,7 @@ type Tracker struct {
 
 	clock  func() time.Time // nil: time.Since(origin), one monotonic read
 	origin time.Time
+	skew   atomic.Int64  // added to the clock's elapsed time: how far it stepped back, in all (see lockView)
 	sub    time.Duration // width of a sub-window
 
 	// mu is held by queries and by rotations. Record never waits for it: the
@@ -109,7 +110,7 @@ func (t *Tracker) Record(d time.Duration) {
 // missed up to thousands. A now ahead of the tracker's clock (a time read
 // from another clock, say) moves the window no further than the clock.
 func (t *Tracker) RecordAt(d time.Duration, now time.Time) {
-	if el := now.Sub(t.origin); int64(el) >= t.nextRotate.Load() {
+	if el := now.Sub(t.origin) + time.Duration(t.skew.Load()); int64(el) >= t.nextRotate.Load() {
 		// A clock read about once a third for a caller that keeps the
 		// contract: taken as it was, a now a year ahead made the current
 		// third that year's, and nothing left the window until it came.
@@ -150,7 +151,7 @@ func (t *Tracker) recorded() uint32 { return t.early.Load() }
 // elapsed returns the time since the tracker was created, by its clock.
 func (t *Tracker) elapsed() time.Duration {
 	if t.clock == nil {
-		return time.Since(t.origin)
+		return time.Since(t.origin) + time.Duration(t.skew.Load())
 	}
-	return t.clock().Sub(t.origin)
+	return t.clock().Sub(t.origin) + time.Duration(t.skew.Load())
 }

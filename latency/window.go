@@ -56,9 +56,19 @@ type view struct {
 // lockView takes the tracker's lock, slides the window up to now and
 // returns it. The caller unlocks t.mu.
 func (t *Tracker) lockView() view {
-	el := t.elapsed()
 	t.mu.Lock()
-	t.slideLocked(el)
+	// Read under the lock, the clock is behind the current sub-window only
+	// if it stepped back: a reading taken before the lock could precede a
+	// slide another caller made meanwhile.
+	if el, start := t.elapsed(), time.Duration(t.epoch)*t.sub; el < start {
+		// A clock given to WithClock stepped back (a wall clock corrected):
+		// go on from the start of the current sub-window, as if no time
+		// had passed, or nothing would leave the window until the clock
+		// came back to where it had been.
+		t.skew.Add(int64(start - el))
+	} else {
+		t.slideLocked(el)
+	}
 	v := view{set: t.set.Load()}
 	for i := range t.gens {
 		if g := &t.gens[i]; g.epoch != noEpoch && g.epoch > t.epoch-parts {
