@@ -44,7 +44,11 @@ type thresholdState struct {
 	next time.Time // the next refresh; zero: on the next Load
 	// due is when Load stops returning d without a look: next, or the zero
 	// time while the threshold waits for need samples.
-	due  time.Time
+	due time.Time
+	// from is a refresh interval before the refresh that computed it: a
+	// Load at a time before it finds the caller's clock stepped back, and
+	// refreshes. Zero for a state no refresh computed.
+	from time.Time
 	need uint32 // samples that make the first threshold; 0 once it had them
 }
 
@@ -97,11 +101,14 @@ func (th *Threshold) compute(p SpeculativeRetry, kept time.Duration, next time.T
 
 // Load returns the threshold at time now: a read that has not completed d
 // after it started should speculate, unless speculate is false (NEVER).
+// A now more than a refresh interval before the last refresh (a wall clock
+// set back) refreshes the threshold too, so that it follows the table's
+// latency from there on.
 // Load does not compare d with the read timeout or a deadline; the caller
 // does, so that it can count the speculations it suppresses.
 func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
 	st := th.state.Load()
-	if !now.Before(st.due) {
+	if !now.Before(st.due) || now.Before(st.from) {
 		st = th.recompute(now)
 	}
 	return st.d, st.speculate
@@ -116,7 +123,7 @@ func (th *Threshold) Load(now time.Time) (d time.Duration, speculate bool) {
 func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration, speculate bool) {
 	st := th.state.Load()
 	if st.policy.Equal(p) {
-		if now.Before(st.due) {
+		if now.Before(st.due) && !now.Before(st.from) {
 			return st.d, st.speculate
 		}
 		// recompute loads the state again: a SetPolicy since may have
@@ -145,15 +152,16 @@ func (th *Threshold) recompute(now time.Time) *thresholdState {
 		return st
 	}
 	next := th.compute(st.policy, st.kept, now.Add(th.refresh))
+	next.from = now.Add(-max(th.refresh, 0))
 	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
 	return next
 }
 
 // fresh reports whether st needs no refresh at now: its refresh interval
-// has not ended, and it has its first threshold or still too few samples
-// for it.
+// has not ended, the clock has not stepped back before it, and it has its
+// first threshold or still too few samples for it.
 func (th *Threshold) fresh(st *thresholdState, now time.Time) bool {
-	return now.Before(st.next) && (st.need == 0 || th.tracker.recorded() < st.need)
+	return now.Before(st.next) && !now.Before(st.from) && (st.need == 0 || th.tracker.recorded() < st.need)
 }
 
 // SetPolicy replaces the policy, as ALTER TABLE does at run time: Loads

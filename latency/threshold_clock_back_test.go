@@ -1,0 +1,31 @@
+package latency_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/readpath/readpath/latency"
+)
+
+// A Threshold read at times from a clock that steps back (a wall clock,
+// such as time.Now().UTC(), corrected after a step forward) refreshes
+// again once a refresh interval has passed on the clock as it reads now:
+// its next refresh stayed where the clock had been, so the threshold
+// stood still, here for a year, whatever the table's latency did.
+func TestThresholdRefreshesAfterItsClockSteppedBack(t *testing.T) {
+	tr := frozen()
+	recordN(tr, 10*time.Millisecond, 1000)
+	th := latency.NewThreshold(latency.SpeculativeRetry{}, tr, readTimeout)
+	wall := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d, _ := th.Load(wall)
+	withinBucket(t, 10*time.Millisecond, d)
+	wall = wall.Add(365 * 24 * time.Hour)
+	th.Load(wall) // a refresh at the time stepped forward
+	wall = wall.Add(-365 * 24 * time.Hour)
+	recordN(tr, 50*time.Millisecond, 1000) // the table got slower
+	wall = wall.Add(2 * latency.DefaultRefresh)
+	d, _ = th.Load(wall)
+	withinBucket(t, 50*time.Millisecond, d, "two refresh intervals after the clock went back")
+	d, _ = th.LoadFor(latency.SpeculativeRetry{}, wall)
+	withinBucket(t, 50*time.Millisecond, d, "LoadFor")
+}
