@@ -78,17 +78,17 @@ func (r *runner[T, R]) end(st step) (Result[R], error) {
 		Requested: res.Requested, Attempts: res.Attempts}
 }
 
-// sleep waits for d, or until ctx ends and returns its error.
+// sleep waits for d, or until ctx ends, and returns ctx's error if it has
+// ended by then: when the wait and ctx end together, select may pick
+// either, and a retry must not start with an ended context.
 func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctxcause.Err(ctx)
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctxcause.Err(ctx)
-	}
+	return ctxcause.Err(ctx)
 }
