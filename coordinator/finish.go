@@ -14,8 +14,9 @@ import (
 // answer that completed it. That duration, not the replicas' own times,
 // feeds the threshold: a hedged read is recorded at threshold plus the
 // hedge's latency, above the threshold, so sustained hedging cannot drag
-// the threshold down. A round its caller cancelled is recorded only if it
-// had run past the threshold (see cancelledInTheTail).
+// the threshold down. A round its caller cancelled, or whose caller's
+// deadline came before the read timeout and ended it, is recorded only if
+// it had run past the threshold (see cancelledInTheTail, timedOutToRecord).
 func (r *read) endFirstRound(err error) {
 	if err == nil {
 		for _, a := range r.answers {
@@ -29,7 +30,7 @@ func (r *read) endFirstRound(err error) {
 	switch {
 	case err == nil:
 		r.t.firstRound.RecordAt(r.lastAt.Sub(r.start), r.lastAt)
-	case isTimeout(err):
+	case r.timedOutToRecord(err):
 		r.t.firstRound.Record(r.since())
 	case r.cancelledInTheTail(err):
 		r.t.firstRound.Record(r.since())
@@ -71,8 +72,31 @@ func (r *read) bookHedges() {
 // nothing of the tail, and is left out, as a quick cancellation would
 // otherwise pull the threshold down.
 func (r *read) cancelledInTheTail(err error) bool {
-	return err != nil && r.trace.Speculate && r.threshold > 0 &&
-		r.parent.Err() == context.Canceled && errors.Is(err, context.Canceled) && r.since() >= r.threshold
+	return err != nil && r.parent.Err() == context.Canceled && errors.Is(err, context.Canceled) && r.inTheTail()
+}
+
+// timedOutToRecord reports whether err is a timeout the first round's
+// tracker should record: at the read timeout, or at a deadline of the
+// caller's, sooner, once the round had run at least its threshold. A
+// caller's deadline that ended the round before the threshold is a
+// latency no replica took, and tells nothing of the tail, as a quick
+// cancellation does not: recorded, callers that give up after 2 ms pulled
+// a 75p threshold down to 2 ms where every replica answered in 10, and
+// every read of the others hedged.
+func (r *read) timedOutToRecord(err error) bool {
+	return isTimeout(err) && (!r.callersDeadline() || r.inTheTail())
+}
+
+// callersDeadline reports whether the read's deadline is its caller's,
+// before the read timeout.
+func (r *read) callersDeadline() bool {
+	return r.ctx.deadline.Before(r.start.Add(r.c.cfg.ReadTimeout))
+}
+
+// inTheTail reports whether the read has run at least the threshold it
+// speculated at.
+func (r *read) inTheTail() bool {
+	return r.trace.Speculate && r.threshold > 0 && r.since() >= r.threshold
 }
 
 func isTimeout(err error) bool { return own[*consistency.ReadTimeoutError](err) }

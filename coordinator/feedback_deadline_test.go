@@ -1,0 +1,56 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+)
+
+// A read whose caller's own deadline ends it before the threshold tells
+// nothing of the tail, as one its caller cancels that soon does not (see
+// TestReadsCancelledPastTheThresholdHoldItUp): recorded at its timeout, a
+// latency no replica took, it pulls a percentile threshold down to the
+// callers' deadlines. Here every replica answers in 10 ms and five reads
+// in six come from callers that give up after 2 ms: the 75p fell to
+// 2 ms, and every read of the patient callers hedged, in vain (found by
+// review).
+func TestReadsTimedOutByTheirCallerBeforeTheThresholdLeaveItAlone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5),
+			HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(ms(10)))
+		}
+		for range 100 {
+			_, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			for range 5 {
+				ctx, cancel := context.WithTimeout(context.Background(), ms(2))
+				_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+				cancel()
+				var timeout *consistency.ReadTimeoutError
+				require.ErrorAs(t, err, &timeout)
+			}
+			settle()
+		}
+		time.Sleep(ms(10))
+		before := e.c.Metrics().Total
+		for range 20 {
+			_, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			settle()
+		}
+		after := e.c.Metrics().Total
+		th, _ := e.c.TableMetrics(tbl)
+		assert.Greater(t, th.Threshold, ms(5), "every read that finished took 10 ms")
+		assert.Less(t, after.SpeculativeRetries-before.SpeculativeRetries, int64(10),
+			"reads of patient callers hedged at %v, though every replica answers in 10 ms", th.Threshold)
+	})
+}
