@@ -102,7 +102,7 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 	r.armSpeculation(from, wait)
 	err := r.gather()
 	settled = true
-	r.recordRepairRound(from, err)
+	r.recordRepairRound(from, wait, err)
 	r.trace.AdditionalWrite.Won = err == nil && r.speculationAnswered(PhaseRepair)
 	r.settleRepairs(stale, isTimeout(err)) // not when the caller cancelled the read
 	return err
@@ -114,13 +114,18 @@ func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Du
 // threshold: not each acknowledgement's own latency, which recorded an
 // additional write's quick ack and never the slow write it stood in for
 // (cancelled with the read), so that sustained additional writes dragged
-// the threshold down to the bystanders' latency, where it stayed.
-func (r *read) recordRepairRound(from time.Time, err error) {
+// the threshold down to the bystanders' latency, where it stayed. A round
+// that its caller's own deadline, before the read timeout, ended sooner
+// than wait, its additional writes' wait, is left out, as endFirstRound
+// leaves out a first round so ended: its time is no write's.
+func (r *read) recordRepairRound(from time.Time, wait time.Duration, err error) {
 	switch {
 	case err == nil && !r.ackedAt.IsZero():
 		r.t.repairWrites.RecordAt(r.ackedAt.Sub(from), r.ackedAt)
 	case isTimeout(err):
-		r.t.repairWrites.Record(time.Since(from))
+		if took := time.Since(from); !r.callersDeadline() || took >= wait {
+			r.t.repairWrites.Record(took)
+		}
 	}
 }
 
