@@ -40,6 +40,9 @@ type call struct {
 	// on the read's goroutine, when the read will compare digests.
 	digestData bool
 	mutation   bool // a repair write of part, not a read
+	// callers says its read's deadline is the caller's, sooner than the
+	// read timeout (see read.callers).
+	callers bool
 	// oneRow says the table has no clustering columns
 	// (TableOptions.NoClusteringColumns): an answer's row has none.
 	oneRow bool
@@ -70,9 +73,11 @@ func (c *Coordinator) newCall() *call {
 // MaxAbandonedPerReplica. The count is made before the hold is dropped,
 // so that a worker dropping k last sees counted. A read request given up
 // at the read's deadline is overdue until the replica returns from it (see
-// score.overdue), decided by scored: a replica that has returned but whose
-// answer is still being checked has not yet been scored, and a read that
-// let go of it then saw it neither missing nor overdue.
+// score.overdue), at a caller's deadline sooner than the read timeout only
+// if it is late by the replica's measure (score.late). That is decided by
+// scored: a replica that has returned but whose answer is still being
+// checked has not yet been scored, and a read that let go of it then saw
+// it neither missing nor overdue.
 func (k *call) dropByRead() {
 	sc := k.cand.score // once dropped, k is the worker's to recycle
 	if !k.returned.Load() {
@@ -82,7 +87,7 @@ func (k *call) dropByRead() {
 			sc.missedFirst(snitchClock.Nanos(time.Now()))
 		}
 	}
-	if !k.mutation && !k.scored.Load() && k.ctx.Err() == context.DeadlineExceeded {
+	if !k.mutation && !k.scored.Load() && k.ctx.Err() == context.DeadlineExceeded && (!k.callers || sc.late(time.Since(k.sent))) {
 		k.overdue.Store(true)
 		sc.countOverdue(k.seq, snitchClock.Nanos(time.Now()))
 	}
@@ -150,7 +155,9 @@ func (k *call) read() {
 	// the call's: an answer for another key, or one that fails validation,
 	// is the replica's failure, and a replica that keeps giving them must
 	// lose its rank as one that keeps failing does.
-	k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, k.cancelled(), k.timedOut())
+	timedOut := k.timedOut()
+	cut := timedOut && k.callers // judged as a cancellation: see score.ended
+	k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
 	k.scored.Store(true)
 	k.report()
 	k.deliver()

@@ -84,13 +84,7 @@ func (r *read) cancelledInTheTail(err error) bool {
 // a 75p threshold down to 2 ms where every replica answered in 10, and
 // every read of the others hedged.
 func (r *read) timedOutToRecord(err error) bool {
-	return isTimeout(err) && (!r.callersDeadline() || r.inTheTail())
-}
-
-// callersDeadline reports whether the read's deadline is its caller's,
-// before the read timeout.
-func (r *read) callersDeadline() bool {
-	return r.ctx.deadline.Before(r.start.Add(r.c.cfg.ReadTimeout))
+	return isTimeout(err) && (!r.callers || r.inTheTail())
 }
 
 // inTheTail reports whether the read has run at least the threshold it

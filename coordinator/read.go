@@ -81,7 +81,7 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	}
 	deadline := r.start.Add(r.c.cfg.ReadTimeout)
 	if d, ok := parent.Deadline(); ok && d.Before(deadline) {
-		deadline = d
+		deadline, r.callers = d, true
 	}
 	r.parent = parent
 	r.ctx = newReadContext(parent, deadline)

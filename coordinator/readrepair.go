@@ -123,7 +123,7 @@ func (r *read) recordRepairRound(from time.Time, wait time.Duration, err error) 
 	case err == nil && !r.ackedAt.IsZero():
 		r.t.repairWrites.RecordAt(r.ackedAt.Sub(from), r.ackedAt)
 	case isTimeout(err):
-		if took := time.Since(from); !r.callersDeadline() || took >= wait {
+		if took := time.Since(from); !r.callers || took >= wait {
 			r.t.repairWrites.Record(took)
 		}
 	}

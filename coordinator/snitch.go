@@ -234,11 +234,14 @@ func (sc *score) outstanding() int64 {
 // ReadMany page that filled) does not make a replica look fast. A refusal
 // for tombstones is neither: every replica holds the same data, as
 // Cassandra's snitch ignores a failure response. cancelled says whether the
-// read cancelled the request; an error wrapping context.Canceled otherwise
-// is the replica's failure. timedOut says whether the request ended at the
-// read's deadline, whatever error the replica's context gave (a derived one
-// says Canceled): its time is how long the replica was waited for, a lower
-// bound of its latency.
+// read cancelled the request, or its caller's deadline, sooner than the
+// read timeout, cut it, which says no more of the replica: judged as
+// timeouts, requests cut by callers that give up sooner than replicas
+// answer made the replicas they asked look missing, and fast; an error
+// wrapping context.Canceled otherwise is the replica's failure. timedOut
+// says whether the request ended at the read timeout, whatever error the
+// replica's context gave (a derived one says Canceled): its time is how
+// long the replica was waited for, a lower bound of its latency.
 func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
 	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
@@ -251,7 +254,7 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 			sc.misses.Store(0)
 		}
 		storeMax(&sc.answeredSeq, seq)
-	case !cancelled || (sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())):
+	case !cancelled || sc.late(d):
 		sc.missAll.Add(1)
 		if seq < sc.answeredSeq.Load() {
 			break // it answered a later request: a miss for Metrics, not for ranking
@@ -281,6 +284,13 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		}
 		sc.sample(d, at)
 	}
+}
+
+// late reports whether a request out for d without an answer is late by
+// the replica's own measure: more than twice its latency score, which it
+// has from its first answer on.
+func (sc *score) late(d time.Duration) bool {
+	return sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())
 }
 
 // sample folds one response time, ended at at (a snitchClock.Nanos

@@ -67,6 +67,7 @@ type readState struct {
 	hedging   bool          // the first round may speculate
 	always    bool          // ALWAYS: its speculative request goes up front
 	threshold time.Duration // the table's threshold, from start
+	callers   bool          // its deadline is the caller's, sooner than the read timeout (see score.ended)
 	timer     *readTimer    // the read's one timer, recycled by release
 	hedgeIdx  int           // the first round's speculative request, when sent
 	fetching  bool          // a digest-first read is fetching its data
@@ -197,7 +198,7 @@ func (r *read) send(cand candidate, kind RequestKind, speculative bool, at time.
 func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, speculative bool, at time.Time) int {
 	k := r.c.newCall()
 	k.c, k.ctx, k.ch, k.w, k.cand, k.sent, k.digestData = r.c, r.ctx, r.rd.ch, r.w, cand, at, r.plan.blockFor > 1 && r.rd.phase == PhaseInitial
-	k.oneRow = r.opts.NoClusteringColumns
+	k.oneRow, k.callers = r.opts.NoClusteringColumns, r.callers
 	k.out = r.c.cfg.Outcomes
 	k.cmd = replica.Command{
 		Table: r.req.Table, Key: r.req.Key, DigestOnly: kind == KindDigest, Columns: r.columns,
