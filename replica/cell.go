@@ -23,7 +23,10 @@ type Cell struct {
 	Column string
 	// Path addresses the cell within a complex column: a map's key, a set's
 	// element, a list element's time UUID, a user type's field. It is empty
-	// in a simple column.
+	// in a simple column. A column's cells order by Path as unsigned bytes,
+	// not by the collection's key type as Cassandra's comparator does: encode
+	// paths so that their bytes sort as their values (a time UUID's raw
+	// bytes do not; its timestamp, most significant part first, does).
 	Path  string
 	Value []byte
 	// Timestamp is the write time in microseconds since the Unix epoch.
