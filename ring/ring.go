@@ -168,7 +168,8 @@ func (r *Ring) Node(id string) (Node, bool) {
 func (r *Ring) Tokens() []int64 { return slices.Clone(r.tokens) }
 
 // Owner returns the node that owns token: the holder of the first ring
-// token at or after it, wrapping past the largest to the smallest.
+// token at or after it, wrapping past the largest to the smallest. Its
+// Tokens are shared and must not be modified.
 func (r *Ring) Owner(token int64) Node { return r.nodes[r.owners[r.search(token)]] }
 
 // search returns the position of the first ring token >= token, wrapping
@@ -187,7 +188,9 @@ func (r *Ring) search(token int64) int {
 // NetworkTopologyStrategy of Cassandra 4.1 for consistency.NetworkTopology.
 // A datacenter with fewer nodes than its factor contributes all its nodes,
 // one the ring does not know contributes none. An invalid repl gets its
-// Validate error, which matches consistency.ErrInvalidReplication.
+// Validate error, which matches consistency.ErrInvalidReplication. The
+// slice is the caller's; the nodes' Tokens are shared and must not be
+// modified.
 func (r *Ring) ReplicasFor(token int64, repl consistency.Replication) ([]Node, error) {
 	if err := repl.Validate(); err != nil {
 		return nil, err
