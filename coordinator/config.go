@@ -103,8 +103,10 @@ type Config struct {
 	// this many reads are in flight on the coordinator. 0 means no limit.
 	// The switch also holds back a first-round hedge, even one a failure
 	// calls for, while the table's threshold is at or above ReadTimeout (a
-	// timeout storm has taught it that), as the later rounds hold theirs
-	// back; a request that only stands in for one refused unsent still goes.
+	// timeout storm has taught it that; under a ReadTimeout past
+	// latency.MaxLatency, while it is a percentile clamped there), as the
+	// later rounds hold theirs back; a request that only stands in for one
+	// refused unsent still goes.
 	MaxInFlight int
 	// ThresholdRefresh is how often a table's speculative-retry threshold is
 	// recomputed from its latency tracker. Default 1 s.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -273,10 +274,14 @@ func (r *read) thresholdPastTimeout() bool {
 // at the timeout, and a tracker reports the midpoint of a bucket up to 1/64
 // of its values wide, which may lie below it. A timeout storm at the
 // default 5 s set a 99p of 4.9996 s, and slow reads hedged 0.4 ms before
-// their deadline, where no answer could come in time.
+// their deadline, where no answer could come in time. A threshold of
+// latency.MaxLatency is a percentile among samples the tracker clamped, of
+// that or longer, which no fixed delay (whole milliseconds) equals: a
+// storm under a timeout past it (100 s) set a 99p of MaxLatency, 31 s
+// under the timeout, and the switch let reads hedge.
 func (c *Coordinator) atTimeout(d time.Duration) bool {
 	t := c.cfg.ReadTimeout
-	return d >= t-t/64
+	return d >= t-t/64 || d == latency.MaxLatency
 }
 
 // overloaded is the overload switch: more reads in flight than MaxInFlight.
