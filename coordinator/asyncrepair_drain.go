@@ -1,10 +1,15 @@
 package coordinator
 
-import "context"
+import (
+	"context"
+
+	"github.com/readpath/readpath/internal/ctxcause"
+)
 
 // DrainRepairs waits until no ASYNC repair is queued or being written —
 // each applied, failed, dropped or given up on, and counted — or ctx ends,
-// and returns ctx's error then. Reads running meanwhile may queue more, so
+// and returns ctx's error then (wrapping ctx's cause, if it has one of its
+// own, as Read's does). Reads running meanwhile may queue more, so
 // it returns at a moment when none was pending, not once reads stop: stop
 // sending reads first, for a graceful shutdown that writes the repairs
 // Close would drop, then call Close. A repair whose replica ignores its
@@ -21,7 +26,7 @@ func (c *Coordinator) DrainRepairs(ctx context.Context) error {
 		select {
 		case <-idle:
 		case <-ctx.Done():
-			return context.Cause(ctx)
+			return ctxcause.Err(ctx)
 		}
 	}
 }
