@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/readpath/readpath/internal/ctxcause"
 )
@@ -16,8 +17,11 @@ import (
 // context is given up on at most two read timeouts after its write began
 // (see Config.MaxAbandonedPerReplica); a repair waits longer only behind a
 // Liveness view or a hook (Observer, Outcomes) that does not return, as
-// the workers call them.
+// the workers call them. A nil ctx gets an error wrapping ErrInvalidRequest.
 func (c *Coordinator) DrainRepairs(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrInvalidRequest)
+	}
 	for {
 		idle := c.repairs.idleSignal()
 		if idle == nil {

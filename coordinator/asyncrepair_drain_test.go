@@ -59,7 +59,7 @@ func TestDrainRepairsWaitsForQueuedAndRunningRepairs(t *testing.T) {
 	})
 }
 
-// DrainRepairs ends with its context, whose cause it returns, while a
+// DrainRepairs ends with its context, whose error it returns, while a
 // repair is still being written.
 func TestDrainRepairsEndsWithItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
