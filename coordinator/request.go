@@ -58,8 +58,6 @@ func (req *Request) validate() error {
 		return fmt.Errorf("%w: %w ANY: it is for writes only, and the zero Level: was Request.Level left unset?", ErrInvalidRequest, consistency.ErrUnsupportedLevel)
 	case req.NowInSec < 0:
 		return fmt.Errorf("%w: negative read time %d", ErrInvalidRequest, req.NowInSec)
-	case req.PageSize < 0:
-		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	case req.Level.IsSerial():
 		return fmt.Errorf("%w: %w %s: a serial read needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos", ErrInvalidRequest, consistency.ErrUnsupportedLevel, req.Level)
 	}
@@ -68,6 +66,9 @@ func (req *Request) validate() error {
 	}
 	if err := req.Query.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	if req.PageSize < 0 { // after the query: a ReadMany's derives from its limit
+		return fmt.Errorf("%w: negative page size %d", ErrInvalidRequest, req.PageSize)
 	}
 	return nil
 }
