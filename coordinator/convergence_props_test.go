@@ -1,7 +1,6 @@
 package coordinator_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -48,44 +47,12 @@ import (
 
 const cvNow = now
 
-// cvCell is a cell as a replica answers it at cvNow.
-type cvCell struct {
-	ts, ldt int64
-	rank    int // 0 live, 1 expiring, 2 tombstone (or expired)
-	value   []byte
-}
-
-func cvCellOf(c replica.Cell) cvCell {
-	switch {
-	case c.Tombstone:
-		return cvCell{ts: c.Timestamp, ldt: c.LocalDeletionTime, rank: 2}
-	case c.TTL > 0 && cvNow >= c.LocalDeletionTime:
-		return cvCell{ts: c.Timestamp, ldt: c.LocalDeletionTime - int64(c.TTL), rank: 2}
-	case c.TTL > 0:
-		return cvCell{ts: c.Timestamp, ldt: c.LocalDeletionTime, rank: 1, value: c.Value}
-	}
-	return cvCell{ts: c.Timestamp, value: c.Value}
-}
-
-func (a cvCell) beats(b cvCell) bool {
-	if a.ts != b.ts {
-		return a.ts > b.ts
-	}
-	if a.rank != b.rank {
-		return a.rank > b.rank
-	}
-	if a.rank > 0 && a.ldt != b.ldt {
-		return a.ldt > b.ldt
-	}
-	return bytes.Compare(a.value, b.value) > 0
-}
-
 // cvRowState is everything the versions hold of one row.
 type cvRowState struct {
 	del     int64 // highest row deletion timestamp (0: none)
 	live    replica.Liveness
 	complex map[string]int64
-	cells   map[[2]string]cvCell
+	cells   map[[2]string]refCell
 }
 
 func (s *cvRowState) add(r replica.Row) {
@@ -99,7 +66,7 @@ func (s *cvRowState) add(r replica.Row) {
 		s.complex[cd.Column] = max(s.complex[cd.Column], cd.Deletion.MarkedForDeleteAt)
 	}
 	for _, c := range r.Cells {
-		id, cc := [2]string{c.Column, c.Path}, cvCellOf(c)
+		id, cc := [2]string{c.Column, c.Path}, refCellAt(c, cvNow)
 		if old, ok := s.cells[id]; !ok || cc.beats(old) {
 			s.cells[id] = cc
 		}
@@ -167,7 +134,7 @@ func (r cvResult) String() string {
 func cvOracle(versions []replica.Partition, q replica.Query, limit int, cols []string) cvResult {
 	var pdel int64
 	var rts []replica.RangeTombstone
-	static := &cvRowState{complex: map[string]int64{}, cells: map[[2]string]cvCell{}}
+	static := &cvRowState{complex: map[string]int64{}, cells: map[[2]string]refCell{}}
 	rows := map[string]*cvRowState{}
 	for _, p := range versions {
 		if p.Deletion != (replica.Deletion{}) {
@@ -178,7 +145,7 @@ func cvOracle(versions []replica.Partition, q replica.Query, limit int, cols []s
 		for _, r := range p.Rows {
 			s := rows[r.Clustering]
 			if s == nil {
-				s = &cvRowState{complex: map[string]int64{}, cells: map[[2]string]cvCell{}}
+				s = &cvRowState{complex: map[string]int64{}, cells: map[[2]string]refCell{}}
 				rows[r.Clustering] = s
 			}
 			s.add(r)
