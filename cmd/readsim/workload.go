@@ -90,12 +90,13 @@ func (w *workload) rng(stream uint64) *rand.Rand {
 }
 
 // closedLoop runs n readers that issue requests back to back until total
-// requests were made.
+// requests were made: at most total readers, as the others would find no
+// request left to make.
 func (w *workload) closedLoop(n, total int, request func(rng *rand.Rand)) {
 	var left atomic.Int64
 	left.Store(int64(total))
 	var wg sync.WaitGroup
-	for i := range n {
+	for i := range min(n, total) {
 		rng := w.rng(uint64(i))
 		wg.Go(func() {
 			for left.Add(-1) >= 0 {
