@@ -131,6 +131,9 @@ func (o *options) fill(scenarioList, policyList string) error {
 	case o.plot != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(o.plot))):
 		return fmt.Errorf("%w: -plot %q: the file name must end in .svg or .png", errUsage, o.plot)
 	}
+	if err := o.checkOutputsApart(); err != nil {
+		return err
+	}
 	var err error
 	if o.scenarios, err = parseScenarios(scenarioList); err != nil {
 		return fmt.Errorf("%w: -scenarios: %v", errUsage, err)
@@ -139,6 +142,29 @@ func (o *options) fill(scenarioList, policyList string) error {
 		return fmt.Errorf("%w: -policies: %v", errUsage, err)
 	}
 	return nil
+}
+
+// checkOutputsApart fails if two of -plot, -cpuprofile and -trace name
+// the same file: each would write over the other's.
+func (o *options) checkOutputsApart() error {
+	outputs := [][2]string{{"-plot", o.plot}, {"-cpuprofile", o.cpuProfile}, {"-trace", o.trace}}
+	for i, a := range outputs {
+		for _, b := range outputs[i+1:] {
+			if a[1] != "" && b[1] != "" && absPath(a[1]) == absPath(b[1]) {
+				return fmt.Errorf("%w: %s and %s: the same file %s", errUsage, a[0], b[0], b[1])
+			}
+		}
+	}
+	return nil
+}
+
+// absPath is path made absolute and clean, or path itself when the
+// working directory is unknown.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 func parseScenarios(list string) ([]scenario, error) {
