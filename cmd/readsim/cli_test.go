@@ -82,6 +82,15 @@ func TestFooterSaysSuppressedCountsMoreThanHedges(t *testing.T) {
 	assert.Contains(t, foot, "reconcile reads")
 }
 
+// The footer says what the repairs column counts: RepairsSent, the writes
+// to the stale replicas a read merged, not the additional writes a late
+// BLOCKING repair sends to others (a stale-replica run sent 5–7 of those).
+func TestFooterSaysWhatRepairsCount(t *testing.T) {
+	foot := footer([]row{{Latencies: 1000, Reads: 1000, Trustworthy: true}})
+	assert.Contains(t, foot, "repairs = repair writes sent to the stale replicas a read merged")
+	assert.Contains(t, foot, "not the additional writes")
+}
+
 // A scenario or policy named twice is a bad command line (it printed the
 // same rows twice), and -plot's extension is matched in any case, as the
 // chart's writer matches it.

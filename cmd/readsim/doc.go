@@ -16,7 +16,8 @@
 // reads a policy sends, as a share of the replica reads NEVER sends in the
 // same scenario; hedges sent and won; speculative actions the budget or
 // the overload switch suppressed (hedges, and reconcile reads and repair
-// writes to uncontacted replicas); digest mismatches, repair writes, reads
+// writes to uncontacted replicas); digest mismatches, repair writes (to
+// the stale replicas a read merged, not additional writes), reads
 // that failed; and how late the machine woke a sleeping goroutine
 // meanwhile.
 //

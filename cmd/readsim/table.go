@@ -62,6 +62,7 @@ func footer(rows []row) string {
 	b.WriteString("latencies in ms, failed reads included at the time they failed; fanout: of requests (reads: requests x partitions)\n")
 	b.WriteString("extra = speculative replica reads (hedges, and reconcile reads to replicas a mismatched read had not contacted), as a share of the replica reads NEVER sends in the same scenario\n")
 	b.WriteString("suppressed = speculative actions the budget or the overload switch held back: hedges, and reconcile reads and repair writes to replicas the read had not contacted\n")
+	b.WriteString("mismatches = reads whose replicas' digests disagreed; repairs = repair writes sent to the stale replicas a read merged (not the additional writes to others)\n")
 	b.WriteString("p50/ideal, p99/ideal = realized over the same scenario's model with zero coordinator and runtime overhead\n")
 	b.WriteString("late = p99 of how late a 1 ms sleep woke while the row was measured, a stall counted as every wake-up it held back, in ms\n")
 	if anyRow(rows, func(r row) bool { return r.Ideal == nil }) {
