@@ -61,7 +61,9 @@ type check struct {
 // cells and purge some tombstones, which are then not counted; read forward,
 // then back, so that a store keeping what a read purged fails; some at a
 // gcBefore equal to a deletion time or a row liveness's expiry, which purges
-// neither), column selections and digest versions, is what Command.Respond
+// neither, and some at a gcBefore of 0 or less, which purges no tombstone,
+// as the coordinator sends for a read time within gc_grace_seconds of the
+// epoch), column selections and digest versions, is what Command.Respond
 // gives for the data written, which holds a static row, range tombstones, row
 // liveness, complex cells and deletions; a digest read at every version up to
 // the replica's MaxDigestVersion (replica.DigestVersioner) is Respond's; reads

@@ -242,6 +242,8 @@ var mutants = map[string]struct {
 	// Losing bytes or bits the data model keeps (conformance_wire_mutants_test.go).
 	"carries column names and paths as UTF-8 strings": {utf8Transport, "binary_keys"},
 	"stores local deletion times in 32 bits":          {store32BitTimes, "read_time"},
+	"compares a negative gcBefore unsigned":           {unsignedGCBefore, "read_time"},
+	"takes a gcBefore of 0 for unset":                 {unsetGCBefore, "read_time"},
 	// Merging a field by the last write (conformance_merge_mutants_test.go).
 	"keeps the last row liveness written":     {mutant{apply: lastLivenessWins}, "apply_merges_conflicts"},
 	"keeps the last complex deletion written": {mutant{apply: lastComplexDeletionWins}, "apply_merges_conflicts"},

@@ -62,8 +62,11 @@ func readTimes(base int64) [][2]int64 {
 // go forward, then back, with the last read time read again at an earlier
 // gcBefore on the way: coordinators' clocks differ, and a store that kept
 // what a read purged, or cached answers by read time alone, answers an
-// earlier read from a later one.
+// earlier read from a later one. A read time within gc_grace_seconds of
+// the epoch, with a gcBefore of 0 or less, purges no tombstone (see
+// checkNoGCBefore).
 func checkReadTime(t *testing.T, r replica.Replica) {
+	checkNoGCBefore(t, r)
 	for _, base := range timeBases {
 		key := fmt.Sprint("k", base)
 		older, newer := rich(key, base)
@@ -89,6 +92,29 @@ func checkReadTime(t *testing.T, r replica.Replica) {
 					"a store must not keep what a read purged, nor cache answers by read time alone", at[0], at[1])
 			}
 			break
+		}
+	}
+}
+
+// checkNoGCBefore reads rich data, on a key of its own, at a read time
+// with a gcBefore of 0 and one below 0, which purge no tombstone
+// (replica.Command): the coordinator's gcBefore is its read time less
+// gc_grace_seconds, below 0 for any Request.NowInSec under 864000 under the
+// default grace. A store that compares a negative gcBefore unsigned, or
+// takes 0 for one not set, purges tombstones there.
+func checkNoGCBefore(t *testing.T, r replica.Replica) {
+	older, newer := rich("no gcBefore", 0)
+	apply(t, r, older)
+	apply(t, r, newer)
+	stored, _ := repair.Merge(older, newer)
+	const now = 260
+	for _, gcBefore := range []int64{0, now - 864000} {
+		for _, cols := range [][]string{nil, {"x", "m"}} {
+			cmd := replica.Command{Table: conformanceTable, Key: stored.Key, NowInSec: now, GCBefore: gcBefore, Columns: cols}
+			if !expectAnswer(t, r, cmd, stored) {
+				t.Errorf("a gcBefore of %d purges no tombstone: Command.GCBefore of 0 or less, as the coordinator sends for a read time within gc_grace_seconds of the epoch", gcBefore)
+				return
+			}
 		}
 	}
 }

@@ -40,6 +40,31 @@ var store32BitTimes = mutant{
 	},
 }
 
+// unsignedGCBefore's engine compares deletion times with gcBefore
+// unsigned, so a negative gcBefore, which the coordinator sends for a read
+// time within gc_grace_seconds of the epoch (Request.NowInSec under 864000
+// under the default grace), purges every tombstone: as if gcBefore were the
+// read time, the latest Respond accepts.
+var unsignedGCBefore = mutant{
+	read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.GCBefore < 0 {
+			cmd.GCBefore = cmd.NowInSec
+		}
+		return cmd.Respond(stored)
+	},
+}
+
+// unsetGCBefore takes a gcBefore of 0 for one not set, and purges at the
+// read time, as a table with no gc grace.
+var unsetGCBefore = mutant{
+	read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		if cmd.GCBefore == 0 {
+			cmd.GCBefore = cmd.NowInSec
+		}
+		return cmd.Respond(stored)
+	},
+}
+
 // rowsOf returns pointers to p's static row and rows.
 func rowsOf(p *replica.Partition) []*replica.Row {
 	rows := []*replica.Row{&p.Static}
@@ -99,6 +124,12 @@ func TestWireMutantsAreRealBugs(t *testing.T) {
 		"32-bit times": {store32BitTimes, replica.NewPartition("k", replica.NewRow("r",
 			replica.Expiring("c", "v", 10, 630720000, far))),
 			replica.Command{Table: "t", Key: "k", NowInSec: 1_700_000_000, GCBefore: 1_700_000_000 - 864000}},
+		"unsigned gcBefore": {unsignedGCBefore, replica.NewPartition("k", replica.NewRow("r",
+			replica.Tombstone("c", 10, 200))),
+			replica.Command{Table: "t", Key: "k", NowInSec: 260, GCBefore: 260 - 864000}},
+		"gcBefore 0 as unset": {unsetGCBefore, replica.NewPartition("k", replica.NewRow("r",
+			replica.Tombstone("c", 10, 200))),
+			replica.Command{Table: "t", Key: "k", NowInSec: 260}},
 	} {
 		require.NoError(t, c.p.Validate(), name)
 		want, err := c.cmd.Respond(c.p)
