@@ -1,6 +1,10 @@
 package replicatest
 
-import "time"
+import (
+	"time"
+
+	"github.com/readpath/readpath/internal/typednil"
+)
 
 type faultKind uint8
 
@@ -43,10 +47,11 @@ func IgnoresContext() Fault { return Fault{kind: ignoresContext} }
 func Panics() Fault { return Fault{kind: panics} }
 
 // ErrorAfter fails every request with err after d (or with the context's
-// error if it ends first). A nil err fails with ErrInjected. d must not be
-// negative.
+// error if it ends first). A nil err fails with ErrInjected, and so does a
+// nil pointer returned as one (a nil *T in an error interface), which no
+// one could print. d must not be negative.
 func ErrorAfter(d time.Duration, err error) Fault {
-	if err == nil {
+	if err == nil || typednil.Holds(err) {
 		err = ErrInjected
 	}
 	return Fault{kind: errorAfter, delay: d, err: err}

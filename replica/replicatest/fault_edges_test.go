@@ -126,3 +126,31 @@ func TestFaultedRequestsDrawLikeOthers(t *testing.T) {
 	assert.Equal(t, healthy, faulted)
 	assert.NotEqual(t, healthy[0], healthy[1], "the draws vary")
 }
+
+// nilPointerError is an error whose Error reads its receiver, as most do:
+// a nil *nilPointerError in an error interface crashes whoever prints it.
+type nilPointerError struct{ msg string }
+
+func (e *nilPointerError) Error() string { return e.msg }
+
+// ErrorAfter's doc: "A nil err fails with ErrInjected". A nil pointer
+// returned as an error is not a nil error, yet no one can print it; the
+// fault must not crash the replica, nor NewReplica, which "never panics",
+// nor SetFault, nor its String.
+func TestErrorAfterANilPointerFailsWithErrInjected(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var nilErr *nilPointerError
+		f := replicatest.ErrorAfter(ms(2), nilErr)
+		var r *replicatest.Replica
+		require.NotPanics(t, func() { r = replicatest.NewReplica(ep, with(replicatest.Behavior{Fault: f})) }, "NewReplica")
+		require.NoError(t, r.Err())
+		require.NotPanics(t, func() { require.NoError(t, r.SetFault(f)) }, "SetFault")
+		require.NotPanics(t, func() { _ = r.Behavior().String() }, "Behavior.String")
+		var took time.Duration
+		var err error
+		require.NotPanics(t, func() { took, _, err = timedRead(t.Context(), r, replica.Command{Table: table, Key: "k"}) }, "Read")
+		require.ErrorIs(t, err, replicatest.ErrInjected)
+		assert.Equal(t, ms(2), took)
+		assert.Equal(t, "replicatest: read on n1: replicatest: injected error", err.Error())
+	})
+}
