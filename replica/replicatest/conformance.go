@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readpath/readpath/internal/typednil"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
@@ -35,9 +36,10 @@ type check struct {
 //	}
 //
 // Each check runs as a subtest on a fresh, empty replica from newReplica, which
-// may fail t. The checks: a cancelled context or a passed deadline makes Read
-// and Apply fail with an error wrapping the context's error, and a context
-// cancelled while the call runs makes it return, failing so or answering truly
+// may fail t (a nil replica, or a nil pointer as one, fails the check). The
+// checks: a cancelled context or a passed deadline makes Read and Apply fail
+// with an error wrapping the context's error, and a context cancelled while
+// the call runs makes it return, failing so or answering truly
 // (a read with what the replica holds, an Apply with nil only for a write
 // made); a partition never written reads as Partition{Key: key}; a data
 // response carries the command's key; a digest-only read returns the digest of
@@ -110,8 +112,11 @@ func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 	for _, c := range checks() {
 		t.Run(c.name, func(t *testing.T) {
 			r := newReplica(t)
-			if r == nil {
+			switch {
+			case r == nil:
 				t.Fatal("newReplica returned nil")
+			case typednil.Holds(r): // its every call would crash the test binary
+				t.Fatalf("newReplica returned a nil %T", r)
 			}
 			c.run(t, r)
 		})
