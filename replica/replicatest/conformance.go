@@ -38,7 +38,8 @@ type check struct {
 // Each check runs as a subtest on a fresh, empty replica from newReplica, which
 // may fail t (a nil replica, or a nil pointer as one, fails the check). The
 // checks: a cancelled context or a passed deadline makes Read and Apply fail
-// with an error wrapping the context's error, and a context cancelled while
+// with an error wrapping the context's error (ctx.Err(), also when the context
+// ended with a cause, which context.Cause gives), and a context cancelled while
 // the call runs makes it return, failing so or answering truly
 // (a read with what the replica holds, an Apply with nil only for a write
 // made); a partition never written reads as Partition{Key: key}; a data

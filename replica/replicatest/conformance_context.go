@@ -11,17 +11,37 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
+// errCause is the cause the context checks end some contexts with: the
+// call's error must still wrap the context's error, which
+// context.Cause(ctx) then is not.
+var errCause = errors.New("replicatest: the caller's cause")
+
+// checkCancelled makes calls under a cancelled context, and under one
+// cancelled with a cause (context.WithCancelCause), as a coordinator's
+// caller's may be, whose cause the coordinator's request contexts carry.
 func checkCancelled(t *testing.T, r replica.Replica) {
 	expectContextError(t, r, context.Canceled, func() (context.Context, <-chan struct{}) {
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		return ctx, ctx.Done()
 	})
+	expectContextError(t, r, context.Canceled, func() (context.Context, <-chan struct{}) {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		cancel(errCause)
+		return ctx, ctx.Done()
+	})
 }
 
+// checkDeadline makes calls under a passed deadline, and under one with a
+// cause (context.WithDeadlineCause).
 func checkDeadline(t *testing.T, r replica.Replica) {
 	expectContextError(t, r, context.DeadlineExceeded, func() (context.Context, <-chan struct{}) {
 		ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+		t.Cleanup(cancel)
+		return ctx, ctx.Done()
+	})
+	expectContextError(t, r, context.DeadlineExceeded, func() (context.Context, <-chan struct{}) {
+		ctx, cancel := context.WithDeadlineCause(t.Context(), time.Now().Add(-time.Second), errCause)
 		t.Cleanup(cancel)
 		return ctx, ctx.Done()
 	})
@@ -76,6 +96,8 @@ func expectEnded(t *testing.T, what string, err, want error) {
 	case errors.Is(err, errAbandoned): // run has reported it
 	case want == nil && err != nil && !errors.Is(err, context.Canceled):
 		t.Errorf("%s, cancelled in flight = %v, want an answer or an error wrapping %v", what, err, context.Canceled)
+	case want != nil && !errors.Is(err, want) && errors.Is(err, errCause):
+		t.Errorf("%s = %v, want an error wrapping %v: return ctx.Err(), not context.Cause(ctx), which is the caller's cause when it gave one", what, err, want)
 	case want != nil && !errors.Is(err, want):
 		t.Errorf("%s = %v, want an error wrapping %v", what, err, want)
 	}

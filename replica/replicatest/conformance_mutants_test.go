@@ -24,6 +24,9 @@ type mutant struct {
 	// acksWhenCancelled: a call whose context ends while it waits returns
 	// no error, and nothing read or written.
 	acksWhenCancelled bool
+	// returnsCause: a call whose context has ended returns
+	// context.Cause(ctx), which is ctx.Err() only when no cause was given.
+	returnsCause bool
 }
 
 // mutants maps each mutant to the check that must catch it.
@@ -194,6 +197,7 @@ var mutants = map[string]struct {
 
 	// Context.
 	"acknowledges what it drops when cancelled in flight": {mutant{acksWhenCancelled: true}, "cancelled_in_flight"},
+	"returns its context's cause":                         {mutant{returnsCause: true}, "cancelled_context"},
 
 	// Caching.
 	"keys its digest cache without the table": {mutant{read: cachesDigests(func(cmd replica.Command) digestKey {
@@ -374,9 +378,10 @@ func TestMutantHelper(t *testing.T) {
 // mutantHints maps mutants to what the check's failure must tell their
 // author of the bug.
 var mutantHints = map[string]string{
-	"keeps what a read purged":   "a store must not keep what a read purged",
-	"sends its errors as text":   "errors.As finds no *replica.TombstoneOverwhelmingError",
-	"digests at its own version": "the digest at version 1: digest at the command's DigestVersion",
+	"keeps what a read purged":    "a store must not keep what a read purged",
+	"sends its errors as text":    "errors.As finds no *replica.TombstoneOverwhelmingError",
+	"digests at its own version":  "the digest at version 1: digest at the command's DigestVersion",
+	"returns its context's cause": "return ctx.Err(), not context.Cause(ctx)",
 }
 
 // Each mutant fails the check aimed at its bug, in a child process so that

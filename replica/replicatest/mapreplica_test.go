@@ -37,7 +37,7 @@ func newMapReplica(m mutant) *mapReplica {
 func (r *mapReplica) Endpoint() replica.Endpoint { return ep }
 
 func (r *mapReplica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
-	if err := ctx.Err(); err != nil {
+	if err := r.ended(ctx); err != nil {
 		return replica.Response{}, err
 	}
 	if r.mutant.acksWhenCancelled {
@@ -60,7 +60,7 @@ func (r *mapReplica) Read(ctx context.Context, cmd replica.Command) (replica.Res
 }
 
 func (r *mapReplica) Apply(ctx context.Context, m replica.Mutation) error {
-	if err := ctx.Err(); err != nil {
+	if err := r.ended(ctx); err != nil {
 		return err
 	}
 	if r.mutant.acksWhenCancelled {
@@ -87,6 +87,16 @@ func (r *mapReplica) Apply(ctx context.Context, m replica.Mutation) error {
 	}
 	r.data[k] = merged
 	return nil
+}
+
+// ended returns ctx's error if it has ended, or its cause for a mutant
+// that returns causes.
+func (r *mapReplica) ended(ctx context.Context) error {
+	err := ctx.Err() // once: the in-flight check's context ends when looked at
+	if err != nil && r.mutant.returnsCause {
+		return context.Cause(ctx)
+	}
+	return err
 }
 
 // The control: the adapter unchanged conforms, so a mutant's failure is
