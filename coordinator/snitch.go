@@ -88,7 +88,9 @@ type score struct {
 	_           [stripe.CacheLine - 32]byte
 
 	missAll atomic.Int64 // misses ever, for Metrics
-	updated atomic.Int64 // snitchClock.Nanos of the last answer; 0 before the first
+	// updated is the snitchClock.Nanos of the last answer (or timeout), or
+	// of the first lower bound (see bound); 0 before either.
+	updated atomic.Int64
 	misses  atomic.Int64 // requests ended without an answer since the last one
 	// overdue counts its read requests given up at their read's deadline
 	// that it has not returned from, and overdueSeq is the number of the
@@ -278,12 +280,23 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 			// joined to the average a request cancelled early kept a
 			// replica looking fast for dozens of answers.
 			sc.reset.Store(true)
-			sc.sample(d, at)
+			sc.bound(d, at)
 			sc.provisional.Store(true)
 			return
 		}
-		sc.sample(d, at)
+		sc.bound(d, at)
 	}
+}
+
+// bound folds d, the time of a request cancelled unanswered (a lower bound
+// of the replica's latency), into the score, ended at at. It dates only a
+// score it makes, the replica's first: not an answer, it must not put off
+// the probe of a replica that missed (see expire), whose hedges, lost to
+// slower contacts, each dated its score, so that it was never probed and
+// never a contact again, while it answered faster than they did.
+func (sc *score) bound(d time.Duration, at int64) {
+	sc.fold(d)
+	sc.updated.CompareAndSwap(0, at)
 }
 
 // late reports whether a request out for d without an answer is late by
@@ -296,6 +309,17 @@ func (sc *score) late(d time.Duration) bool {
 // sample folds one response time, ended at at (a snitchClock.Nanos
 // reading), into the score.
 func (sc *score) sample(d time.Duration, at int64) {
+	sc.fold(d)
+	// The score's age is for expiry, minutes long: a store on every answer
+	// only took the line from other cores.
+	if at-sc.updated.Load() >= int64(time.Millisecond) {
+		sc.updated.Store(at)
+	}
+}
+
+// fold folds one response time into the score, or makes it the score when
+// there is none or it was reset.
+func (sc *score) fold(d time.Duration) {
 	fresh := sc.reset.Load() && sc.reset.Swap(false) // the first answer since a reset
 	for {
 		old := sc.bits.Load()
@@ -306,11 +330,6 @@ func (sc *score) sample(d time.Duration, at int64) {
 		if sc.bits.CompareAndSwap(old, math.Float64bits(next)) {
 			break
 		}
-	}
-	// The score's age is for expiry, minutes long: a store on every answer
-	// only took the line from other cores.
-	if at-sc.updated.Load() >= int64(time.Millisecond) {
-		sc.updated.Store(at)
 	}
 }
 
