@@ -292,11 +292,25 @@ func (q *repairQueue) apply(j repairJob, late bool) {
 	q.enterHook()
 	defer q.leaveHook()
 	// as a BLOCKING repair's write tells it (call.report)
-	q.c.reportOutcome(replica.Outcome{Replica: j.s.cand.r, Endpoint: j.s.cand.ep, Err: w.err, Latency: w.took})
+	q.reportWrite(&j.s.cand, w.err, w.took)
 	if !byClose {
 		q.c.observeRepair(j.labels, RepairEvent{Table: j.t.name, Key: j.key, To: j.s.cand.ep, Mode: repair.Async,
 			Mutation: j.s.diff, Err: w.err, Sent: sent, Took: w.took})
 	}
+}
+
+// reportWrite tells the outcome reporter how an ASYNC write to cand ended,
+// unless ForgetReplica has forgotten cand's replica since the read that
+// queued it: the write, which ForgetReplica lets finish, fails once the
+// departed node's connection is closed, and told of that a failure
+// detector that had forgotten the node too (ring.Detector.Forget) tracked
+// it again, convicted, and probed its closed connection for as long as it
+// ran. A repair write is no read in flight the embedder could wait for.
+func (q *repairQueue) reportWrite(cand *candidate, err error, took time.Duration) {
+	if cand.score.forgotten.Load() {
+		return
+	}
+	q.c.reportOutcome(replica.Outcome{Replica: cand.r, Endpoint: cand.ep, Err: err, Latency: took})
 }
 
 // close stops the workers, cancelling writes in flight, and drops what is

@@ -156,7 +156,7 @@ func (w *asyncWrite) end(cand candidate, err error, took time.Duration) {
 		}
 		w.q.setHung(w.sc, -1)
 		w.sc.abandoned.Add(-1)
-		w.q.c.reportOutcome(replica.Outcome{Replica: cand.r, Endpoint: cand.ep, Err: err, Latency: took})
+		w.q.reportWrite(&cand, err, took)
 	}
 }
 

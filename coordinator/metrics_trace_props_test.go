@@ -258,6 +258,7 @@ func runMetricsProp(t *rapid.T) {
 		}
 		checkTrace(t, res.Trace, err)
 	}
+	forgotten := map[string]bool{}
 	n := rapid.IntRange(1, 60).Draw(t, "ops")
 	for i := range n {
 		switch op := rapid.IntRange(0, 12).Draw(t, "op"); op {
@@ -297,7 +298,9 @@ func runMetricsProp(t *rapid.T) {
 				t.Fatal(err)
 			}
 		case 4:
-			c.ForgetReplica(rapid.SampledFrom(propIDs).Draw(t, "forget"))
+			id := rapid.SampledFrom(propIDs).Draw(t, "forget")
+			c.ForgetReplica(id)
+			forgotten[id] = true
 		case 5:
 			table := rapid.SampledFrom(propTables).Draw(t, "manyTable")
 			level := rapid.SampledFrom(levels).Draw(t, "manyLevel")
@@ -384,7 +387,9 @@ func runMetricsProp(t *rapid.T) {
 	outs.mu.Lock()
 	for _, id := range propIDs {
 		st := cl.Replica(id).Stats()
-		if got := outs.n[id]; got != st.Reads+st.Mutations {
+		// A request to a replica ForgetReplica forgot that ended after
+		// it is told to no one (see ForgetReplica).
+		if got := outs.n[id]; got != st.Reads+st.Mutations && !(forgotten[id] && got < st.Reads+st.Mutations) {
 			t.Fatalf("%s: %d outcomes, %d reads and %d writes\n%+v", id, got, st.Reads, st.Mutations, st)
 		}
 	}
