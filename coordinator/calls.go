@@ -201,9 +201,15 @@ func (k *call) deliver() {
 // kvm-clock that was 60 ns against 35 (a QUORUM read takes two answers).
 func (k *call) now() time.Time { return k.sent.Add(time.Since(k.sent)) }
 
-// report tells the outcome reporter, if any, how the request ended.
+// report tells the outcome reporter, if any, how the request ended,
+// unless ForgetReplica has forgotten its replica since: a request its read
+// gave up on, to a node that hangs, returns only as the departed node's
+// connection is closed, after the node was forgotten, and told of that
+// failure a failure detector that had forgotten the node too
+// (ring.Detector.Forget) tracked it again, convicted, and probed its
+// closed connection for as long as it ran.
 func (k *call) report() {
-	if k.out != nil {
+	if k.out != nil && !k.cand.score.forgotten.Load() {
 		k.c.reportOutcome(replica.Outcome{Replica: k.cand.r, Endpoint: k.cand.ep, Err: k.err, Latency: k.at.Sub(k.sent)})
 	}
 }

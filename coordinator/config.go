@@ -176,10 +176,11 @@ type Config struct {
 	// Outcomes, if not nil, is told how every replica request ended, on
 	// the goroutine that ran it or, for an ASYNC repair write, on its
 	// worker, or when the replica returns from a write its worker gave up
-	// on: a failure detector learns from it (see package ring). An ASYNC
-	// repair write that ends after ForgetReplica forgot its replica is
-	// told to no one (see ForgetReplica). When nil and Liveness implements
-	// replica.OutcomeReporter, Liveness is told; a wrapper of it is not.
+	// on: a failure detector learns from it (see package ring). A request
+	// that ends after ForgetReplica forgot its replica, a read's or a
+	// repair write's, is told to no one (see ForgetReplica). When nil and
+	// Liveness implements replica.OutcomeReporter, Liveness is told; a
+	// wrapper of it is not.
 	Outcomes replica.OutcomeReporter
 }
 
