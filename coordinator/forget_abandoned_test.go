@@ -2,13 +2,9 @@ package coordinator_test
 
 import (
 	"context"
-	"math/rand/v2"
-	"strconv"
 	"testing"
 	"testing/synctest"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/consistency"
@@ -38,16 +34,9 @@ func (c *hangingConn) Read(_ context.Context, _ replica.Command) (replica.Respon
 // runs.
 func TestAnAbandonedRequestEndingAfterForgetLeavesNothingBehind(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(3, 4))
 		conns := map[string]*closingConn{}
 		var hung *hangingConn
-		var nodes []ring.Node
-		var r *ring.Ring
-		for i := range 4 {
-			nodes = append(nodes, ring.Node{ID: "n" + strconv.Itoa(i), Datacenter: "dc1", Rack: "r" + strconv.Itoa(i),
-				Tokens: ring.RandomTokens(rng, 8, r)})
-			r, _ = ring.New(nodes)
-		}
+		nodes := departingRing()
 		loc, err := ring.NewLocator(ring.LocatorConfig{
 			Nodes:  nodes[:3],
 			Tables: map[string]consistency.Replication{tbl: consistency.Simple(3)},
@@ -72,22 +61,7 @@ func TestAnAbandonedRequestEndingAfterForgetLeavesNothingBehind(t *testing.T) {
 		require.Error(t, err) // n0 hangs: the read times out, and its request to n0 is abandoned
 		require.Equal(t, int64(1), replicaRow(t, c, "n0").Abandoned)
 
-		// n0 is decommissioned: no read is in flight to it.
-		require.NoError(t, loc.AddNode(nodes[3]))
-		require.NoError(t, loc.RemoveNode("n0"))
-		det.Forget("n0")
-		c.ForgetReplica("n0")
-		close(hung.closed) // its connection closed
-		synctest.Wait()
-		probes := hung.probes.Load()
-		time.Sleep(time.Hour)
-		synctest.Wait()
-
-		assert.Empty(t, det.Down(), "the forgotten node is convicted again")
-		for _, s := range det.Nodes(time.Now()) {
-			assert.NotEqual(t, "n0", s.Endpoint.ID, "the detector tracks the forgotten node again")
-		}
-		assert.Equal(t, probes, hung.probes.Load(), "the forgotten node is probed")
+		decommissionN0(t, loc, det, c, nodes[3], hung.closingConn)
 	})
 }
 

@@ -63,15 +63,8 @@ func (c *closingConn) Probe(context.Context) error {
 // convicted and probed for as long as it runs.
 func TestAnASyncWriteEndingAfterForgetLeavesNothingBehind(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(3, 4))
 		conns := map[string]*closingConn{}
-		var nodes []ring.Node
-		var r *ring.Ring
-		for i := range 4 {
-			nodes = append(nodes, ring.Node{ID: "n" + strconv.Itoa(i), Datacenter: "dc1", Rack: "r" + strconv.Itoa(i),
-				Tokens: ring.RandomTokens(rng, 8, r)})
-			r, _ = ring.New(nodes)
-		}
+		nodes := departingRing()
 		loc, err := ring.NewLocator(ring.LocatorConfig{
 			Nodes:  nodes[:3],
 			Tables: map[string]consistency.Replication{tbl: consistency.Simple(3)},
@@ -98,21 +91,44 @@ func TestAnASyncWriteEndingAfterForgetLeavesNothingBehind(t *testing.T) {
 		synctest.Wait() // n0's repair is being written
 		require.Equal(t, int64(1), c.Metrics().Total.RepairsSent)
 
-		// n0 is decommissioned: no read is in flight to it.
-		require.NoError(t, loc.AddNode(nodes[3]))
-		require.NoError(t, loc.RemoveNode("n0"))
-		det.Forget("n0")
-		c.ForgetReplica("n0")
-		close(conns["n0"].closed) // its connection closed
-		synctest.Wait()
-		probes := conns["n0"].probes.Load()
-		time.Sleep(time.Hour)
-		synctest.Wait()
-
-		assert.Empty(t, det.Down(), "the forgotten node is convicted again")
-		for _, s := range det.Nodes(time.Now()) {
-			assert.NotEqual(t, "n0", s.Endpoint.ID, "the detector tracks the forgotten node again")
-		}
-		assert.Equal(t, probes, conns["n0"].probes.Load(), "the forgotten node is probed")
+		decommissionN0(t, loc, det, c, nodes[3], conns["n0"])
 	})
+}
+
+// departingRing returns four nodes of one datacenter, each on a rack of
+// its own: a locator of the first three places every key on all of them,
+// and the fourth replaces n0 when it leaves.
+func departingRing() []ring.Node {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var nodes []ring.Node
+	var r *ring.Ring
+	for i := range 4 {
+		nodes = append(nodes, ring.Node{ID: "n" + strconv.Itoa(i), Datacenter: "dc1", Rack: "r" + strconv.Itoa(i),
+			Tokens: ring.RandomTokens(rng, 8, r)})
+		r, _ = ring.New(nodes)
+	}
+	return nodes
+}
+
+// decommissionN0 follows the README's procedure for n0, no read in flight
+// to it (RemoveNode with replacement joining; Detector.Forget and
+// ForgetReplica; then closing conn, its connection), and checks an hour
+// later that the detector neither convicts, tracks nor probes it.
+func decommissionN0(t *testing.T, loc *ring.Locator, det *ring.Detector, c *coordinator.Coordinator, replacement ring.Node, conn *closingConn) {
+	t.Helper()
+	require.NoError(t, loc.AddNode(replacement))
+	require.NoError(t, loc.RemoveNode("n0"))
+	det.Forget("n0")
+	c.ForgetReplica("n0")
+	close(conn.closed)
+	synctest.Wait()
+	probes := conn.probes.Load()
+	time.Sleep(time.Hour)
+	synctest.Wait()
+
+	assert.Empty(t, det.Down(), "the forgotten node is convicted again")
+	for _, s := range det.Nodes(time.Now()) {
+		assert.NotEqual(t, "n0", s.Endpoint.ID, "the detector tracks the forgotten node again")
+	}
+	assert.Equal(t, probes, conn.probes.Load(), "the forgotten node is probed")
 }
