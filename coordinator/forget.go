@@ -68,11 +68,11 @@ func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *ato
 // finishes normally; the next read to contact it starts it afresh, ranked
 // as a replica never heard from. ASYNC repairs still queued for it are
 // dropped, and counted in RepairsDropped, when their turn comes; one
-// already being written when ForgetReplica is called finishes. How its
-// requests that end after ForgetReplica end (such a write, or a read's
-// request abandoned to it) is not told to Config.Outcomes: a failure
-// detector that forgot the node too would track it again, convicted, when
-// one failed as the departed node's connection closed. Its count of
+// already being written when ForgetReplica is called finishes. Its
+// requests that end after ForgetReplica (such a write, or a read's request
+// abandoned to it) are not told to Config.Outcomes: a failure detector that
+// forgot the node too would track it again, convicted, when one failed as
+// the departed node's connection closed. Its count of
 // abandoned requests goes too: forget a node that left, not one still
 // placed whose requests hang, or Config.MaxAbandonedPerReplica's cap on
 // its goroutines starts again from zero.
