@@ -4,7 +4,8 @@ import "github.com/readpath/readpath/consistency"
 
 // DowngradingPolicy retries once after a timeout or an unavailable error
 // where a retry can succeed (see its methods: it rethrows, among others, a
-// digest mismatch's timeout, a serial read and a counter or CAS write), and
+// timeout with enough answers and the data, a serial read and a counter or
+// CAS write), and
 // where too few replicas answered or were alive, retries at a lower level
 // that the replicas seen can meet, as the Java driver's
 // ConsistencyDowngradingRetryPolicy does: THREE, TWO or ONE by their count.
@@ -30,8 +31,10 @@ var _ Policy = DowngradingPolicy{}
 // (it is how an application learns what a timed-out CAS did; a weaker read
 // cannot tell it); when too few replicas answered, it downgrades to what
 // answered; when enough answered but no data, it retries at the same level;
-// when enough answered with data (a digest mismatch, which must be repaired
-// first), it rethrows.
+// when enough answered with data (the Java driver's sign of a digest
+// mismatch, which must be repaired first), it rethrows. The coordinator's
+// own timeout after a mismatch counts fewer than BlockFor (as Cassandra's
+// does), so it downgrades.
 func (DowngradingPolicy) OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict {
 	switch {
 	case retryCount != 0, err.Level.IsSerial():

@@ -109,8 +109,9 @@ func (p LadderPolicy) retryAt(n int, current consistency.Level) Verdict {
 
 // OnReadTimeout retries at the next rung, except a serial read (which tells
 // an application what a timed-out CAS did; a weaker read cannot) and a
-// digest mismatch (every replica answered with data: only a repair helps),
-// which rethrow.
+// timeout with enough answers and the data (the Java driver's sign of a
+// digest mismatch: only a repair helps), which rethrow. The coordinator's
+// own timeout after a mismatch counts fewer than BlockFor, so it steps down.
 func (p LadderPolicy) OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict {
 	if err.Level.IsSerial() || (err.Received >= err.BlockFor && err.DataPresent) {
 		return rethrow()
