@@ -241,7 +241,6 @@ func (r *read) accept(idx int) {
 		return
 	}
 	rt.Done = a.at.Sub(r.start)
-	r.tombstones = max(r.tombstones, a.tombstones)
 	if a.err != nil {
 		rt.Outcome, rt.Err = Failed, a.err
 		r.addReason(a.cand.ep.ID, reasonOf(rt.Kind, a))
@@ -255,6 +254,9 @@ func (r *read) accept(idx int) {
 		return
 	}
 	rt.Outcome = Answered
+	// An answer's count only: a failed request's Response, beside its
+	// error, is none (a refusal's count is its error's).
+	r.tombstones = max(r.tombstones, a.tombstones)
 	if rt.Kind == KindRepair {
 		r.ackedAt = a.at
 		return
