@@ -156,6 +156,21 @@ func TestDtestPagingWithRowDeletions(t *testing.T) {
 	step("last page", lastPage, full...)
 }
 
+// paging_test.py TestPagingWithDeletions.test_multiple_row_deletions: one
+// statement deletes five rows of id 3, the 101st to 105th of all (its 21st
+// to 25th), here at QUORUM: 7 pages of 25, then 20.
+func TestDtestPagingWithMultipleRowDeletions(t *testing.T) {
+	var rows []replica.Row
+	deleted := map[string]bool{}
+	for i := 20; i < 25; i++ {
+		ck := fmt.Sprintf("%02d", i)
+		rows = append(rows, del(ck, 2))
+		deleted["3/"+ck] = true
+	}
+	s := append(pagedRows(), quorumWrites(pk("3", rows...))...)
+	runPagedDtest(t, s, func(k, ck string) bool { return deleted[k+"/"+ck] }, 25, 25, 25, 25, 25, 25, 25, 20)
+}
+
 // paging_test.py TestPagingDatasetChanges.test_row_TTL_expiry_during_paging,
 // scaled down: id 1 and 2 hold 3 and 4 rows of TTL 10, id 3 five rows
 // without; pages of 3 at ALL. The first page is read before the rows

@@ -97,3 +97,46 @@ func TestDtestTombstoneWarning(t *testing.T) {
 		assert.False(t, errors.Is(err, replica.ErrTombstoneOverwhelming))
 	})
 }
+
+// paging_test.py TestPagingWithDeletions.test_failure_threshold_deletions:
+// id 1 of its five partitions of 40 rows gets 3,000 rows more, each
+// inserted with col1 null (a cell tombstone), and the partitions are read
+// at ALL in pages of 1,000 under tombstone_failure_threshold 500: the read
+// of id 1 fails with a ReadFailure whose reasons say "read too many
+// tombstones" (code 0x0001 in protocol v5's error code map); it met 501 of
+// them, its scan stopping there. The other partitions read as ever.
+func TestDtestPagingFailsPastTheTombstoneThreshold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		o := policy(t, "NEVER")
+		o.TombstoneFailureThreshold = 500
+		e := newEnv(t, coordinator.Config{DefaultTable: o})
+		for _, w := range pagedRows() {
+			require.NoError(t, e.cluster.Seed(tbl, w.p))
+		}
+		nulls := make([]replica.Row, 3000)
+		for i := range nulls {
+			nulls[i] = replica.NewRow(fmt.Sprintf("n%04d", i), replica.Tombstone("col1", 2, now-100)).
+				WithLiveness(replica.Inserted(2))
+		}
+		require.NoError(t, e.cluster.Seed(tbl, pk("1", nulls...)))
+
+		res, err := e.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: pagedKeys,
+			Level: consistency.All, PageSize: 1000, NowInSec: now})
+		require.NoError(t, err)
+		require.Len(t, res, len(pagedKeys))
+		var failure *consistency.ReadFailureError
+		require.ErrorAs(t, res[0].Err, &failure)
+		assert.Equal(t, consistency.All, failure.Level)
+		assert.Len(t, failure.Reasons, failure.Failures)
+		for id, reason := range failure.Reasons {
+			var toe *replica.TombstoneOverwhelmingError
+			require.ErrorAs(t, reason, &toe, id)
+			assert.Equal(t, 501, toe.Tombstones, id)
+			assert.Equal(t, 500, toe.Threshold, id)
+		}
+		for _, r := range res[1:] {
+			require.NoError(t, r.Err, r.Key)
+			assert.Len(t, r.Result.Visible().Rows, 40, r.Key)
+		}
+	})
+}
