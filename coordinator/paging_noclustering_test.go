@@ -44,3 +44,53 @@ func TestNoClusteringColumnsReadManyPagesEndWithTheRows(t *testing.T) {
 		assert.Equal(t, [][]string{{"a/"}, {"b/"}}, pagesOf(t, e.c, req))
 	})
 }
+
+// paging_test.py TestPagingData.test_paging_with_no_clustering_columns
+// (CASSANDRA-11208), its IN queries, and TestPagingSize's tests of a table
+// without clustering columns as IN queries: WHERE a IN (1, 2, 3, 4) in
+// pages of 2, 3, 4, 5, 7 and 10 returns the four rows (with LIMIT 3 the
+// first three), in as many pages as they fill and no empty one after;
+// nine rows in pages of 5 come in pages of 5 and 4, five in one of 5,
+// and no rows in one empty page.
+func TestDtestPagingWithoutClusteringColumns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: coordinator.TableOptions{NoClusteringColumns: true}})
+		var keys []string
+		for i := range 9 {
+			k := string(rune('1' + i))
+			keys = append(keys, k)
+			require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(k, ins("", 10))))
+		}
+		lens := func(req coordinator.ManyRequest) (rows []string, lens []int) {
+			for _, page := range pagesOf(t, e.c, req) {
+				rows, lens = append(rows, page...), append(lens, len(page))
+			}
+			return rows, lens
+		}
+		in := coordinator.ManyRequest{Table: tbl, Keys: keys[:4], Level: consistency.All, NowInSec: now}
+		for _, size := range []int{2, 3, 4, 5, 7, 10} {
+			in.PageSize, in.Limit = size, 0
+			rows, got := lens(in)
+			assert.Equal(t, []string{"1/", "2/", "3/", "4/"}, rows, "pages of %d", size)
+			assert.Len(t, got, (4+size-1)/size, "pages of %d: %v", size, got)
+
+			in.Limit = 3
+			rows, got = lens(in)
+			assert.Equal(t, []string{"1/", "2/", "3/"}, rows, "LIMIT 3 in pages of %d", size)
+			assert.Len(t, got, (3+size-1)/size, "LIMIT 3 in pages of %d: %v", size, got)
+		}
+		for _, c := range []struct {
+			keys []string
+			size int
+			want []int
+		}{
+			{keys, 5, []int{5, 4}},              // test_with_more_results_than_page_size
+			{keys[:5], 5, []int{5}},             // test_with_equal_results_to_page_size
+			{keys[:5], 100, []int{5}},           // test_with_less_results_than_page_size
+			{[]string{"x", "y"}, 100, []int{0}}, // test_with_no_results
+		} {
+			_, got := lens(coordinator.ManyRequest{Table: tbl, Keys: c.keys, Level: consistency.All, PageSize: c.size, NowInSec: now})
+			assert.Equal(t, c.want, got, "%d keys in pages of %d", len(c.keys), c.size)
+		}
+	})
+}
