@@ -101,5 +101,5 @@ func TestNaNConfigErrorsSayWhatIsWrong(t *testing.T) {
 	assert.ErrorContains(t, err, "HedgeBudget.Percent must be a number at most 1, not NaN")
 	_, err = coordinator.New(coordinator.Config{Locator: nowhere, Snitch: coordinator.SnitchConfig{Badness: math.NaN()}})
 	assert.ErrorIs(t, err, coordinator.ErrInvalidConfig)
-	assert.ErrorContains(t, err, "Snitch.Badness must be a finite number, not NaN")
+	assert.ErrorContains(t, err, "Snitch.Badness must be a number below +Inf (negative: no margin), not NaN")
 }

@@ -375,7 +375,7 @@ func (b HedgeBudget) retryConfig() retry.BudgetConfig {
 
 func (s SnitchConfig) validate() error {
 	if s.Badness != s.Badness || math.IsInf(s.Badness, 1) {
-		return configError("Snitch.Badness must be a finite number, not %v", s.Badness)
+		return configError("Snitch.Badness must be a number below +Inf (negative: no margin), not %v", s.Badness)
 	}
 	if s.ResetInterval < 0 {
 		return configError("Snitch.ResetInterval %v is negative", s.ResetInterval)
