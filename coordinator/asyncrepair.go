@@ -393,27 +393,28 @@ const (
 
 // settle books how a job in hand ended, unless Close counted it abandoned
 // (late: Close had given up before it was taken, so did not); it reports
-// whether Close did.
+// whether Close did. The job is counted before its end is booked in the
+// count DrainRepairs waits on (as abandon counts), so that DrainRepairs
+// returns with it counted.
 func (q *repairQueue) settle(j repairJob, late bool, e ending, err error) (byClose bool) {
 	q.running.Lock()
+	defer q.running.Unlock()
 	// Delete a table's entry at 0: it would keep a dropped table, trackers
 	// and all, reachable for as long as the coordinator runs.
 	if q.applying[j.t]--; q.applying[j.t] == 0 {
 		delete(q.applying, j.t)
 	}
-	byClose = q.abandoned && !late
-	if !byClose {
-		q.finished(1)
+	if byClose = q.abandoned && !late; byClose {
+		return true
 	}
-	q.running.Unlock()
-	switch {
-	case byClose:
-	case e == endDropped:
+	switch e {
+	case endDropped:
 		q.countDrop(j)
-	case e == endAbandoned:
+	case endAbandoned:
 		q.c.countRepairs(j.t, 1, func(m *counters) *atomic.Int64 { return &m.repairsAbandoned })
 	default:
 		q.c.bookRepair(j.t, err)
 	}
-	return byClose
+	q.finished(1)
+	return false
 }
