@@ -22,7 +22,9 @@ var ErrTableDropped = errors.New("coordinator: repair's table dropped")
 // as they are sent and end (an ASYNC one may end long after). ASYNC
 // repairs of the table still queued are dropped, and counted in
 // RepairsDropped, when their turn comes (see ErrTableDropped); one
-// already being written finishes. A later
+// already being written finishes. A BLOCKING read of the table under way
+// that has yet to send its repairs queues them instead, to be dropped so,
+// and returns what it read. A later
 // read the Locator places, or SetTableOptions, makes the table afresh,
 // with Config.DefaultTable's options. Without it, a coordinator keeps
 // every table the Locator has placed a read of, which matters where tables

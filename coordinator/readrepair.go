@@ -31,7 +31,8 @@ func (r *read) readRepair(merged replica.Partition, vs []version) error {
 // the table's mode says (NONE sends nothing, and does not get here):
 // BLOCKING waits until blockFor replicas hold the merged data (those
 // already up to date, with an empty diff, count; per datacenter at
-// EACH_QUORUM), ASYNC queues the writes.
+// EACH_QUORUM), unless DropTable dropped the table since the read began,
+// ASYNC queues the writes.
 func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 	mode := r.opts.ReadRepair
 	from, wait, may := r.additionalWriteWait()
@@ -51,7 +52,9 @@ func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 		}
 	}
 	r.c.countRepairs(r.t, int64(len(stale)), func(m *counters) *atomic.Int64 { return &m.repairsSent })
-	if mode == repair.Async || r.rd.done() {
+	// A table dropped since the read began has its writes queued too, where
+	// they are dropped at their turn (see ErrTableDropped), not written.
+	if mode == repair.Async || r.rd.done() || r.c.isDropped(r.t) {
 		r.enqueueRepairs(stale)
 		return nil
 	}
