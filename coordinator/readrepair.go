@@ -31,8 +31,8 @@ func (r *read) readRepair(merged replica.Partition, vs []version) error {
 // the table's mode says (NONE sends nothing, and does not get here):
 // BLOCKING waits until blockFor replicas hold the merged data (those
 // already up to date, with an empty diff, count; per datacenter at
-// EACH_QUORUM), unless DropTable dropped the table since the read began,
-// ASYNC queues the writes.
+// EACH_QUORUM); ASYNC queues the writes, as BLOCKING does once DropTable
+// has dropped the table.
 func (r *read) sendRepairs(vs []version, diffs []replica.Partition) error {
 	mode := r.opts.ReadRepair
 	from, wait, may := r.additionalWriteWait()
