@@ -60,8 +60,10 @@ type check struct {
 // or UTF-8 strings (keys that differ only after a zero byte, or only in 0xfe
 // and 0xff, stay apart), and a clustering key may be empty; concurrent Reads
 // and Applies are safe (run the test with -race) and lose no write; every
-// answer, at several read times (one a second before an expiry; others expire
-// cells and purge some tombstones, which are then not counted; read forward,
+// answer, at several read times (the second each of a simple cell, a
+// collection's cell and a row liveness expires and the one before, whole and
+// under a limit the liveness decides; others expire cells and purge some
+// tombstones, which are then not counted; read forward,
 // then back, so that a store keeping what a read purged fails; some at a
 // gcBefore equal to a deletion time or a row liveness's expiry, which purges
 // neither, and some at a gcBefore of 0 or less, which purges no tombstone,

@@ -258,6 +258,11 @@ var mutants = map[string]struct {
 	"a deletion drops the static row":         {mutant{apply: deletionDropsStaticRow}, "apply_merges_conflicts"},
 	"keeps the last static cell written":      {mutant{apply: lastStaticCellWins}, "apply_merges_conflicts"},
 	"expires cells a second early":            {mutant{read: expiresEarly}, "read_time"},
+	// Judging an expiry a second off (conformance_expiry_mutants_test.go).
+	"lives a row liveness through its expiry second": {mutant{read: livenessExpiresLate}, "read_time"},
+	"expires row liveness a second early":            {mutant{read: livenessExpiresEarly}, "read_time"},
+	"lives a simple cell through its expiry second":  {mutant{read: simpleCellsExpireLate}, "read_time"},
+	"expires a collection's cells a second early":    {mutant{read: collectionCellsExpireEarly}, "read_time"},
 	// Ties decided by kind or local deletion time, purges at gcBefore and
 	// the static row of a projection (conformance_tie_mutants_test.go).
 	"an expiring cell beats a tombstone on a tie":             {mutant{apply: expiringBeatsTombstoneOnTie}, "apply_merges_conflicts"},

@@ -67,6 +67,7 @@ func readTimes(base int64) [][2]int64 {
 // checkNoGCBefore).
 func checkReadTime(t *testing.T, r replica.Replica) {
 	checkNoGCBefore(t, r)
+	checkExpirySeconds(t, r)
 	for _, base := range timeBases {
 		key := fmt.Sprint("k", base)
 		older, newer := rich(key, base)
@@ -114,6 +115,36 @@ func checkNoGCBefore(t *testing.T, r replica.Replica) {
 			if !expectAnswer(t, r, cmd, stored) {
 				t.Errorf("a gcBefore of %d purges no tombstone: Command.GCBefore of 0 or less, as the coordinator sends for a read time within gc_grace_seconds of the epoch", gcBefore)
 				return
+			}
+		}
+	}
+}
+
+// checkExpirySeconds reads rich data, on keys of their own, at each
+// second something in it expires and the second before, whole and under
+// a limit that row e's liveness decides: a simple cell's (y, at 300), a
+// collection cell's (m["k2"], at 170) and a row liveness's (e, at 250),
+// each live while nowInSec < its expiry (Cassandra's Cell.isLive and
+// LivenessInfo.isLive). An engine may keep them apart and judge one a
+// second off. An expired liveness is not converted and stays in the
+// answer until purged, so for it only the tombstone count (a row holding
+// nothing else counts one) or a limit tells; readTimes reads at some of
+// these seconds only.
+func checkExpirySeconds(t *testing.T, r replica.Replica) {
+	for _, base := range timeBases {
+		older, newer := rich(fmt.Sprint("expiry seconds ", base), base)
+		apply(t, r, older)
+		apply(t, r, newer)
+		stored, _ := repair.Merge(older, newer)
+		for _, expiry := range []int64{170, 250, 300} {
+			for _, now := range []int64{base + expiry - 1, base + expiry} {
+				for _, q := range []replica.Query{{}, {Limit: 3}} {
+					cmd := replica.Command{Table: conformanceTable, Key: stored.Key, Query: q, NowInSec: now, GCBefore: base + 100}
+					if !expectAnswer(t, r, cmd, stored) {
+						t.Errorf("what expires at %d: live at a read time before it, not at it or after", base+expiry)
+						return
+					}
+				}
 			}
 		}
 	}
