@@ -65,8 +65,9 @@ type check struct {
 // under a limit the liveness decides; others expire cells and purge some
 // tombstones, which are then not counted; read forward,
 // then back, so that a store keeping what a read purged fails; some at a
-// gcBefore equal to a deletion time or a row liveness's expiry, which purges
-// neither, and some at a gcBefore of 0 or less, which purges no tombstone,
+// gcBefore equal to the local deletion time of each kind of tombstone
+// (partition, row, range, complex, cell, static cell) or a row liveness's
+// expiry, which purges neither, and some at a gcBefore of 0 or less, which purges no tombstone,
 // as the coordinator sends for a read time within gc_grace_seconds of the
 // epoch), column selections and digest versions, is what Command.Respond
 // gives for the data written, which holds a static row, range tombstones, row

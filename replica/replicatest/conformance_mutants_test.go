@@ -273,10 +273,15 @@ var mutants = map[string]struct {
 	"keeps the held range tombstone on a tie":                 {mutant{apply: heldRangeTombstoneWinsTie}, "apply_merges_conflicts"},
 	"keeps the held complex deletion on a tie":                {mutant{apply: heldComplexDeletionWinsTie}, "apply_merges_conflicts"},
 	"purges deletions made at gcBefore":                       {mutant{read: purgesAtGCBefore}, "read_time"},
-	"drops expired row liveness at gcBefore":                  {mutant{read: dropsLivenessExpiredAtGCBefore}, "read_time"},
-	"drops the static row of a read by columns":               {mutant{read: dropsStaticOfProjection}, "query_slices"},
-	"digests no columns as every column":                      {mutant{read: digestsNoColumnsAsAll}, "columns"},
-	"appends to the caller's columns":                         {mutant{read: appendsToColumns}, "commands_stay_as_given"},
+	// One kind of tombstone purged at gcBefore (conformance_gc_mutants_test.go).
+	"purges a partition deletion made at gcBefore": {mutant{read: purgesPartitionDeletionAtGCBefore}, "read_time"},
+	"purges row deletions made at gcBefore":        {mutant{read: purgesRowDeletionsAtGCBefore}, "read_time"},
+	"purges complex deletions made at gcBefore":    {mutant{read: purgesComplexDeletionsAtGCBefore}, "read_time"},
+	"purges cell tombstones made at gcBefore":      {mutant{read: purgesCellTombstonesAtGCBefore}, "read_time"},
+	"drops expired row liveness at gcBefore":       {mutant{read: dropsLivenessExpiredAtGCBefore}, "read_time"},
+	"drops the static row of a read by columns":    {mutant{read: dropsStaticOfProjection}, "query_slices"},
+	"digests no columns as every column":           {mutant{read: digestsNoColumnsAsAll}, "columns"},
+	"appends to the caller's columns":              {mutant{read: appendsToColumns}, "commands_stay_as_given"},
 }
 
 // limitEachSlice reads a limited query of several slices one slice at a

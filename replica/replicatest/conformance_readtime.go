@@ -68,6 +68,7 @@ func readTimes(base int64) [][2]int64 {
 func checkReadTime(t *testing.T, r replica.Replica) {
 	checkNoGCBefore(t, r)
 	checkExpirySeconds(t, r)
+	checkGCBeforeSeconds(t, r)
 	for _, base := range timeBases {
 		key := fmt.Sprint("k", base)
 		older, newer := rich(key, base)
@@ -145,6 +146,33 @@ func checkExpirySeconds(t *testing.T, r replica.Replica) {
 						return
 					}
 				}
+			}
+		}
+	}
+}
+
+// checkGCBeforeSeconds reads rich data, with a partition deletion and a
+// row deletion of their own, on keys of their own, at a gcBefore equal to
+// the local deletion time of each kind of tombstone in it: a range's (100
+// and 200), the partition's (120), a row's (130), a static cell's (150), a
+// complex deletion's (180) and a cell's (400), none of which it purges
+// (Cassandra purges what was deleted before gcBefore). An engine may keep
+// the kinds apart and purge one of them at gcBefore; readTimes reads at a
+// gcBefore equal to a range tombstone's and a row liveness's only.
+func checkGCBeforeSeconds(t *testing.T, r replica.Replica) {
+	for _, base := range timeBases {
+		older, newer := rich(fmt.Sprint("gcBefore seconds ", base), base)
+		deletions := replica.NewPartition(older.Key, replica.NewRow("f").WithDeletion(replica.DeletedAt(15, base+130))).
+			WithDeletion(replica.DeletedAt(1, base+120))
+		apply(t, r, older)
+		apply(t, r, newer)
+		apply(t, r, deletions)
+		stored, _ := repair.Merge(older, newer, deletions)
+		for _, gcBefore := range []int64{100, 120, 130, 150, 180, 200, 400} {
+			cmd := replica.Command{Table: conformanceTable, Key: stored.Key, NowInSec: base + 500, GCBefore: base + gcBefore}
+			if !expectAnswer(t, r, cmd, stored) {
+				t.Errorf("a tombstone made at %d is purged at a gcBefore after it, not at it", base+gcBefore)
+				return
 			}
 		}
 	}
