@@ -61,8 +61,8 @@ type check struct {
 // and 0xff, stay apart), and a clustering key may be empty; concurrent Reads
 // and Applies are safe (run the test with -race) and lose no write; every
 // answer, at several read times (the second each of a simple cell, a
-// collection's cell and a row liveness expires and the one before, whole and
-// under a limit the liveness decides; others expire cells and purge some
+// collection's cell, a static cell and a row liveness expires and the one
+// before, whole and under a limit the liveness decides; others expire cells and purge some
 // tombstones, which are then not counted; read forward,
 // then back, so that a store keeping what a read purged fails; some at a
 // gcBefore equal to the local deletion time of each kind of tombstone

@@ -42,19 +42,33 @@ func collectionCellsExpireEarly(_ *mapReplica, cmd replica.Command, stored repli
 	return judgeExpiryAt(cmd, stored, expiryOfCollectionCells, cmd.NowInSec+1, cmd.NowInSec)
 }
 
-// An expiryOf returns the expiries in r that a mutant judges wrong.
-type expiryOf func(r *replica.Row) []*int64
+// staticCellsExpireLate takes a cell of the static row as live through its
+// expiry second.
+func staticCellsExpireLate(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+	return judgeExpiryAt(cmd, stored, expiryOfStaticCells, cmd.NowInSec, cmd.NowInSec+1)
+}
 
-func expiryOfLiveness(r *replica.Row) []*int64 {
+// An expiryOf returns the expiries in r, the static row if static, that a
+// mutant judges wrong.
+type expiryOf func(r *replica.Row, static bool) []*int64
+
+func expiryOfLiveness(r *replica.Row, _ bool) []*int64 {
 	if r.Liveness.IsExpiring() {
 		return []*int64{&r.Liveness.ExpiresAt}
 	}
 	return nil
 }
 
-func expiryOfSimpleCells(r *replica.Row) []*int64 { return expiryOfCells(r, false) }
+func expiryOfSimpleCells(r *replica.Row, _ bool) []*int64 { return expiryOfCells(r, false) }
 
-func expiryOfCollectionCells(r *replica.Row) []*int64 { return expiryOfCells(r, true) }
+func expiryOfCollectionCells(r *replica.Row, _ bool) []*int64 { return expiryOfCells(r, true) }
+
+func expiryOfStaticCells(r *replica.Row, static bool) []*int64 {
+	if !static {
+		return nil
+	}
+	return append(expiryOfCells(r, false), expiryOfCells(r, true)...)
+}
 
 func expiryOfCells(r *replica.Row, collection bool) []*int64 {
 	var out []*int64
@@ -76,8 +90,8 @@ func judgeExpiryAt(cmd replica.Command, stored replica.Partition, of expiryOf, f
 	var moving []*int64
 	if cmd.NowInSec > 0 {
 		stored = stored.Clone()
-		for _, r := range rowsOf(&stored) {
-			for _, e := range of(r) {
+		for i, r := range rowsOf(&stored) {
+			for _, e := range of(r, i == 0) {
 				switch *e {
 				case to:
 					return cmd.Respond(stored)
@@ -100,8 +114,8 @@ func judgeExpiryAt(cmd replica.Command, stored replica.Partition, of expiryOf, f
 		return resp, err
 	}
 	resp.Partition = resp.Partition.Clone()
-	for _, r := range rowsOf(&resp.Partition) {
-		for _, e := range of(r) {
+	for i, r := range rowsOf(&resp.Partition) {
+		for _, e := range of(r, i == 0) {
 			if *e == to {
 				*e = from // held the expiry from in stored: none there held to
 			}
@@ -122,12 +136,14 @@ func TestExpiryMutantsAreRealBugs(t *testing.T) {
 	stored := replica.NewPartition("k",
 		replica.NewRow("a").WithLiveness(replica.InsertedWithTTL(10, 100, 200)),
 		replica.NewRow("b", replica.Live("x", "1", 10), replica.Expiring("y", "2", 10, 100, 300)),
-		replica.NewRow("c", replica.Live("m", "3", 10).WithPath("k1"), replica.Expiring("m", "4", 10, 100, 400).WithPath("k2")))
+		replica.NewRow("c", replica.Live("m", "3", 10).WithPath("k1"), replica.Expiring("m", "4", 10, 100, 400).WithPath("k2"))).
+		WithStatic(replica.Expiring("s", "5", 10, 100, 500))
 	for name, now := range map[string]int64{
 		"lives a row liveness through its expiry second": 200,
 		"expires row liveness a second early":            199,
 		"lives a simple cell through its expiry second":  300,
 		"expires a collection's cells a second early":    399,
+		"lives a static cell through its expiry second":  500,
 	} {
 		m, ok := mutants[name]
 		require.True(t, ok, name)

@@ -263,6 +263,7 @@ var mutants = map[string]struct {
 	"expires row liveness a second early":            {mutant{read: livenessExpiresEarly}, "read_time"},
 	"lives a simple cell through its expiry second":  {mutant{read: simpleCellsExpireLate}, "read_time"},
 	"expires a collection's cells a second early":    {mutant{read: collectionCellsExpireEarly}, "read_time"},
+	"lives a static cell through its expiry second":  {mutant{read: staticCellsExpireLate}, "read_time"},
 	// Ties decided by kind or local deletion time, purges at gcBefore and
 	// the static row of a projection (conformance_tie_mutants_test.go).
 	"an expiring cell beats a tombstone on a tie":             {mutant{apply: expiringBeatsTombstoneOnTie}, "apply_merges_conflicts"},

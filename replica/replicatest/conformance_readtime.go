@@ -121,10 +121,11 @@ func checkNoGCBefore(t *testing.T, r replica.Replica) {
 	}
 }
 
-// checkExpirySeconds reads rich data, on keys of their own, at each
-// second something in it expires and the second before, whole and under
-// a limit that row e's liveness decides: a simple cell's (y, at 300), a
-// collection cell's (m["k2"], at 170) and a row liveness's (e, at 250),
+// checkExpirySeconds reads rich data, with an expiring static cell of its
+// own, on keys of their own, at each second something in it expires and
+// the second before, whole and under a limit that row e's liveness
+// decides: a simple cell's (y, at 300), a collection cell's (m["k2"], at
+// 170), a static cell's (until, at 220) and a row liveness's (e, at 250),
 // each live while nowInSec < its expiry (Cassandra's Cell.isLive and
 // LivenessInfo.isLive). An engine may keep them apart and judge one a
 // second off. An expired liveness is not converted and stays in the
@@ -134,10 +135,12 @@ func checkNoGCBefore(t *testing.T, r replica.Replica) {
 func checkExpirySeconds(t *testing.T, r replica.Replica) {
 	for _, base := range timeBases {
 		older, newer := rich(fmt.Sprint("expiry seconds ", base), base)
+		static := replica.NewPartition(older.Key).WithStatic(replica.Expiring("until", "soon", 10, 20, base+220))
 		apply(t, r, older)
 		apply(t, r, newer)
-		stored, _ := repair.Merge(older, newer)
-		for _, expiry := range []int64{170, 250, 300} {
+		apply(t, r, static)
+		stored, _ := repair.Merge(older, newer, static)
+		for _, expiry := range []int64{170, 220, 250, 300} {
 			for _, now := range []int64{base + expiry - 1, base + expiry} {
 				for _, q := range []replica.Query{{}, {Limit: 3}} {
 					cmd := replica.Command{Table: conformanceTable, Key: stored.Key, Query: q, NowInSec: now, GCBefore: base + 100}
