@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/internal/ctxcause"
@@ -124,19 +123,20 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	// read, and when one of them panics.
 	readCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	fill := newPageFill(keys, req.pageRows(), stop)
+	workers := min(cmpOr(req.Concurrency, defaultConcurrency), len(keys))
+	fill := newPageFill(ctx, keys, req.pageRows(), workers, stop)
+	defer fill.close()
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits. One key's failure
 	// does not cancel the others.
-	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(cmpOr(req.Concurrency, defaultConcurrency), len(keys)) {
+	for range workers {
 		wg.Go(func() {
 			returned := false
 			defer fill.catch(&returned)
-			for !fill.full() {
-				i := int(next.Add(1) - 1)
-				if i >= len(keys) {
+			for {
+				i, ok := fill.take()
+				if !ok {
 					break
 				}
 				r := KeyResult{Key: keys[i]}
@@ -154,7 +154,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	}
 	wg.Wait()
 	fill.raise()
-	out := fill.results(ctx, min(int(next.Load()), len(keys)))
+	out := fill.results(ctx)
 	req.limitRows(out, budget)
 	// limitRows may cut a key before the page's last, and leave nothing of
 	// those after it: the results end at the first key cut.

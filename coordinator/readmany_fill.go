@@ -24,6 +24,16 @@ type pageFill struct {
 	enough atomic.Bool
 
 	mu sync.Mutex
+	// moved wakes the workers waiting to take a key (take): the page moved
+	// on (front, enough), or its context ended.
+	moved sync.Cond
+	// window is the most keys a page reads from its front on, the
+	// concurrency: keys read past an unread key, however few rows they
+	// hold, are read again by the next page if it fills the page.
+	window int
+	taken  int         // the keys workers have taken, in order
+	done   bool        // the page's context ended
+	unwake func() bool // stops the wake-up at the context's end (close)
 	// out holds a result for every key without a page; with one, for the
 	// keys up to the last read: a page reads a few of the keys a long IN
 	// list has left, and allocates for those alone.
@@ -41,19 +51,53 @@ type pageFill struct {
 	exited    atomic.Bool // a key's read called runtime.Goexit
 }
 
-func newPageFill(keys []string, size int, stop context.CancelFunc) *pageFill {
-	f := &pageFill{keys: keys, size: size, stop: stop, cut: len(keys)}
+func newPageFill(ctx context.Context, keys []string, size, window int, stop context.CancelFunc) *pageFill {
+	f := &pageFill{keys: keys, size: size, stop: stop, cut: len(keys), window: window}
+	f.moved.L = &f.mu
 	if size == 0 { // every key is read
 		f.out = make([]KeyResult, len(keys))
 		for i, k := range keys {
 			f.out[i].Key = k // the rest is zero: no copy of a whole KeyResult
 		}
+		return f
 	}
+	f.unwake = context.AfterFunc(ctx, func() {
+		f.mu.Lock()
+		f.done = true
+		f.mu.Unlock()
+		f.moved.Broadcast()
+	})
 	return f
+}
+
+// close ends what newPageFill started.
+func (f *pageFill) close() {
+	if f.unwake != nil {
+		f.unwake()
+	}
 }
 
 // full reports whether the page needs no key that is not started yet.
 func (f *pageFill) full() bool { return f.enough.Load() }
+
+// take returns the next key to read, in order, and true; or false once
+// there is none, or the page needs no more. A page takes a key at most
+// window keys past its front (the first key not yet read), waiting for the
+// keys before to be read: behind a late key, the keys read on hold none
+// of the page's rows when they hold none at all, and without the window a
+// page read every key the list had left, and the next page again.
+func (f *pageFill) take() (int, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.size > 0 && !f.done && !f.full() && f.taken < len(f.keys) && f.taken >= f.front+f.window {
+		f.moved.Wait()
+	}
+	if f.full() || f.taken >= len(f.keys) {
+		return 0, false
+	}
+	f.taken++
+	return f.taken - 1, true
+}
 
 // read files r, the result of key i, and stops the page's other reads once
 // the keys read in order hold its rows.
@@ -85,6 +129,7 @@ func (f *pageFill) read(i int, r KeyResult) {
 		f.isFull.Store(true)
 		f.stop()
 	}
+	f.moved.Broadcast()
 }
 
 // grow extends out to n keys, each result holding its key.
@@ -102,7 +147,8 @@ func (f *pageFill) grow(n int) {
 // them was never started, ctx having ended as it was taken, and the page
 // then never fills in order. The keys left out after the first are dropped,
 // with what their reads, cancelled, returned.
-func (f *pageFill) results(ctx context.Context, started int) []KeyResult {
+func (f *pageFill) results(ctx context.Context) []KeyResult {
+	started := f.taken
 	end := min(f.cut+1, len(f.keys))
 	f.grow(end)
 	out := f.out[:end]

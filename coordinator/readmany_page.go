@@ -24,12 +24,14 @@ import (
 // so the next page may find nothing, as a full page's state may lead to an
 // empty page in Cassandra.
 //
-// A page reads its keys Concurrency at a time, in order, for latency, and
-// stops once the keys read before hold its rows: no more start, and the
-// reads in flight, of keys after its cut, are cancelled (Metrics counts
-// them as Cancelled), so each key is read about once over all the pages,
-// and at most Concurrency−1 keys a page twice. Cassandra's pager reads one
-// partition after another.
+// A page reads its keys Concurrency at a time, in order, for latency, none
+// more than Concurrency keys past the first it has not read (behind a late
+// key, keys that hold nothing were otherwise read to the end of the list,
+// and again by the next page), and stops once the keys read before hold
+// its rows: no more start, and the reads in flight, of keys after its cut,
+// are cancelled (Metrics counts them as Cancelled), so each key is read
+// about once over all the pages, and at most Concurrency−1 keys a page
+// twice. Cassandra's pager reads one partition after another.
 func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 	for i, r := range results {
 		if !r.Cut {

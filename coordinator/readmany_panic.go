@@ -23,7 +23,10 @@ func (f *pageFill) catch(returned *bool) {
 	default:
 		f.exited.Store(true)
 	}
+	f.mu.Lock()
 	f.enough.Store(true)
+	f.mu.Unlock()
+	f.moved.Broadcast()
 	f.stop()
 }
 

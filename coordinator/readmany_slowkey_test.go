@@ -59,7 +59,7 @@ func lateKeysCoordinator(t *testing.T, e *env, slow func(key string) bool) *coor
 // key kept the keys read in order short of the page, the other four
 // workers read on towards the last key: 116 replica reads at ONE, most
 // keys once per page before theirs. Stopping once the keys read hold 10 rows reads
-// each key once, and each page at most 4 keys past it: 62 reads, where
+// each key once, and each page at most 4 keys past it: 53 reads, where
 // the bound is 66.
 func TestReadManyPageBehindALateKeyReadsEachKeyOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
