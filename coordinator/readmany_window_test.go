@@ -14,6 +14,18 @@ import (
 	"github.com/readpath/readpath/coordinator"
 )
 
+// lateKeyBeforeEmptyKeys is a cluster and a coordinator where the key
+// k00, 20 ms late, holds 3 rows and the 40 keys after it none.
+func lateKeyBeforeEmptyKeys(t *testing.T) (*env, *coordinator.Coordinator, []string) {
+	e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+	keys := []string{"k00"}
+	for i := 1; i <= 40; i++ {
+		keys = append(keys, fmt.Sprintf("e%02d", i))
+	}
+	seedRows(t, e, 3, "k00")
+	return e, lateKeysCoordinator(t, e, func(key string) bool { return key == "k00" }), keys
+}
+
 // A page reads at most Concurrency keys from the first it has not read,
 // even while the keys read hold none of its rows: behind a first key 20
 // ms late that holds the page (3 rows, pages of 2), 40 keys that hold
@@ -22,13 +34,7 @@ import (
 // them, 4 at a time: each page reads at most Concurrency−1 keys twice.
 func TestReadManyPageReadsNoFurtherThanConcurrencyBehindALateKey(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
-		keys := []string{"k00"}
-		for i := 1; i <= 40; i++ {
-			keys = append(keys, fmt.Sprintf("e%02d", i))
-		}
-		seedRows(t, e, 3, "k00")
-		c := lateKeysCoordinator(t, e, func(key string) bool { return key == "k00" })
+		e, c, keys := lateKeyBeforeEmptyKeys(t)
 		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, PageSize: 2,
 			Concurrency: 4, NowInSec: now}
 		before := e.totalReads()
@@ -51,13 +57,7 @@ func TestReadManyPageReadsNoFurtherThanConcurrencyBehindALateKey(t *testing.T) {
 // past its window with the cancellation, the 3 keys read within it read.
 func TestReadManyPageWaitingBehindALateKeyEndsWithItsContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
-		keys := []string{"k00"}
-		for i := 1; i <= 40; i++ {
-			keys = append(keys, fmt.Sprintf("e%02d", i))
-		}
-		seedRows(t, e, 3, "k00")
-		c := lateKeysCoordinator(t, e, func(key string) bool { return key == "k00" })
+		_, c, keys := lateKeyBeforeEmptyKeys(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(ms(5), cancel)
 		start := time.Now()

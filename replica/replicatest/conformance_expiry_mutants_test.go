@@ -145,12 +145,8 @@ func TestExpiryMutantsAreRealBugs(t *testing.T) {
 		"expires a collection's cells a second early":    399,
 		"lives a static cell through its expiry second":  500,
 	} {
-		m, ok := mutants[name]
-		require.True(t, ok, name)
 		ctx := context.Background()
-		good, bad := newMapReplica(mutant{}), newMapReplica(m.m)
-		require.NoError(t, good.Apply(ctx, replica.Mutation{Table: "t", Partition: stored}), name)
-		require.NoError(t, bad.Apply(ctx, replica.Mutation{Table: "t", Partition: stored}), name)
+		good, bad := goodAndMutant(t, name, stored)
 		wrong := 0
 		for _, q := range []replica.Query{{}, {Limit: 1}} {
 			for _, digestOnly := range []bool{false, true} {

@@ -70,12 +70,8 @@ func TestGCBeforeKindMutantsAreRealBugs(t *testing.T) {
 		"purges complex deletions made at gcBefore": replica.NewPartition("k", row("r").WithComplexDeletion("m", replica.DeletedAt(5, 200))),
 		"purges cell tombstones made at gcBefore":   replica.NewPartition("k", row("r", replica.Tombstone("x", 5, 200))),
 	} {
-		m, ok := mutants[name]
-		require.True(t, ok, name)
 		ctx := context.Background()
-		good, bad := newMapReplica(mutant{}), newMapReplica(m.m)
-		require.NoError(t, good.Apply(ctx, replica.Mutation{Table: "t", Partition: stored}), name)
-		require.NoError(t, bad.Apply(ctx, replica.Mutation{Table: "t", Partition: stored}), name)
+		good, bad := goodAndMutant(t, name, stored)
 		cmd := replica.Command{Table: "t", Key: "k", NowInSec: 400, GCBefore: 200}
 		want, err := cmd.Respond(stored)
 		require.NoError(t, err, name)
@@ -86,4 +82,17 @@ func TestGCBeforeKindMutantsAreRealBugs(t *testing.T) {
 		require.NoError(t, err, name)
 		require.False(t, got.Partition.Equal(want.Partition), "%s: the mutant answers correctly: %v", name, got.Partition)
 	}
+}
+
+// goodAndMutant are a correct replica and the mutant name, each holding
+// stored.
+func goodAndMutant(t *testing.T, name string, stored replica.Partition) (good, bad *mapReplica) {
+	t.Helper()
+	m, ok := mutants[name]
+	require.True(t, ok, name)
+	good, bad = newMapReplica(mutant{}), newMapReplica(m.m)
+	for _, r := range []*mapReplica{good, bad} {
+		require.NoError(t, r.Apply(context.Background(), replica.Mutation{Table: "t", Partition: stored}), name)
+	}
+	return good, bad
 }
