@@ -3,7 +3,6 @@ package coordinator_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 
@@ -79,13 +78,7 @@ func TestPagingOverAnswersPastTheLimit(t *testing.T) {
 				req := coordinator.Request{Table: tbl, Key: fmt.Sprint("past", n), Level: tc.level,
 					Query: g.query(t), Columns: g.columns(t), NowInSec: now}
 				vs := modeVersions(t, g, req.Key, quorum)
-				for i, r := range cl.Replicas() {
-					require.NoError(t, r.Seed(tbl, vs[i]))
-				}
-				want, static := wholeRead(t, vs, req)
-				got := pageThrough(t, c, req, static)
-				require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "replicas %v\nquery %+v columns %q\ngot  %v\nwant %v",
-					vs, req.Query, req.Columns, replica.View{Rows: got}, replica.View{Rows: want})
+				pagesAgainstWhole(t, cl, c, req, vs)
 			})
 		})
 	}

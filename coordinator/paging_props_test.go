@@ -62,13 +62,7 @@ func TestPagingReturnsTheMergedView(t *testing.T) {
 				} else {
 					vs = g.versions(t, req.Key, 3)
 				}
-				for i, r := range cl.Replicas() {
-					require.NoError(t, r.Seed(tbl, vs[i]))
-				}
-				want, static := wholeRead(t, vs, req)
-				got := pageThrough(t, c, req, static)
-				require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "replicas %v\nquery %+v columns %q\ngot  %v\nwant %v",
-					vs, req.Query, req.Columns, replica.View{Rows: got}, replica.View{Rows: want})
+				pagesAgainstWhole(t, cl, c, req, vs)
 			})
 		})
 	}
@@ -83,6 +77,19 @@ func propertyCoordinator(t *testing.T, opts coordinator.TableOptions) (*replicat
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	return cl, c
+}
+
+// pagesAgainstWhole seeds the i-th replica of cl with vs[i] and checks that
+// paging through req on c returns what one unlimited read of their merge
+// shows.
+func pagesAgainstWhole(t *rapid.T, cl *replicatest.Cluster, c *coordinator.Coordinator, req coordinator.Request, vs []replica.Partition) {
+	for i, r := range cl.Replicas() {
+		require.NoError(t, r.Seed(tbl, vs[i]))
+	}
+	want, static := wholeRead(t, vs, req)
+	got := pageThrough(t, c, req, static)
+	require.True(t, slices.EqualFunc(got, want, replica.ViewRow.Equal), "replicas %v\nquery %+v columns %q\ngot  %v\nwant %v",
+		vs, req.Query, req.Columns, replica.View{Rows: got}, replica.View{Rows: want})
 }
 
 // wholeRead returns what a client reading req's query unlimited sees of the
