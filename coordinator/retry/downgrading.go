@@ -5,9 +5,8 @@ import "github.com/readpath/readpath/consistency"
 // DowngradingPolicy retries once after a timeout or an unavailable error
 // where a retry can succeed (see its methods: it rethrows, among others, a
 // timeout with enough answers and the data, a serial read and a counter or
-// CAS write), and
-// where too few replicas answered or were alive, retries at a lower level
-// that the replicas seen can meet, as the Java driver's
+// CAS write), and where too few replicas answered or were alive, retries at
+// a lower level that the replicas seen can meet, as the Java driver's
 // ConsistencyDowngradingRetryPolicy does: THREE, TWO or ONE by their count.
 // At EACH_QUORUM the count is that of the one datacenter that fell short, as
 // Cassandra reports it (and consistency.AssureSufficientLive), so it is a

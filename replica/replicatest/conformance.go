@@ -62,16 +62,16 @@ type check struct {
 // and Applies are safe (run the test with -race) and lose no write; every
 // answer, at several read times (the second each of a simple cell, a
 // collection's cell, a static cell and a row liveness expires and the one
-// before, whole and under a limit the liveness decides; others expire cells and purge some
-// tombstones, which are then not counted; read forward,
-// then back, so that a store keeping what a read purged fails; some at a
-// gcBefore equal to the local deletion time of each kind of tombstone
-// (partition, row, range, complex, cell, static cell) or a row liveness's
-// expiry, which purges neither, and some at a gcBefore of 0 or less, which purges no tombstone,
-// as the coordinator sends for a read time within gc_grace_seconds of the
-// epoch), column selections and digest versions, is what Command.Respond
-// gives for the data written, which holds a static row, range tombstones, row
-// liveness, complex cells and deletions; a digest read at every version up to
+// before, whole and under a limit the liveness decides; others expire cells and
+// purge some tombstones, which are then not counted; read forward, then back,
+// so that a store keeping what a read purged fails; some at a gcBefore equal to
+// the local deletion time of each kind of tombstone (partition, row, range,
+// complex, cell, static cell) or a row liveness's expiry, which purges neither,
+// and some at a gcBefore of 0 or less, which purges no tombstone, as the
+// coordinator sends for a read time within gc_grace_seconds of the epoch),
+// column selections and digest versions, is what Command.Respond gives for the
+// data written, which holds a static row, range tombstones, row liveness,
+// complex cells and deletions; a digest read at every version up to
 // the replica's MaxDigestVersion (replica.DigestVersioner) is Respond's; reads
 // by a Query are Respond's: slices with inclusive, exclusive and open bounds
 // (and of a static column, which keeps the static row), limits forward and
