@@ -20,7 +20,7 @@ func queryPartition(n int) replica.Partition {
 	for r := range rows {
 		cs := make([]replica.Cell, 10)
 		for c := range cs {
-			cs[c] = replica.Live(string(rune('a'+c))+"-column", "value-of-16bytes", int64(1700000000000000+r*10+c))
+			cs[c] = replica.Live(string(rune('a'+c))+"-column", "value-of-16bytes", 1700000000000000+int64(r*10+c))
 		}
 		rows[r] = replica.NewRow(fmt.Sprintf("r%06d", r), cs...)
 	}

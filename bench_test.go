@@ -422,7 +422,7 @@ func benchPartition(rows, cells int) replica.Partition {
 	for r := range rs {
 		cs := make([]replica.Cell, cells)
 		for c := range cs {
-			cs[c] = replica.Live(string(rune('a'+c))+"-column", "value-of-16bytes", int64(1700000000000000+r*cells+c))
+			cs[c] = replica.Live(string(rune('a'+c))+"-column", "value-of-16bytes", 1700000000000000+int64(r*cells+c))
 		}
 		rs[r] = replica.NewRow(string(rune('a'+r/26))+string(rune('a'+r%26)), cs...)
 	}

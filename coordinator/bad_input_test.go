@@ -59,8 +59,8 @@ func TestSetTableOptionsErrorIsTyped(t *testing.T) {
 func TestNewRejectsRepairQueueTooLargeToMake(t *testing.T) {
 	for _, cfg := range []coordinator.Config{
 		{RepairQueue: math.MaxInt},
-		{RepairQueue: 1 << 40},
-		{RepairWorkers: 1 << 40},
+		{RepairQueue: 1 << 30},
+		{RepairWorkers: 1 << 30},
 	} {
 		cfg.Locator = nowhere
 		c, err := coordinator.New(cfg)

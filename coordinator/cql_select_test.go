@@ -294,7 +294,7 @@ func (db *cqlDB) project(cols []string, pk any, static []replica.Cell, r replica
 		}
 		switch fn {
 		case "writetime":
-			return int(c.Timestamp)
+			return c.Timestamp // microseconds: past an int of 32 bits
 		case "ttl":
 			if c.TTL == 0 {
 				return nil

@@ -18,7 +18,7 @@ func TestCQLStaticColumns(t *testing.T) {
 		db.insert(map[string]any{"k": 0, "s": 42})
 	}, []cqlVector{
 		{src: src, sel: cqlSelect{}, want: [][]any{r(0, nil, 42, nil)}},
-		{src: src, sel: cqlSelect{cols: []string{"s", "writetime(s)"}, pks: k0}, want: [][]any{r(42, now*1_000_000)}},
+		{src: src, sel: cqlSelect{cols: []string{"s", "writetime(s)"}, pks: k0}, want: [][]any{r(42, int64(now*1_000_000))}},
 		{src: src, sel: cqlSelect{}, want: [][]any{r(0, 0, 24, 0), r(0, 1, 24, 1)}, before: func(db *cqlDB) {
 			db.insert(map[string]any{"k": 0, "p": 0, "s": 12, "v": 0})
 			db.insert(map[string]any{"k": 0, "p": 1, "s": 24, "v": 1})

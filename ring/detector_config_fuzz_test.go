@@ -18,7 +18,7 @@ import (
 func FuzzDetectorConfig(f *testing.F) {
 	f.Add(0.0, 0, int64(0), int64(0), int64(0), int64(0), 0, int64(0), int64(0), int64(0), int64(0), 0.0)
 	f.Add(8.0, 1000, int64(2e9), int64(2e9), int64(1e9), int64(-1), 1, int64(1e9), int64(6e10), int64(1e9), int64(5e9), 0.2)
-	f.Add(math.Inf(1), -1, int64(-1), int64(0), int64(0), int64(1), math.MaxInt32+1, int64(2), int64(1), int64(0), int64(0), 1.0)
+	f.Add(math.Inf(1), -1, int64(-1), int64(0), int64(0), int64(1), int(min(int64(math.MaxInt), math.MaxInt32+1)), int64(2), int64(1), int64(0), int64(0), 1.0)
 	f.Add(1.0, 1, int64(math.MaxInt64), int64(0), int64(math.MaxInt64/4), int64(0), 0, int64(0), int64(0), int64(0), int64(0), math.NaN())
 	f.Fuzz(func(t *testing.T, phi float64, window int, initial, maxI, check, pause int64, failures int,
 		pInitial, pMax, probeTimeout, readmit int64, jitter float64) {

@@ -3,6 +3,7 @@ package ring_test
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,17 +14,15 @@ import (
 // Every *ConfigError of NewDetector names the one setting at fault and the
 // value it was given, so that a caller can tell which field to fix.
 func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
-	for _, c := range []struct {
+	type errorCase struct {
 		cfg            ring.DetectorConfig
 		setting, value string
-	}{
+	}
+	cases := []errorCase{
 		{ring.DetectorConfig{PhiConvictThreshold: math.NaN()}, "PhiConvictThreshold", "NaN"},
 		{ring.DetectorConfig{PhiConvictThreshold: -3}, "PhiConvictThreshold", "-3"},
 		{ring.DetectorConfig{WindowSize: -7}, "WindowSize", "-7"},
 		{ring.DetectorConfig{ConnectionFailures: -2}, "ConnectionFailures", "-2"},
-		// The count of failures in a row is an int32: a larger setting
-		// would never convict.
-		{ring.DetectorConfig{ConnectionFailures: math.MaxInt32 + 1}, "ConnectionFailures", "2147483648"},
 		// A negative InitialInterval is the default MaxInterval too: the
 		// setting named must not depend on the order they are checked in.
 		{ring.DetectorConfig{InitialInterval: -time.Second}, "InitialInterval", "-1s"},
@@ -35,9 +34,17 @@ func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
 		// limit and the WindowSize it is over for (found by review).
 		{ring.DetectorConfig{InitialInterval: 4800 * time.Hour}, "InitialInterval", "4800h0m0s"},
 		{ring.DetectorConfig{MaxInterval: 4800 * time.Hour}, "MaxInterval", "4800h0m0s"},
-		{ring.DetectorConfig{WindowSize: 1 << 40}, "InitialInterval", "WindowSize 1099511627776"},
 		{ring.DetectorConfig{MaxLocalPause: 1999 * time.Millisecond}, "MaxLocalPause", "1.999s"},
-	} {
+	}
+	if strconv.IntSize == 64 { // settings an int of 32 bits cannot hold
+		over32, window := int64(math.MaxInt32)+1, int64(1)<<40
+		cases = append(cases,
+			// The count of failures in a row is an int32: a larger setting
+			// would never convict.
+			errorCase{ring.DetectorConfig{ConnectionFailures: int(over32)}, "ConnectionFailures", "2147483648"},
+			errorCase{ring.DetectorConfig{WindowSize: int(window)}, "InitialInterval", "WindowSize 1099511627776"})
+	}
+	for _, c := range cases {
 		d, err := ring.NewDetector(c.cfg)
 		if d != nil {
 			d.Close()
