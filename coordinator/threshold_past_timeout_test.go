@@ -65,30 +65,71 @@ func TestNoHedgeWhileTheLearntThresholdIsAboveTheTimeout(t *testing.T) {
 
 func noHedgeAfterATimeoutStorm(t *testing.T, timeout time.Duration) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{ReadTimeout: timeout, ThresholdRefresh: ms(1),
-			Snitch: coordinator.SnitchConfig{Disabled: true}})
-		for _, id := range []string{A, B, C} {
-			e.behave(t, id, constant(2*timeout))
-		}
-		for range 250 {
-			_, _, err := e.read(consistency.Quorum)
-			require.Error(t, err)
-		}
-		settle()
-		th, _ := e.c.TableMetrics(tbl)
+		e, th := afterATimeoutStorm(t, timeout, coordinator.TableOptions{})
 		learnt := min(timeout, latency.MaxLatency) // what a tracker can tell of it
-		require.InDelta(t, learnt, th.Threshold, float64(learnt/64), "the storm set the threshold at the timeout")
-		before := e.c.Metrics().Total
-
-		for _, id := range []string{B, C} {
-			e.behave(t, id, constant(ms(1)))
-		}
-		e.behave(t, A, replicatest.Behavior{Fault: replicatest.ErrorAfter(0, replica.ErrOverloaded)})
-		res, _, err := e.read(consistency.Quorum)
-		after := e.c.Metrics().Total
-		assert.Zero(t, after.SpeculativeRetries-before.SpeculativeRetries,
-			"threshold %v at the %v timeout, yet A's overload was hedged: err %v\n%s", th.Threshold, timeout, err, res.Trace)
-		assert.Equal(t, int64(1), after.SuppressedOverload-before.SuppressedOverload, "the switch counts what it stops")
-		settle()
+		require.InDelta(t, learnt, th, float64(learnt/64), "the storm set the threshold at the timeout")
+		hedgesAnOverloadedRead(t, e, false)
 	})
+}
+
+// A hybrid policy's delay past latency.MaxLatency, under a longer timeout:
+// after a timeout storm the 99p is clamped at MaxLatency, and MAX's 80 s
+// under the 100 s timeout let reads hedge through the storm, while MIN,
+// whose threshold is at most its 80 s, stood at MaxLatency, read as the
+// timeout, and hedged none.
+func TestAHybridPolicyPastMaxLatencyAfterATimeoutStorm(t *testing.T) {
+	for _, c := range []struct {
+		policy string
+		want   time.Duration
+		hedges bool
+	}{
+		{"MAX(99p,80000ms)", latency.MaxLatency, false},
+		{"MIN(99p,80000ms)", 80 * time.Second, true},
+	} {
+		t.Run(c.policy, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e, th := afterATimeoutStorm(t, 100*time.Second, policy(t, c.policy))
+				require.Equal(t, c.want, th)
+				hedgesAnOverloadedRead(t, e, c.hedges)
+			})
+		})
+	}
+}
+
+// afterATimeoutStorm returns an env whose replicas all took twice the
+// timeout for 250 reads, and the threshold those reads left.
+func afterATimeoutStorm(t *testing.T, timeout time.Duration, o coordinator.TableOptions) (*env, time.Duration) {
+	e := newEnv(t, coordinator.Config{ReadTimeout: timeout, ThresholdRefresh: ms(1),
+		Snitch: coordinator.SnitchConfig{Disabled: true}, Tables: map[string]coordinator.TableOptions{tbl: o}})
+	for _, id := range []string{A, B, C} {
+		e.behave(t, id, constant(2*timeout))
+	}
+	for range 250 {
+		_, _, err := e.read(consistency.Quorum)
+		require.Error(t, err)
+	}
+	settle()
+	th, _ := e.c.TableMetrics(tbl)
+	return e, th.Threshold
+}
+
+// hedgesAnOverloadedRead reads with B and C recovered and A refusing as
+// overloaded, and checks whether the read hedged A's request at once or
+// the overload switch held it back.
+func hedgesAnOverloadedRead(t *testing.T, e *env, hedges bool) {
+	before := e.c.Metrics().Total
+	for _, id := range []string{B, C} {
+		e.behave(t, id, constant(ms(1)))
+	}
+	e.behave(t, A, replicatest.Behavior{Fault: replicatest.ErrorAfter(0, replica.ErrOverloaded)})
+	res, _, err := e.read(consistency.Quorum)
+	after := e.c.Metrics().Total
+	var want int64
+	if hedges {
+		want = 1
+	}
+	assert.Equal(t, want, after.SpeculativeRetries-before.SpeculativeRetries,
+		"A's overload hedged: err %v\n%s", err, res.Trace)
+	assert.Equal(t, 1-want, after.SuppressedOverload-before.SuppressedOverload, "the switch counts what it stops")
+	settle()
 }

@@ -12,7 +12,12 @@ import "time"
 //	MIN, MAX          the smaller or larger of snap's percentile and the delay
 //
 // An empty snap keeps previous for PERCENTILE, MIN and MAX: no reads in the
-// window is no reason to move the threshold. Compute is a pure function.
+// window is no reason to move the threshold. A percentile of MaxLatency
+// stands for any latency at or past it: MIN takes the delay, and MAX stays
+// at MaxLatency, which a coordinator reads as at its timeout (a delay past
+// MaxLatency, under a longer timeout, would otherwise hedge a timeout
+// storm's reads, or a clamped MIN stop the hedges its delay asks for).
+// Compute is a pure function.
 func (s SpeculativeRetry) Compute(snap Snapshot, previous time.Duration) (d time.Duration, speculate bool) {
 	return s.threshold(func(q float64) (time.Duration, bool) {
 		return snap.Quantile(q), snap.Count > 0
@@ -36,8 +41,12 @@ func (s SpeculativeRetry) threshold(quantile func(q float64) (time.Duration, boo
 	switch {
 	case !ok:
 		return previous, true
+	case s.kind == KindMin && v == MaxLatency:
+		return s.fixed, true
 	case s.kind == KindMin:
 		return min(v, s.fixed), true
+	case s.kind == KindMax && v == MaxLatency:
+		return v, true
 	case s.kind == KindMax:
 		return max(v, s.fixed), true
 	}
