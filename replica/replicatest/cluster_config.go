@@ -17,7 +17,8 @@ type ClusterConfig struct {
 	// same requests (see the package doc).
 	Seed uint64
 	// TokensPerNode is the number of tokens (virtual nodes) each node owns
-	// on the ring; 0 means 16, Cassandra's default num_tokens.
+	// on the ring; 0 means 16, Cassandra's default num_tokens. At most
+	// 1536, Cassandra's limit.
 	TokensPerNode int
 	// Tables, if not empty, are the only tables the cluster knows: Locate,
 	// Seed and Pin fail with ErrUnknownTable for any other. Empty means any
@@ -40,6 +41,12 @@ type Datacenter struct {
 
 const defaultTokensPerNode = 16
 
+// maxTokensPerNode is the most tokens a node may own: Cassandra's limit on
+// num_tokens (DatabaseDescriptor.MAX_NUM_TOKENS). Past it, the ring, which
+// holds a placement per token, only costs memory, and math.MaxInt panicked
+// making it.
+const maxTokensPerNode = 1536
+
 // validate checks c before anything is built.
 func (c *ClusterConfig) validate() error {
 	if len(c.Datacenters) == 0 {
@@ -52,8 +59,11 @@ func (c *ClusterConfig) validate() error {
 		}
 		nodes[dc.Name] = dc.Nodes
 	}
-	if c.TokensPerNode < 0 {
+	switch {
+	case c.TokensPerNode < 0:
 		return invalid("tokens per node", "%d is negative", c.TokensPerNode)
+	case c.TokensPerNode > maxTokensPerNode:
+		return invalid("tokens per node", "%d is more than %d", c.TokensPerNode, maxTokensPerNode)
 	}
 	return c.validateReplication(nodes)
 }

@@ -2,6 +2,7 @@ package replicatest_test
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"testing"
@@ -64,6 +65,8 @@ func TestNewClusterRejectsInvalidConfig(t *testing.T) {
 		"unknown datacenter":    {Datacenters: one, Replication: consistency.NetworkTopology(map[string]int{"dc1": 1, "dc9": 1})},
 		"datacenter too small":  {Datacenters: one, Replication: consistency.NetworkTopology(map[string]int{"dc1": 4})},
 		"invalid option":        {Datacenters: one, Replication: consistency.Simple(1), Options: []replicatest.Option{replicatest.WithWorkers(-1, 0)}},
+		"too many tokens":       {Datacenters: one, Replication: consistency.Simple(1), TokensPerNode: 1537},        // Cassandra's limit is 1536
+		"MaxInt tokens":         {Datacenters: one, Replication: consistency.Simple(1), TokensPerNode: math.MaxInt}, // panicked making the ring
 	}
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
