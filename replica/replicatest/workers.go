@@ -1,6 +1,9 @@
 package replicatest
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // workers is a replica's pool of service slots: a channel semaphore, so that
 // a request waiting for a slot is durably blocked inside a synctest bubble
@@ -23,7 +26,9 @@ func newWorkers(n, queueLimit int) *workers {
 	}
 	w := &workers{slots: make(chan struct{}, n)}
 	if queueLimit > 0 {
-		w.places = make(chan struct{}, n+queueLimit)
+		// The sum saturates: a limit of math.MaxInt overflowed it, and
+		// make panicked. Tokens take no memory, so no capacity is too large.
+		w.places = make(chan struct{}, n+min(queueLimit, math.MaxInt-n))
 	}
 	return w
 }
