@@ -64,7 +64,12 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 //     so that expiring it yields a valid tombstone); an expiry on exactly
 //     the expiring liveness; and no liveness with the TTL
 //     2147483647 that Cassandra's materialized views use for expired
-//     liveness, which readpath does not model.
+//     liveness, which readpath does not model;
+//   - no timestamp of math.MinInt64 on a cell, liveness, or partition, row
+//     or range deletion: Cassandra's "no timestamp" (LivenessInfo's
+//     NO_TIMESTAMP, DeletionTime.LIVE's), which UpdateParameters refuses
+//     for every write. A complex deletion may carry it: overwriting a
+//     collection at math.MinInt64+1 deletes it at one microsecond before.
 func (p Partition) Validate() error {
 	if err := p.validateHead(); err != nil {
 		return err
@@ -81,6 +86,9 @@ func (p Partition) Validate() error {
 func (p *Partition) validateHead() error {
 	if p.Deletion.LocalDeletionTime < 0 {
 		return &ValidationError{Key: p.Key, Reason: "negative partition local deletion time"}
+	}
+	if p.Deletion.MarkedForDeleteAt == noTimestamp {
+		return &ValidationError{Key: p.Key, Reason: "partition deletion " + noTimestampReason}
 	}
 	if err := validateStatic(p.Key, &p.Static); err != nil {
 		return err
@@ -121,6 +129,8 @@ func validateRow(key string, r *Row) error {
 	switch {
 	case r.Deletion.LocalDeletionTime < 0:
 		reason = "negative row local deletion time"
+	case r.Deletion.MarkedForDeleteAt == noTimestamp:
+		reason = "row deletion " + noTimestampReason
 	case r.IsEmpty():
 		reason = "empty row: no cells, liveness or deletions"
 	default:
@@ -145,7 +155,8 @@ func validateContents(r *Row, fail func(column, path, reason string) error) erro
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		reason := ""
-		if c.Tombstone || c.TTL != 0 || c.LocalDeletionTime != 0 { // a plain live cell is valid: spare it the call
+		// A plain live cell is valid but for its timestamp: spare it the call.
+		if c.Tombstone || c.TTL != 0 || c.LocalDeletionTime != 0 || c.Timestamp == noTimestamp {
 			reason = cellProblem(c)
 		}
 		if i > 0 { // compareCellKeys, inlined by hand: Validate runs on every merge
@@ -165,8 +176,17 @@ func rowError(key string, r *Row, reason string) error {
 	return &ValidationError{Key: key, Row: true, Clustering: r.Clustering, Reason: reason}
 }
 
+// noTimestamp is Cassandra's "no timestamp" (LivenessInfo.NO_TIMESTAMP,
+// the markedForDeleteAt of DeletionTime.LIVE): Long.MIN_VALUE, which
+// UpdateParameters refuses as the timestamp of any write.
+const noTimestamp = math.MinInt64
+
+const noTimestampReason = "at timestamp -9223372036854775808 (math.MinInt64): Cassandra's no-timestamp, which it refuses for a write"
+
 func livenessProblem(l Liveness) string {
 	switch {
+	case l.Timestamp == noTimestamp:
+		return "liveness " + noTimestampReason
 	case l.TTL < 0:
 		return fmt.Sprintf("liveness with negative TTL %d", l.TTL)
 	case l.TTL == math.MaxInt32:
@@ -195,6 +215,8 @@ func complexDeletionProblem(cds []ComplexDeletion, i int) string {
 
 func cellProblem(c *Cell) string {
 	switch {
+	case c.Timestamp == noTimestamp:
+		return "cell " + noTimestampReason
 	case c.TTL < 0:
 		return fmt.Sprintf("negative TTL %d", c.TTL)
 	case c.LocalDeletionTime < 0:
@@ -240,6 +262,8 @@ func rangeProblem(rt *RangeTombstone) string {
 		return "range tombstone that deletes nothing"
 	case rt.Deletion.LocalDeletionTime < 0:
 		return "negative range tombstone local deletion time"
+	case rt.Deletion.MarkedForDeleteAt == noTimestamp:
+		return "range tombstone " + noTimestampReason
 	}
 	return ""
 }
