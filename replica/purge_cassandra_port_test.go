@@ -57,7 +57,7 @@ func rvPurgeCell(t *rapid.T) replica.Cell {
 	case 0:
 		return replica.Live("c", "v", ts)
 	case 1:
-		ttl := rapid.SampledFrom([]int32{1, 2, 60, 630720000, math.MaxInt32 - 1, math.MaxInt32}).Draw(t, "ttl")
+		ttl := rapid.SampledFrom([]int32{1, 2, 60, maxTTL - 1, maxTTL}).Draw(t, "ttl")
 		return replica.Expiring("c", "v", ts, ttl, max(rvTimes(t, "expiry"), int64(ttl)))
 	}
 	return replica.Tombstone("c", ts, max(rvTimes(t, "ldt"), 0))
@@ -92,7 +92,7 @@ func TestCellPurgeIsCassandras(t *testing.T) {
 // Expired row liveness is dropped exactly when Cassandra's purger drops it.
 func TestLivenessPurgeIsCassandras(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ttl := rapid.SampledFrom([]int32{1, 60, math.MaxInt32 - 1}).Draw(t, "ttl")
+		ttl := rapid.SampledFrom([]int32{1, 60, maxTTL}).Draw(t, "ttl")
 		l := replica.InsertedWithTTL(rapid.Int64Range(1, 3).Draw(t, "ts"), ttl, max(rvTimes(t, "expiry"), 1))
 		if rapid.Bool().Draw(t, "not expiring") {
 			l = replica.Inserted(l.Timestamp)
@@ -149,8 +149,8 @@ func TestPurgeBoundaries(t *testing.T) {
 		{name: "expiry past 2106 (2^32+5) still expires",
 			cell: replica.Expiring("c", "v", 7, 10, 1<<32+5), now: 1<<32 + 5, gc: 1<<32 - 1000,
 			want: replica.Tombstone("c", 7, 1<<32-5), wantKept: true},
-		{name: "TTL 2^31-1 on a cell (no materialized-view meaning): expires normally",
-			cell: replica.Expiring("c", "v", 7, math.MaxInt32, 2*math.MaxInt32), now: 2 * math.MaxInt32, gc: math.MaxInt32,
+		{name: "the largest TTL, MAX_TTL, on a cell past 2038: expires normally",
+			cell: replica.Expiring("c", "v", 7, maxTTL, math.MaxInt32+maxTTL), now: math.MaxInt32 + maxTTL, gc: math.MaxInt32,
 			want: replica.Tombstone("c", 7, math.MaxInt32), wantKept: true},
 		{name: "a tombstone with a negative timestamp is purged by its local deletion time only",
 			cell: replica.Tombstone("c", -5, now-1), now: now, gc: now},

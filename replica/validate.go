@@ -65,6 +65,7 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 //     the expiring liveness; and no liveness with the TTL
 //     2147483647 that Cassandra's materialized views use for expired
 //     liveness, which readpath does not model;
+//   - no TTL past MaxTTL, which Cassandra refuses ("ttl is too large");
 //   - no timestamp of math.MinInt64 on a cell, liveness, or partition, row
 //     or range deletion: Cassandra's "no timestamp" (LivenessInfo's
 //     NO_TIMESTAMP, DeletionTime.LIVE's), which UpdateParameters refuses
@@ -191,6 +192,8 @@ func livenessProblem(l Liveness) string {
 		return fmt.Sprintf("liveness with negative TTL %d", l.TTL)
 	case l.TTL == math.MaxInt32:
 		return "liveness with TTL 2147483647, a materialized view's expired liveness: not supported"
+	case l.TTL > MaxTTL:
+		return "liveness " + ttlTooLarge(l.TTL)
 	case l.ExpiresAt < 0:
 		return "liveness with a negative expiry"
 	case l.TTL > 0 && l.ExpiresAt == 0:
@@ -199,6 +202,15 @@ func livenessProblem(l Liveness) string {
 		return "liveness with an expiry time but no TTL"
 	}
 	return ""
+}
+
+// MaxTTL is the largest TTL, in seconds, that Validate accepts on a cell or
+// a row liveness: 20 years, Cassandra's Attributes.MAX_TTL, past which it
+// refuses a write ("ttl is too large").
+const MaxTTL int32 = 20 * 365 * 24 * 60 * 60
+
+func ttlTooLarge(ttl int32) string {
+	return fmt.Sprintf("TTL %d too large: the maximum is %d s (MaxTTL, 20 years, Cassandra's MAX_TTL)", ttl, MaxTTL)
 }
 
 func complexDeletionProblem(cds []ComplexDeletion, i int) string {
@@ -223,6 +235,8 @@ func cellProblem(c *Cell) string {
 		return "negative local deletion time"
 	case c.Tombstone && c.TTL != 0:
 		return "tombstone with a TTL"
+	case c.TTL > MaxTTL:
+		return "cell " + ttlTooLarge(c.TTL)
 	case c.Tombstone && len(c.Value) != 0:
 		return "tombstone with a value"
 	case c.TTL > 0 && c.LocalDeletionTime == 0:
