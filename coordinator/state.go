@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/readpath/readpath/repair"
@@ -122,7 +123,18 @@ func newRead(c *Coordinator, t *table, req Request) *read {
 // useTable makes t the read's table, and its options the read's.
 func (r *read) useTable(t *table) {
 	r.t, r.opts = t, *t.opts.Load()
-	r.gcBefore = r.nowInSec - r.opts.gcGrace()
+	r.gcBefore = gcBefore(r.nowInSec, r.opts.gcGrace())
+}
+
+// gcBefore is nowInSec less grace (0 or more), saturating at
+// math.MinInt64: a clock before 1970 less a grace near math.MaxInt64
+// wrapped around to a time after the read's, before which every tombstone
+// would be purged.
+func gcBefore(nowInSec, grace int64) int64 {
+	if nowInSec < math.MinInt64+grace {
+		return math.MinInt64
+	}
+	return nowInSec - grace
 }
 
 // release recycles the read's timer, drops its calls, clears the read so
