@@ -23,7 +23,9 @@ const (
 	WriteCDC
 )
 
-// ErrUnknownWriteType is returned, wrapped, by ParseWriteType.
+// ErrUnknownWriteType is returned, wrapped, by ParseWriteType and
+// WriteType.UnmarshalText for a name that is no write type, and by
+// WriteType.MarshalText for an undefined WriteType.
 var ErrUnknownWriteType = errors.New("consistency: unknown write type")
 
 var writeTypeNames = [...]string{
@@ -37,15 +39,30 @@ var writeTypeNames = [...]string{
 	WriteCDC:           "CDC",
 }
 
-// String returns the protocol name, such as "UNLOGGED_BATCH".
+// WriteTypes returns every write type in protocol order, in a new slice
+// that the caller may modify.
+func WriteTypes() []WriteType {
+	ws := make([]WriteType, len(writeTypeNames))
+	for i := range ws {
+		ws[i] = WriteType(i)
+	}
+	return ws
+}
+
+// Valid reports whether w is one of the defined write types.
+func (w WriteType) Valid() bool { return int(w) < len(writeTypeNames) }
+
+// String returns the protocol name, such as "UNLOGGED_BATCH". An undefined
+// value prints as "WriteType(42)".
 func (w WriteType) String() string {
-	if int(w) >= len(writeTypeNames) {
+	if !w.Valid() {
 		return "WriteType(" + strconv.Itoa(int(w)) + ")"
 	}
 	return writeTypeNames[w]
 }
 
-// ParseWriteType parses a protocol name in any letter case.
+// ParseWriteType parses a protocol name in any letter case, such as
+// "unlogged_batch". It does not trim white space.
 func ParseWriteType(s string) (WriteType, error) {
 	for i, name := range writeTypeNames {
 		if equalFoldASCII(s, name) {
@@ -53,4 +70,24 @@ func ParseWriteType(s string) (WriteType, error) {
 		}
 	}
 	return 0, fmt.Errorf("%w %q", ErrUnknownWriteType, s)
+}
+
+// MarshalText implements encoding.TextMarshaler with the protocol name.
+// An undefined WriteType is an error wrapping ErrUnknownWriteType.
+func (w WriteType) MarshalText() ([]byte, error) {
+	if !w.Valid() {
+		return nil, fmt.Errorf("%w: %d", ErrUnknownWriteType, uint8(w))
+	}
+	return []byte(w.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseWriteType. On
+// error w is left unchanged.
+func (w *WriteType) UnmarshalText(b []byte) error {
+	v, err := ParseWriteType(string(b))
+	if err != nil {
+		return err
+	}
+	*w = v
+	return nil
 }
