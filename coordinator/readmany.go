@@ -42,7 +42,9 @@ type ManyRequest struct {
 	// the page before returned of it; nil or empty reads every key from its
 	// start.
 	PagingState []byte
-	// Concurrency bounds the reads running at once. Default 32.
+	// Concurrency bounds the reads running at once. Default 32. One past
+	// the number of distinct keys, up to math.MaxInt, costs what that
+	// number does: ReadMany starts no more goroutines than keys.
 	Concurrency int
 	// NowInSec, if not 0, is the time of every read (see Request); 0
 	// takes the coordinator's clock when ReadMany starts, for every key.
