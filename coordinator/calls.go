@@ -167,7 +167,9 @@ func (k *call) read() {
 // own error wrapping context.Canceled (a client's torn-down stream, say),
 // while the read still waits, is its failure; and so is one at the read's
 // deadline, when a context the replica derived from its request's says
-// Canceled (its Cause says DeadlineExceeded): the request timed out.
+// Canceled (its Cause says DeadlineExceeded): the request timed out. A
+// replica that returned an error once its context had ended has the
+// context's error instead (see cutShort).
 func (k *call) cancelled() bool {
 	return k.err != nil && k.ctx.Err() == context.Canceled && errors.Is(k.err, context.Canceled)
 }
@@ -217,7 +219,7 @@ func (k *call) report() {
 func (k *call) safeRead() (err error) {
 	defer k.c.recoverReplica(k.cand, &err)
 	resp, err := k.cand.r.Read(k.ctx, k.cmd)
-	err = usable(err, "replica", k.cand.ep.ID)
+	err = usable(cutShort(k.ctx, err), "replica", k.cand.ep.ID)
 	k.tombstones = resp.Tombstones
 	switch {
 	case err != nil:
@@ -231,7 +233,28 @@ func (k *call) safeRead() (err error) {
 
 func (c *Coordinator) safeApply(ctx context.Context, cand candidate, m replica.Mutation) (err error) {
 	defer c.recoverReplica(cand, &err)
-	return usable(cand.r.Apply(ctx, m), "replica", cand.ep.ID)
+	return usable(cutShort(ctx, cand.r.Apply(ctx, m)), "replica", cand.ep.ID)
+}
+
+// cutShort returns the error of a request that returned err under ctx:
+// ctx's error if ctx had ended by then, whatever err the replica gave.
+// The coordinator, or its caller, cut such a request short (its read had
+// its answers, a hedge won, the read or the write timed out, the caller
+// gave up, Close), and an adapter that answers a cancelled context with a
+// transport error of its own (replica.ErrConnectionFailed, a gRPC
+// Unavailable) would otherwise have had a failure detector convict a
+// healthy node, the snitch count it a miss and the trace show it failed.
+// It is decided as the replica returns: a request that failed before its
+// context ended keeps its error (one that failed as the context ended may
+// be taken for cut short), and a panic, an answer or an answer that fails
+// its checks is the replica's, whenever it came.
+func cutShort(ctx context.Context, err error) error {
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+	}
+	return err
 }
 
 // recoverReplica turns a replica's panic into its failure.

@@ -242,8 +242,13 @@ func (sc *score) outstanding() int64 {
 // answer made the replicas they asked look missing, and fast; an error
 // wrapping context.Canceled otherwise is the replica's failure. timedOut
 // says whether the request ended at the read timeout, whatever error the
-// replica's context gave (a derived one says Canceled): its time is how
-// long the replica was waited for, a lower bound of its latency.
+// replica's context gave (a derived one says Canceled), or any error it
+// returned once the deadline had passed (see cutShort): its time is how
+// long the replica was waited for, a lower bound of its latency, unless
+// it was sent before the latest answered one: the replica has answered
+// since, and a request stuck past its deadline that returned a minute
+// late, as a node whose connection was reset at last, ranked a healthy
+// replica last.
 func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
 	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
@@ -267,7 +272,7 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		}
 	}
 	switch {
-	case err == nil, timedOut:
+	case err == nil, timedOut && seq >= sc.answeredSeq.Load():
 		if sc.provisional.Load() {
 			sc.provisional.Store(false)
 			sc.reset.Store(true)

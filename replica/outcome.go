@@ -52,8 +52,15 @@ var connectionErrnos = []error{
 type Outcome struct {
 	Replica  Replica
 	Endpoint Endpoint
-	// Err is nil for an answer. A request cancelled because the read no
-	// longer needed it ends with the context's error.
+	// Err is nil for an answer. A request the coordinator or its caller
+	// cut short (the read had its answers, a hedge won, the read or a
+	// repair write timed out, the caller gave up, Close) ends with the
+	// context's error, whatever error the adapter returned once its
+	// context had ended: a transport error an adapter gives for a
+	// cancelled call (ErrConnectionFailed, say) is not the node's failure.
+	// It is decided as the call returns: one that failed before its
+	// context ended keeps its error. A panic is the replica's failure
+	// whenever it comes.
 	Err error
 	// Latency is from when the request was sent to when it ended.
 	Latency time.Duration

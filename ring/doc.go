@@ -124,7 +124,9 @@
 // failure (replica.IsConnectionFailure: refused, reset, unreachable)
 // convicts the replica at once, as gocql marks a host down (set
 // ConnectionFailures for more; a success in between starts the count
-// again). Timeouts and every other error never convict: a slow replica
+// again). A request the coordinator cut short is told with its
+// context's error, whatever its adapter returned, so it never convicts.
+// Timeouts and every other error never convict: a slow replica
 // keeps its place and the snitch ranks it down, so a slow cluster does not
 // turn into an unavailable one. A convicted replica whose Replica is a
 // replica.Prober is probed after 1 s, 2 s, 4 s... up to 60 s, less up to
