@@ -10,7 +10,13 @@ import "time"
 // names no node (ReportOutcome ignores it too). Stamp a heartbeat with
 // the time it arrived, by the clock the detector's checks read
 // (time.Now): one stamped ahead of it makes the heartbeats after it look
-// out of order until that time, and the node unconvictable meanwhile.
+// out of order until that time, and the node unconvictable meanwhile. Pass
+// time.Now's reading as it is: a time without its monotonic clock reading
+// (after UTC, Local, In or Round(0), or from time.Unix or a decoder) is
+// judged by the wall clock, which a step (NTP, a resumed VM) moves. A step
+// forward of about 18 mean intervals then convicts every node so stamped
+// at the next check, and one back keeps their phi at 0, and their
+// heartbeats ignored, for as long as the step.
 func (d *Detector) Heartbeat(id string, at time.Time) {
 	if id == "" {
 		return
