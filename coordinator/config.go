@@ -19,7 +19,8 @@ import (
 // table. The coordinator calls it once per read; it must be safe for
 // concurrent use. Replicas come in the locator's static order (ring order,
 // say), at most the replication's total factor of them, and at most its
-// factor there in the local datacenter: the natural replicas, not a
+// factor there in each datacenter (a read refuses more in the local one,
+// and at a level that is not DC-local in any): the natural replicas, not a
 // write's pending ones. The coordinator reorders its own copy by
 // proximity, and neither modifies nor keeps the slice, so a locator may
 // hand out a cached one; one that does should be a PlacementLocator too,

@@ -13,7 +13,8 @@ import (
 // ErrBadPlacement is wrapped by the errors of a read whose locator answered
 // something unusable: no replicas, a nil replica, one whose endpoint has an
 // empty ID, a replica ID listed twice, more replicas than the replication's
-// total factor or, in the local datacenter, than its factor there, or an
+// total factor or, in the local datacenter, than its factor there (or in
+// any datacenter, for a read at a level that is not DC-local), or an
 // invalid replication.
 var ErrBadPlacement = errors.New("coordinator: bad placement")
 
@@ -59,6 +60,48 @@ func checkPlacement(reps []replica.Replica, eps []replica.Endpoint, repl consist
 		return tooManyLocal(local, localDC, repl)
 	}
 	return nil
+}
+
+// overListed returns a datacenter where eps lists more replicas than
+// repl's factor there, and how many it lists; n is 0 if none does. A read
+// at a level that is not DC-local counts every datacenter's replicas (as
+// EACH_QUORUM counts a quorum of each), so an extra one, holding none of
+// the data, would answer for the one that does. Under Simple, whose
+// factor in any datacenter is the total, none does.
+func overListed(eps []replica.Endpoint, repl consistency.Replication) (dc string, n int) {
+	if repl.IsSimple() {
+		return "", 0
+	}
+	type count struct {
+		dc string
+		n  int
+	}
+	var room [16]count // on the stack: a read over up to 16 datacenters allocates nothing for it
+	counts := room[:0]
+	j := 0 // the last replica's datacenter: replicas of one often follow each other
+	for i := range eps {
+		name := eps[i].Datacenter
+		if j >= len(counts) || counts[j].dc != name {
+			for j = 0; j < len(counts) && counts[j].dc != name; j++ {
+			}
+			if j == len(counts) {
+				counts = append(counts, count{name, 0})
+			}
+		}
+		counts[j].n++
+	}
+	for _, c := range counts {
+		if c.n > repl.Factor(c.dc) {
+			return c.dc, c.n
+		}
+	}
+	return "", 0
+}
+
+// tooMany is the error of a placement with n replicas in datacenter dc,
+// more than its factor there, read at level, which counts them.
+func tooMany(n int, dc string, repl consistency.Replication, level consistency.Level) error {
+	return fmt.Errorf("%w: %d replicas in the datacenter %q for a factor of %d, which a read at %v counts", ErrBadPlacement, n, dc, repl.Factor(dc), level)
 }
 
 // tooManyLocal is the error of a placement with n replicas in the local

@@ -56,7 +56,8 @@ type placedDC struct {
 // empty ID or one listed twice, more replicas than the total factor, a
 // replica whose Endpoint panics, or an invalid replication. More replicas
 // in a datacenter than its factor there are refused by reads whose
-// coordinator is there, as with a Locator.
+// coordinator is there, and by every read at a level that is not
+// DC-local, as with a Locator.
 func NewPlacement(reps []replica.Replica, repl consistency.Replication) (*Placement, error) {
 	eps, err := endpoints(reps, make([]replica.Endpoint, 0, len(reps)), nil)
 	if err == nil {
@@ -104,7 +105,9 @@ func (p *Placement) in(dc string) []int32 {
 // (and for a DC-local read of a placement with no local replica, which
 // fails explaining where its replicas are). It checks what NewPlacement
 // could not, the replicas in the local datacenter against its factor, as
-// checkPlacement does for a Locator's answer.
+// checkPlacement does for a Locator's answer, and at a level that is not
+// DC-local those of every datacenter, as the read of a Locator's answer
+// does (see overListed).
 func (p *Placement) forRead(level consistency.Level, localDC string) (only []int32, err error) {
 	local := p.in(localDC)
 	if len(local) > p.repl.Factor(localDC) {
@@ -112,6 +115,11 @@ func (p *Placement) forRead(level consistency.Level, localDC string) (only []int
 	}
 	if level.IsDatacenterLocal() {
 		return local, nil
+	}
+	for _, d := range p.dcs {
+		if n := int(d.to - d.from); !p.repl.IsSimple() && n > p.repl.Factor(d.name) {
+			return nil, tooMany(n, d.name, p.repl, level)
+		}
 	}
 	return nil, nil
 }

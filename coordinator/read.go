@@ -155,6 +155,11 @@ func (r *read) locate() ([]replica.Replica, []replica.Endpoint, consistency.Repl
 	if err == nil {
 		err = checkPlacement(reps, eps, repl, r.c.cfg.LocalDatacenter, true, &r.wide.dups)
 	}
+	if err == nil && !r.req.Level.IsDatacenterLocal() {
+		if dc, n := overListed(eps, repl); n > 0 {
+			err = tooMany(n, dc, repl, r.req.Level)
+		}
+	}
 	return reps, eps, repl, err
 }
 

@@ -39,7 +39,8 @@ func (c *Cluster) knowTable(table string) error {
 // replicas ids, in that order, on any racks, as many as the replication
 // places: at most its total factor, and under NetworkTopology at most each
 // datacenter's factor there (a coordinator refuses more in its local
-// datacenter: see coordinator.Locator). It fails with an error wrapping
+// datacenter, and in any at a level that is not DC-local: see
+// coordinator.Locator). It fails with an error wrapping
 // ErrUnknownReplica or ErrUnknownTable, or a *ConfigError for no, too many
 // or repeated ids, and then changes nothing.
 func (c *Cluster) Pin(table, key string, ids ...string) error {
