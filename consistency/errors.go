@@ -12,7 +12,8 @@ import (
 // for a DC-local level, the local datacenter whose replicas were counted
 // (Cassandra's message does not name it there, but a misspelt local
 // datacenter, which holds no replica, is then plain to see). Error names a
-// non-empty Datacenter.
+// non-empty Datacenter. It is not modified after it is returned, so it may be
+// shared between goroutines.
 type UnavailableError struct {
 	Level      Level
 	Required   int
@@ -31,7 +32,8 @@ func (e *UnavailableError) Error() string {
 
 // ReadTimeoutError reports that a read did not hear from BlockFor replicas in
 // time: Received answered, and DataPresent says whether the full data
-// response was among them (if not, only digests arrived).
+// response was among them (if not, only digests arrived). It is not modified
+// after it is returned, so it may be shared between goroutines.
 type ReadTimeoutError struct {
 	Level       Level
 	BlockFor    int
@@ -56,7 +58,8 @@ func (e *ReadTimeoutError) Unwrap() error { return e.Cause }
 
 // ReadFailureError reports that so many replicas failed that a read at Level
 // could no longer hear from BlockFor of them. Reasons maps a failed replica's
-// ID to its error.
+// ID to its error. It is not modified after it is returned, so it may be
+// shared between goroutines.
 type ReadFailureError struct {
 	Level       Level
 	BlockFor    int
@@ -76,7 +79,8 @@ func (e *ReadFailureError) Error() string {
 func (e *ReadFailureError) Unwrap() []error { return reasonsList(e.Reasons) }
 
 // WriteTimeoutError reports that a write of WriteType was not acknowledged by
-// BlockFor replicas in time; Received acknowledged it.
+// BlockFor replicas in time; Received acknowledged it. It is not modified
+// after it is returned, so it may be shared between goroutines.
 type WriteTimeoutError struct {
 	Level     Level
 	WriteType WriteType
@@ -96,7 +100,8 @@ func (e *WriteTimeoutError) Error() string {
 func (e *WriteTimeoutError) Unwrap() error { return e.Cause }
 
 // WriteFailureError reports that so many replicas failed a write of WriteType
-// that BlockFor acknowledgements could no longer arrive.
+// that BlockFor acknowledgements could no longer arrive. It is not modified
+// after it is returned, so it may be shared between goroutines.
 type WriteFailureError struct {
 	Level     Level
 	WriteType WriteType

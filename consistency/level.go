@@ -7,7 +7,8 @@ import (
 )
 
 // Level is a consistency level. Its numeric value is the level's code in
-// Cassandra's native protocol, so it can be put on the wire as is.
+// Cassandra's native protocol, so it can be put on the wire as is. It is
+// a plain value, safe for concurrent use.
 type Level uint8
 
 // The consistency levels, numbered as in Cassandra's native protocol.

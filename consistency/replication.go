@@ -12,7 +12,8 @@ import (
 // ErrInvalidReplication is returned, wrapped, by Replication.Validate.
 var ErrInvalidReplication = errors.New("consistency: invalid replication")
 
-// DatacenterFactor is the number of replicas one datacenter holds.
+// DatacenterFactor is the number of replicas one datacenter holds. It is
+// a plain value, safe for concurrent use.
 type DatacenterFactor struct {
 	Datacenter string
 	Factor     int

@@ -8,7 +8,7 @@ import (
 
 // WriteType is the kind of write that timed out or failed, as Cassandra
 // reports it. Retry policies decide by it: a BATCH_LOG write is safe to retry,
-// a COUNTER write is not.
+// a COUNTER write is not. It is a plain value, safe for concurrent use.
 type WriteType uint8
 
 // The write types of Cassandra's native protocol.

@@ -24,7 +24,8 @@ import (
 // was dropped: a repair write to its replica was running, and the last to
 // end took Took, half the read timeout (Timeout) or more, so the replica
 // is written one repair at a time until one takes less, or one begins a
-// read timeout or more after it ended.
+// read timeout or more after it ended. It is not modified once made and
+// is safe for concurrent reads.
 type RepairSlowError struct {
 	Endpoint replica.Endpoint
 	Took     time.Duration

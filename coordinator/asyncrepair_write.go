@@ -37,7 +37,8 @@ import (
 // repair was dropped: a recent repair write to its replica returned at its
 // deadline (see Config.ReadTimeout) or after, and the replica is sent one
 // write at a time, each a read timeout after the last ended, until one
-// returns in time.
+// returns in time. It is not modified once made and is safe for concurrent
+// reads.
 type RepairTimingOutError struct{ Endpoint replica.Endpoint }
 
 func (e *RepairTimingOutError) Error() string {

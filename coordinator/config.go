@@ -31,7 +31,8 @@ type Locator interface {
 	Locate(table, key string) ([]replica.Replica, consistency.Replication, error)
 }
 
-// LocatorFunc adapts a function to Locator.
+// LocatorFunc adapts a function to Locator. It is safe for concurrent use
+// if the function is, as a Locator must be.
 type LocatorFunc func(table, key string) ([]replica.Replica, consistency.Replication, error)
 
 // Locate calls f.
@@ -56,7 +57,8 @@ type Liveness interface {
 }
 
 // Config configures a Coordinator. Zero fields take the documented defaults;
-// New rejects invalid values with an error wrapping ErrInvalidConfig.
+// New rejects invalid values with an error wrapping ErrInvalidConfig. It is
+// a plain value, safe for concurrent reads.
 type Config struct {
 	// Locator finds the replicas of (table, key). Required. If it is a
 	// PlacementLocator, reads call LocatePlacement instead of Locate.
@@ -192,7 +194,7 @@ type Config struct {
 // a hedge storm, and one table's storm cannot spend another's allowance.
 //
 // A zero field takes its default; a negative Percent or MinPerSecond
-// means none.
+// means none. It is a plain value, safe for concurrent reads.
 type HedgeBudget struct {
 	// Percent is the fraction of a table's reads, at most 1, that may take
 	// a speculative action. Default 0.1; negative: none beyond the floor.
@@ -213,7 +215,8 @@ type HedgeBudget struct {
 }
 
 // SnitchConfig tunes the dynamic snitch, which orders a read's candidate
-// replicas by their recent latency within each proximity group.
+// replicas by their recent latency within each proximity group. It is a
+// plain value, safe for concurrent reads.
 type SnitchConfig struct {
 	// Disabled keeps the locator's static order, replicas at their
 	// MaxAbandonedPerReplica cap included.

@@ -17,6 +17,7 @@ var ErrWrongKey = errors.New("coordinator: replica answered with the wrong parti
 // PanicError is the failure recorded for a replica whose Read or Apply
 // panicked, or called runtime.Goexit (Value then says so). The
 // coordinator recovers the panic; the read goes on without that replica.
+// It is not modified once made and is safe for concurrent reads.
 type PanicError struct {
 	Endpoint replica.Endpoint
 	Value    any

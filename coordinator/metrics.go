@@ -19,7 +19,8 @@ import (
 // (ErrInvalidRequest) or one made after Close (ErrClosed), counts
 // nowhere: its caller has the error. A DC-local level without
 // Config.LocalDatacenter is found only once the read has located its
-// replicas (see ErrInvalidRequest): that read counts, in OtherErrors.
+// replicas (see ErrInvalidRequest): that read counts, in OtherErrors. A
+// Metrics is a plain value, a snapshot, safe for concurrent reads.
 type Metrics struct {
 	Total TableMetrics
 	// Tables lists, sorted by name, the tables the coordinator keeps
@@ -38,6 +39,7 @@ type Metrics struct {
 }
 
 // TableMetrics are the read-path metrics of one table (or all of them).
+// It is a plain value, safe for concurrent reads.
 type TableMetrics struct {
 	Table        string // "" for the total
 	Reads        int64
@@ -112,7 +114,8 @@ type TableMetrics struct {
 // LatencySummary summarises a latency distribution over the tracker's
 // recent window: Count is the latencies in it, not a counter, and falls as
 // the window moves on. For a latency histogram since start (Prometheus,
-// OpenTelemetry), time Read in a wrapper.
+// OpenTelemetry), time Read in a wrapper. It is a plain value, safe for
+// concurrent reads.
 type LatencySummary struct {
 	Count               int64
 	Mean, P50, P99, Max time.Duration

@@ -12,7 +12,8 @@ import (
 // tracing or tests. Its methods are called synchronously on the read's
 // goroutine, an ASYNC repair worker's, or Close's for the queued repairs it
 // drops (so an Observer must not wait on a lock held around Close); they
-// must be quick and must not block. They may be called concurrently. A
+// must be quick and must not block. They may be called concurrently: an
+// Observer must be safe for concurrent use. A
 // panic in them is logged (Config.Logger) and otherwise ignored; a
 // runtime.Goexit (t.FailNow) ends the goroutine, and a read it ends counts
 // in OtherErrors, its hedges, if its first round had not ended, as failed.
@@ -35,7 +36,8 @@ type Observer interface {
 // An Observer that wraps another (to count events, say) hides the wrapped
 // one's ContextObserver unless it is one too: implement the Context methods,
 // calling the wrapped observer's Context methods if it has them, else its
-// OnHedge and OnRepair.
+// OnHedge and OnRepair. Like an Observer, it must be safe for concurrent
+// use.
 type ContextObserver interface {
 	Observer
 	OnHedgeContext(ctx context.Context, e HedgeEvent)
@@ -96,7 +98,8 @@ func (c *Coordinator) logHookPanic(hook string, v any) {
 }
 
 // HedgeEvent is a speculative action that was taken: a request, or (for
-// additional writes) the first of its requests.
+// additional writes) the first of its requests. It is a plain value, safe
+// for concurrent reads.
 type HedgeEvent struct {
 	Table, Key string
 	To         replica.Endpoint
@@ -114,7 +117,9 @@ type HedgeEvent struct {
 	After time.Duration
 }
 
-// RepairEvent is the outcome of one read-repair write.
+// RepairEvent is the outcome of one read-repair write. It is a plain
+// value, safe for concurrent reads; see Mutation for how long its memory
+// lasts.
 type RepairEvent struct {
 	Table, Key string
 	To         replica.Endpoint
@@ -144,7 +149,8 @@ type RepairEvent struct {
 	Took time.Duration
 }
 
-// ObserverFuncs adapts functions to Observer; nil fields are skipped.
+// ObserverFuncs adapts functions to Observer; nil fields are skipped. It
+// is safe for concurrent use if its functions are.
 type ObserverFuncs struct {
 	Hedge  func(HedgeEvent)
 	Repair func(RepairEvent)

@@ -17,7 +17,8 @@ import (
 // {"speculative_retry": "99p", "read_repair": "BLOCKING", "strategy":
 // "DATA_AND_DIGESTS", "additional_write_policy": "99p",
 // "gc_grace_seconds": 864000}, where 0 is no grace, unlike Go's
-// GCGraceSeconds. See MarshalJSON and UnmarshalJSON.
+// GCGraceSeconds. See MarshalJSON and UnmarshalJSON. It is a plain value,
+// safe for concurrent reads.
 type TableOptions struct {
 	// SpeculativeRetry decides when a slow read is hedged. The zero value
 	// is the default, 99p.
@@ -103,7 +104,8 @@ func (o TableOptions) validate() error {
 	return nil
 }
 
-// Strategy is how a read asks its replicas for data.
+// Strategy is how a read asks its replicas for data. It is a plain value,
+// safe for concurrent use.
 type Strategy uint8
 
 const (

@@ -11,7 +11,8 @@ import (
 // which a Coordinator's reads use instead of Locate: a locator that keeps
 // its placements (a token ring keeps one per range) so spares every read
 // the check of its replicas, and a DC-local read the asking of the other
-// datacenters' replicas for their endpoints. A *ring.Locator is one.
+// datacenters' replicas for their endpoints. A *ring.Locator is one. Like
+// a Locator, it must be safe for concurrent use.
 type PlacementLocator interface {
 	Locator
 	// LocatePlacement returns the placement of (table, key): the replicas

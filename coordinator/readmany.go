@@ -14,7 +14,9 @@ import (
 
 // ManyRequest is a read of several partitions of one table at one level,
 // as CQL's SELECT … WHERE pk IN (…), or the multi-get of The Tail at Scale.
-// As with Request, ReadMany keeps nothing of it once it returns.
+// As with Request, ReadMany keeps nothing of it once it returns. A ManyRequest
+// is a plain value; sharing one between goroutines is safe as long as nobody
+// modifies its slices.
 type ManyRequest struct {
 	Table string
 	// Keys are the partitions to read; a key listed twice is read once.
@@ -61,7 +63,8 @@ type ManyRequest struct {
 // KeyResult is the outcome of one key of a ReadMany: its result, or the
 // error its read ended with. To release the results, release each in its
 // place, for i := range results { results[i].Result.Release() }: a range
-// loop's copy would hand back memory the slice's Result still shows.
+// loop's copy would hand back memory the slice's Result still shows. It
+// is safe for concurrent reads until its Result is released.
 type KeyResult struct {
 	Key    string
 	Result Result

@@ -12,7 +12,8 @@ import (
 
 // ReplicaMetrics is the coordinator's view of one replica that was a live
 // candidate of its reads (sent requests or not): where it is, how it has
-// answered, and how the snitch ranks it.
+// answered, and how the snitch ranks it. It is a plain value, safe for
+// concurrent reads.
 type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
 	// Requests counts the read requests sent to it; Misses those that

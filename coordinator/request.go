@@ -19,6 +19,8 @@ var ErrInvalidRequest = errors.New("coordinator: invalid request")
 // Request is one read of one partition. Read keeps nothing of it once it
 // returns: it reads copies of Columns and Query.Slices, so the caller may
 // reuse them, even while a request the read gave up on is still answered.
+// A Request is a plain value; sharing one between goroutines is safe as
+// long as nobody modifies its slices.
 type Request struct {
 	Table string
 	Key   string
@@ -124,7 +126,8 @@ func (req Request) paged(q replica.Query, remaining int) (replica.Query, int) {
 // Trace: what it sent and how each request ended, for a tracer or a log.
 // A read refused before it started (a bad request, ErrClosed) has a zero
 // Trace; one refused for a DC-local level without Config.LocalDatacenter
-// has the Trace of its planning (see ErrInvalidRequest).
+// has the Trace of its planning (see ErrInvalidRequest). A Result is safe
+// for concurrent reads until Release.
 type Result struct {
 	// Partition is the reconciled data, tombstones included: empty (no
 	// rows) when no replica holds the partition. Under a query it holds

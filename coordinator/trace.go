@@ -9,7 +9,8 @@ import (
 
 // Trace records what one read did, cheaply enough to be always on. Times
 // are offsets from Start, on the coordinator's clock (virtual inside a
-// testing/synctest bubble).
+// testing/synctest bubble). It is a plain value that no read refers to
+// once returned, safe for concurrent reads.
 type Trace struct {
 	Start    time.Time
 	Duration time.Duration
@@ -54,7 +55,8 @@ func (t Trace) detach() Trace {
 	return t
 }
 
-// RequestKind is what a request asked for.
+// RequestKind is what a request asked for. It is a plain value, safe for
+// concurrent use.
 type RequestKind uint8
 
 // The kinds of request a read sends.
@@ -82,7 +84,8 @@ func enumName[T ~uint8](v T, names []string, typ string) string {
 	return typ + "(" + strconv.Itoa(int(v)) + ")"
 }
 
-// Phase is the part of a read a request belongs to.
+// Phase is the part of a read a request belongs to. It is a plain value,
+// safe for concurrent use.
 type Phase uint8
 
 // The phases of a read.
@@ -98,7 +101,8 @@ func (p Phase) String() string {
 	return enumName(p, []string{"initial", "speculative", "reconcile", "repair", "short read"}, "Phase")
 }
 
-// Outcome is how a request ended, as far as the read saw.
+// Outcome is how a request ended, as far as the read saw. It is a plain
+// value, safe for concurrent use.
 type Outcome uint8
 
 // The outcomes of a request.
@@ -112,7 +116,8 @@ func (o Outcome) String() string {
 	return enumName(o, []string{"pending", "answered", "failed"}, "Outcome")
 }
 
-// RequestTrace is one request of a read.
+// RequestTrace is one request of a read. It is a plain value, safe for
+// concurrent reads.
 type RequestTrace struct {
 	Endpoint string
 	Rack     string
@@ -132,7 +137,8 @@ type RequestTrace struct {
 	Err  error
 }
 
-// HedgeTrace says whether and why a read hedged.
+// HedgeTrace says whether and why a read hedged. It is a plain value,
+// safe for concurrent reads.
 type HedgeTrace struct {
 	// Fired is true when a speculative request was sent; At is when (or,
 	// suppressed, when it was due), To the replica it went to, and Won
@@ -149,7 +155,8 @@ type HedgeTrace struct {
 	Postponed int
 }
 
-// SuppressCause is why a due hedge was not sent.
+// SuppressCause is why a due hedge was not sent. It is a plain value,
+// safe for concurrent use.
 type SuppressCause uint8
 
 // The reasons a hedge is not sent.

@@ -8,7 +8,8 @@ import (
 )
 
 // Digest is a 128-bit digest of a replica response. Two digests are compared
-// with ==; the zero Digest is no partition's digest in practice.
+// with ==; the zero Digest is no partition's digest in practice. It is a
+// plain value, safe for concurrent use.
 type Digest [16]byte
 
 // String returns the digest in lower-case hex.
@@ -17,7 +18,9 @@ func (d Digest) String() string { return hex.EncodeToString(d[:]) }
 // ErrInvalidDigest is matched by every *ParseError.
 var ErrInvalidDigest = errors.New("digest: invalid digest")
 
-// ParseError reports a string that is not a digest written by String.
+// ParseError reports a string that is not a digest written by String. It
+// is not modified after it is returned, so it may be shared between
+// goroutines.
 type ParseError struct {
 	Input  string
 	Reason string

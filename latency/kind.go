@@ -5,7 +5,8 @@ import (
 	"strconv"
 )
 
-// Kind is the shape of a speculative retry policy.
+// Kind is the shape of a speculative retry policy. It is a plain value,
+// safe for concurrent use.
 type Kind uint8
 
 // The kinds of speculative retry policy. The zero Kind is none of them.

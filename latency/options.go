@@ -11,7 +11,7 @@ const DefaultWindow = time.Minute
 const MinWindow = parts * time.Nanosecond
 
 // Option configures a Tracker (and, through NewRegistry, every tracker of a
-// registry).
+// registry). Options are immutable and may be shared between goroutines.
 type Option func(*trackerConfig)
 
 type trackerConfig struct {

@@ -52,7 +52,8 @@ type thresholdState struct {
 	need uint32 // samples that make the first threshold; 0 once it had them
 }
 
-// ThresholdOption configures a Threshold.
+// ThresholdOption configures a Threshold. Options are immutable and may
+// be shared between goroutines.
 type ThresholdOption func(*Threshold)
 
 // WithRefresh sets how long a computed threshold is reused (default

@@ -14,7 +14,8 @@ var cdBytes = int(unsafe.Sizeof(replica.ComplexDeletion{}))
 // write returned, having copied what it keeps) builds its next diffs
 // there, where each diff was new memory. A diff built in a room is valid
 // until the room is reset or used again; its range tombstones, which few
-// diffs hold, are new memory. The zero DiffRoom is empty and ready.
+// diffs hold, are new memory. The zero DiffRoom is empty and ready. A
+// DiffRoom is not safe for concurrent use: give each goroutine its own.
 type DiffRoom struct {
 	rows   []replica.Row
 	cells  []replica.Cell

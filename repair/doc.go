@@ -58,6 +58,6 @@
 // Mode names a table's read-repair mode (BLOCKING, NONE or ASYNC), which the
 // coordinator honours.
 //
-// Everything here but a Resolver is safe for concurrent use as long as
-// nobody modifies the partitions passed in.
+// Everything here but a Resolver, Blocks and a DiffRoom is safe for
+// concurrent use as long as nobody modifies the partitions passed in.
 package repair

@@ -49,6 +49,7 @@ var connectionErrnos = []error{
 }
 
 // Outcome is how one request to a replica ended, as the coordinator saw it.
+// It is a plain value, safe for concurrent reads.
 type Outcome struct {
 	Replica  Replica
 	Endpoint Endpoint
@@ -83,7 +84,8 @@ type OutcomeReporter interface {
 // errors.ErrUnsupported says that the replica cannot be probed after all,
 // and a failure detector then treats it as no Prober: a decorator of
 // replicas (adding metrics, say) implements Probe to forward it, and
-// returns that for a replica that is not one.
+// returns that for a replica that is not one. Like Read and Apply, Probe
+// must be safe for concurrent use.
 type Prober interface {
 	Probe(ctx context.Context) error
 }

@@ -8,6 +8,7 @@ import (
 
 // Endpoint names a replica and says where it lives. ID must be unique in a
 // cluster; the coordinator uses Datacenter for DC-local levels and proximity.
+// It is a plain value, safe for concurrent use.
 type Endpoint struct {
 	ID         string
 	Datacenter string
@@ -107,7 +108,9 @@ type Command struct {
 	TombstoneFailureThreshold int
 }
 
-// Response is a replica's answer to a Command.
+// Response is a replica's answer to a Command. A Response is a plain
+// value; sharing one between goroutines is safe as long as nobody
+// modifies its Partition.
 type Response struct {
 	// Partition is the data, for a data command. It is empty (no rows, not
 	// deleted) when the replica does not hold the partition.
@@ -123,7 +126,9 @@ type Response struct {
 }
 
 // Mutation is an update of one partition of a table. Applying it merges
-// Partition into the replica's copy.
+// Partition into the replica's copy. A Mutation is a plain value; sharing
+// one between goroutines is safe as long as nobody modifies its
+// Partition.
 type Mutation struct {
 	Table     string
 	Partition Partition

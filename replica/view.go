@@ -19,7 +19,8 @@ type View struct {
 	Rows []ViewRow
 }
 
-// ViewRow is one row of a View, a plain value like it.
+// ViewRow is one row of a View, a plain value like it, safe to share as
+// long as nobody modifies it.
 type ViewRow struct {
 	Clustering string
 	// Static marks the row that stands for a partition holding only static

@@ -7,7 +7,8 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// Cause says why a Detector changed its mind about a node.
+// Cause says why a Detector changed its mind about a node. It is a plain
+// value, safe for concurrent use.
 type Cause uint8
 
 // The causes of a Change.
@@ -34,7 +35,8 @@ func (c Cause) String() string {
 	return "Cause(" + strconv.Itoa(int(c)) + ")"
 }
 
-// Change is a transition of a node between up and down.
+// Change is a transition of a node between up and down. It is a plain
+// value, safe for concurrent use.
 type Change struct {
 	// Endpoint is the node as the detector knows it: a node known only by
 	// its heartbeats has only an ID.

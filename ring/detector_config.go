@@ -10,7 +10,8 @@ import (
 )
 
 // DetectorConfig configures a Detector. Zero fields take the documented
-// defaults; NewDetector rejects invalid values with a *ConfigError.
+// defaults; NewDetector rejects invalid values with a *ConfigError. It is
+// a plain value, safe for concurrent reads.
 type DetectorConfig struct {
 	// PhiConvictThreshold convicts a node whose heartbeats' phi exceeds it.
 	// Default 8, Cassandra's phi_convict_threshold: about 18.4 mean

@@ -9,7 +9,8 @@ import (
 )
 
 // NodeState is a Detector's view of one node it tracks, for an exporter:
-// a gauge per node of whether it is up, and why not.
+// a gauge per node of whether it is up, and why not. It is a plain value,
+// safe for concurrent use.
 type NodeState struct {
 	// Endpoint is the node as the detector knows it: from its last
 	// connection failure, if any; a node known only by its heartbeats has

@@ -20,6 +20,8 @@ var (
 
 // NodeError rejects one node: an empty ID, no tokens, or (for a Locator) a
 // replica from Connect that is nil or whose endpoint does not match the node.
+// It is not modified after it is returned, so it may be shared between
+// goroutines.
 type NodeError struct {
 	ID     string
 	Reason string
@@ -30,7 +32,8 @@ func (e *NodeError) Error() string { return "ring: node " + strconv.Quote(e.ID) 
 // Is makes errors.Is(err, ErrInvalidTopology) hold.
 func (e *NodeError) Is(target error) bool { return target == ErrInvalidTopology }
 
-// DuplicateNodeError reports two nodes with the same ID.
+// DuplicateNodeError reports two nodes with the same ID. It is not
+// modified after it is returned, so it may be shared between goroutines.
 type DuplicateNodeError struct{ ID string }
 
 func (e *DuplicateNodeError) Error() string { return "ring: duplicate node " + strconv.Quote(e.ID) }
@@ -39,6 +42,8 @@ func (e *DuplicateNodeError) Error() string { return "ring: duplicate node " + s
 func (e *DuplicateNodeError) Is(target error) bool { return target == ErrInvalidTopology }
 
 // DuplicateTokenError reports a token held twice, by one node or by two.
+// It is not modified after it is returned, so it may be shared between
+// goroutines.
 type DuplicateTokenError struct {
 	Token int64
 	// Nodes are the IDs of the two holders, in input order; equal if one
@@ -53,7 +58,9 @@ func (e *DuplicateTokenError) Error() string {
 // Is makes errors.Is(err, ErrInvalidTopology) hold.
 func (e *DuplicateTokenError) Is(target error) bool { return target == ErrInvalidTopology }
 
-// ComponentError reports a composite-key component too long to encode.
+// ComponentError reports a composite-key component too long to encode. It
+// is not modified after it is returned, so it may be shared between
+// goroutines.
 type ComponentError struct {
 	Index  int // position of the component
 	Length int // its length in bytes, above MaxComponent
@@ -63,7 +70,9 @@ func (e *ComponentError) Error() string {
 	return fmt.Sprintf("ring: composite key component %d is %d bytes, more than %d", e.Index, e.Length, MaxComponent)
 }
 
-// TableError reports a table the Locator has no replication for.
+// TableError reports a table the Locator has no replication for. It is
+// not modified after it is returned, so it may be shared between
+// goroutines.
 type TableError struct{ Table string }
 
 func (e *TableError) Error() string { return "ring: unknown table " + strconv.Quote(e.Table) }
@@ -72,7 +81,8 @@ func (e *TableError) Error() string { return "ring: unknown table " + strconv.Qu
 func (e *TableError) Is(target error) bool { return target == ErrUnknownTable }
 
 // ConfigError says which setting of a Locator or Detector configuration is
-// invalid and why. Nothing was changed.
+// invalid and why. Nothing was changed. It is not modified after it is
+// returned, so it may be shared between goroutines.
 type ConfigError struct {
 	Setting string
 	Reason  string
@@ -94,7 +104,8 @@ func unknownNode(id string) error { return fmt.Errorf("%w %q", ErrUnknownNode, i
 // NetworkTopologyStrategy naming an unknown datacenter (CASSANDRA-12681):
 // the reads that need replicas there would fail, every read if it is the
 // only datacenter named. Names are compared exactly, so "DC1" is not "dc1".
-// It comes as the Err of a *ConfigError.
+// It comes as the Err of a *ConfigError. It is not modified after it is
+// returned, so it may be shared between goroutines.
 type DatacenterError struct {
 	Table      string
 	Datacenter string
@@ -109,7 +120,9 @@ func (e *DatacenterError) reason() string {
 	return fmt.Sprintf("datacenter %q, where the ring has no node (its datacenters: %q)", e.Datacenter, e.Known)
 }
 
-// ConnectError reports that LocatorConfig.Connect failed for a node.
+// ConnectError reports that LocatorConfig.Connect failed for a node. It
+// is not modified after it is returned, so it may be shared between
+// goroutines.
 type ConnectError struct {
 	Node string
 	Err  error

@@ -11,7 +11,8 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// LocatorConfig configures a Locator.
+// LocatorConfig configures a Locator. It is a plain value, safe for
+// concurrent reads.
 type LocatorConfig struct {
 	// Nodes is the cluster's initial topology, checked as New checks it.
 	// Required.

@@ -11,7 +11,9 @@ import (
 
 // Node is a member of the ring: a unique ID, where it lives, and the tokens
 // it holds. A node owns the range of tokens from its predecessor's token
-// (exclusive) to each of its tokens (inclusive).
+// (exclusive) to each of its tokens (inclusive). A Node is a plain value;
+// sharing one between goroutines is safe as long as nobody modifies its
+// Tokens.
 type Node struct {
 	ID         string
 	Datacenter string

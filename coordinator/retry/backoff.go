@@ -25,8 +25,8 @@ const defaultMultiplier = 2
 // risk; it leaves retries bunched around the same instant. With full jitter
 // no wait reaches Ceiling(n), which is what Cap and the deadline bound.
 //
-// The zero ExponentialBackoff waits not at all. It is a plain value; see
-// Rand for its use by an Executor.
+// The zero ExponentialBackoff waits not at all. It is a plain value, safe
+// for concurrent reads; see Rand for its use by an Executor.
 type ExponentialBackoff struct {
 	// Base is the ceiling of the wait before the first retry. Zero, the
 	// default, disables the backoff; it must not be negative.

@@ -8,7 +8,8 @@ import (
 	"github.com/readpath/readpath/internal/monoclock"
 )
 
-// BudgetConfig configures a Budget. NewBudget copies it.
+// BudgetConfig configures a Budget. NewBudget copies it. It is a plain
+// value, safe for concurrent reads.
 type BudgetConfig struct {
 	// Percent is the fraction of requests, in [0, 1], that may be followed
 	// by an extra attempt; 0.1 allows one per ten requests. Its resolution is

@@ -10,7 +10,7 @@ import (
 var ErrInvalidConfig = errors.New("retry: invalid config")
 
 // ConfigError names the configuration field that is invalid, and why. It is
-// not modified once returned.
+// not modified once returned: safe for concurrent reads.
 type ConfigError struct {
 	Field  string // such as "BudgetConfig.Percent"
 	Value  any

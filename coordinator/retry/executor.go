@@ -43,7 +43,8 @@ func (e *Executor) Metrics() Metrics { return e.m.snapshot() }
 // an *AttemptPanicError holding the value and the stack of the attempt's
 // goroutine, re-raised once every attempt has returned. An attempt that
 // calls runtime.Goexit (as testing's FailNow does) ends the caller's
-// goroutine either way, once every attempt has returned.
+// goroutine either way, once every attempt has returned. It must be safe for
+// concurrent use: a statement that speculates runs its attempts at once.
 type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Level) (R, error)
 
 // Execute runs statement s against plan, an ordered list of targets (such as

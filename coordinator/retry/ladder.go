@@ -13,7 +13,7 @@ import (
 var ErrInvalidLadder = errors.New("retry: invalid ladder")
 
 // LadderError says which rung of a LadderPolicy is invalid, and why. It is
-// not modified once returned.
+// not modified once returned: safe for concurrent reads.
 type LadderError struct {
 	Index  int               // position of the bad rung in Levels
 	Level  consistency.Level // the bad rung

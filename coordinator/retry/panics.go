@@ -9,7 +9,7 @@ import (
 // executor recovers the panic and fails the statement at once, in
 // speculative execution too, as the Java driver fails the request
 // (IllegalStateException) rather than crash the caller. It is not modified
-// once returned.
+// once returned: safe for concurrent reads.
 type PolicyPanicError struct {
 	Value any    // what the policy panicked with
 	Stack []byte // the stack of the goroutine that panicked, at the panic
@@ -28,7 +28,7 @@ func (e *PolicyPanicError) Unwrap() error { return asError(e.Value) }
 // attempt of a statement that speculates) panicked. Re-raising the value
 // alone would lose where the attempt panicked, so it carries the stack of
 // the attempt's goroutine, which Error prints. It is not modified once
-// raised.
+// raised: safe for concurrent reads.
 type AttemptPanicError struct {
 	Value any    // what the attempt panicked with
 	Stack []byte // the attempt's goroutine stack, at the panic

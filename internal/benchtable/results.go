@@ -8,7 +8,8 @@ import (
 )
 
 // Results holds every value the benchmark output reported, by benchmark
-// name, -cpu value and unit ("ns/op", "allocs/op", "B/table"…).
+// name, -cpu value and unit ("ns/op", "allocs/op", "B/table"…). Like
+// any map, it is safe for concurrent reads but not for concurrent writes.
 type Results map[key]map[string][]float64
 
 type key struct {

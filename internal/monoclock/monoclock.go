@@ -9,7 +9,7 @@ import (
 )
 
 // Origin anchors the times it places to the monotonic clock at the moment
-// it was made.
+// it was made. It is a plain value, safe for concurrent use.
 type Origin struct {
 	t     time.Time
 	nanos int64 // t.UnixNano()

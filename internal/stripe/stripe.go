@@ -25,7 +25,8 @@ func Of(addr uintptr) int { return fold(uint64(addr) >> 11) }
 // fold is Of of a stack in 2 KiB units.
 func fold(at uint64) int { return int((at ^ at>>Bits ^ at>>(2*Bits) ^ at>>(3*Bits)) % N) }
 
-// Int64 is a counter striped over N cache lines.
+// Int64 is a counter striped over N cache lines. It is safe for
+// concurrent use.
 type Int64 struct {
 	s [N]struct {
 		v atomic.Int64

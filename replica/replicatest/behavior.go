@@ -11,8 +11,8 @@ import (
 
 // Behavior is everything that shapes how a fake replica answers. The zero
 // Behavior answers at once, never pauses and never fails. A Behavior is a
-// plain value: a replica keeps its own copy, so changing one after
-// SetBehavior changes nothing.
+// plain value, safe for concurrent reads: a replica keeps its own copy, so
+// changing one after SetBehavior changes nothing.
 //
 // A request's life, in order: it draws its random values (see the package
 // doc); its Fault may decide it on arrival; if it arrives inside a Pauses
@@ -46,7 +46,8 @@ type Behavior struct {
 // stop-the-world GC from 100 ms to 180 ms, Window{100 * time.Millisecond,
 // 180 * time.Millisecond}. Unlike a real GC, a Window does not stop the
 // requests already queued or in service when it starts: one arriving at
-// 95 ms with 10 ms of service answers at 105 ms. A Window is a plain value.
+// 95 ms with 10 ms of service answers at 105 ms. A Window is a plain value,
+// safe for concurrent use.
 type Window struct {
 	Start, End time.Duration
 }

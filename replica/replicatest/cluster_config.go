@@ -3,7 +3,8 @@ package replicatest
 import "github.com/readpath/readpath/consistency"
 
 // ClusterConfig describes a fake cluster for NewCluster, which copies what
-// it needs: changing a ClusterConfig afterwards changes no cluster.
+// it needs: changing a ClusterConfig afterwards changes no cluster. It is
+// a plain value, safe for concurrent reads.
 type ClusterConfig struct {
 	// Datacenters lists the datacenters and their nodes; at least one.
 	Datacenters []Datacenter
@@ -32,7 +33,8 @@ type ClusterConfig struct {
 
 // Datacenter is one datacenter of a ClusterConfig: Nodes nodes spread over
 // Racks racks in turn (node 1 in rack 1, node 2 in rack 2, …). Racks 0
-// means 1; there may not be more racks than nodes. It is a plain value.
+// means 1; there may not be more racks than nodes. It is a plain value,
+// safe for concurrent use.
 type Datacenter struct {
 	Name  string
 	Racks int

@@ -59,7 +59,8 @@ func invalid(setting, format string, args ...any) *ConfigError {
 // ErrDown, ErrOverloaded, the context's error, an injected error, an invalid
 // command's error, Respond's *replica.TombstoneOverwhelmingError, the merge's
 // error, or the *ConfigError of a replica NewReplica could not configure —
-// which errors.Is and errors.As see through Unwrap.
+// which errors.Is and errors.As see through Unwrap. It is not modified after
+// it is returned, so it may be shared between goroutines.
 type RequestError struct {
 	Replica string
 	Op      string

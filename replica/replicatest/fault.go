@@ -22,7 +22,8 @@ const (
 // as it arrives, before any pause window, queue or latency; IgnoresContext
 // changes how the request waits. Before any of that, a request whose
 // context has already ended fails with the context's error, unless the
-// fault is IgnoresContext. A Fault is an immutable value.
+// fault is IgnoresContext. A Fault is an immutable value, safe for
+// concurrent use.
 type Fault struct {
 	kind  faultKind
 	delay time.Duration

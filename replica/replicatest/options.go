@@ -8,8 +8,8 @@ import (
 )
 
 // Option configures a replica made by NewReplica or New. Options are
-// immutable and may be shared: ClusterConfig.Options gives the same ones
-// to every replica.
+// immutable and may be shared between goroutines: ClusterConfig.Options
+// gives the same ones to every replica.
 type Option func(*options)
 
 type options struct {

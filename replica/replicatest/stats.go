@@ -8,7 +8,7 @@ import (
 // Stats counts what a replica received and how it ended. Counts are taken
 // when a request arrives (Reads, DataReads, DigestReads, Mutations) or ends
 // (the rest), so a request to a Down replica still counts as received.
-// A Stats is a plain value, a snapshot.
+// A Stats is a plain value, a snapshot, safe for concurrent use.
 type Stats struct {
 	Reads       int64 // Read calls, data and digest
 	DataReads   int64 // Read calls for data
