@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/repair"
@@ -138,12 +137,7 @@ func (s Strategy) String() string {
 // ParseStrategy parses a strategy name as String prints it, in any ASCII
 // letter case.
 func ParseStrategy(s string) (Strategy, error) {
-	for i, name := range strategyNames {
-		if strings.EqualFold(s, name) && isASCII(s) {
-			return Strategy(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w %q", ErrUnknownStrategy, s)
+	return parseEnum[Strategy](s, strategyNames[:], ErrUnknownStrategy)
 }
 
 func isASCII(s string) bool {

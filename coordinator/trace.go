@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -69,10 +70,18 @@ const (
 	KindMutation = KindRepair
 )
 
+var requestKindNames = []string{"data", "digest", "repair"}
+
+// ErrUnknownRequestKind is wrapped by ParseRequestKind's errors.
+var ErrUnknownRequestKind = errors.New("coordinator: unknown request kind")
+
 // String returns "data", "digest" or "repair" (RequestKind(n) for an
 // undefined kind).
-func (k RequestKind) String() string {
-	return enumName(k, []string{"data", "digest", "repair"}, "RequestKind")
+func (k RequestKind) String() string { return enumName(k, requestKindNames, "RequestKind") }
+
+// ParseRequestKind parses a name String returns, in any ASCII letter case.
+func ParseRequestKind(s string) (RequestKind, error) {
+	return parseEnum[RequestKind](s, requestKindNames, ErrUnknownRequestKind)
 }
 
 // enumName is v's name in names, or type(v) for a value with none: a
@@ -82,6 +91,17 @@ func enumName[T ~uint8](v T, names []string, typ string) string {
 		return names[v]
 	}
 	return typ + "(" + strconv.Itoa(int(v)) + ")"
+}
+
+// parseEnum returns the value named s in names, in any ASCII letter case
+// (Unicode folding is not applied), or an error wrapping sentinel.
+func parseEnum[T ~uint8](s string, names []string, sentinel error) (T, error) {
+	for i, name := range names {
+		if strings.EqualFold(s, name) && isASCII(s) {
+			return T(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q", sentinel, s)
 }
 
 // Phase is the part of a read a request belongs to. It is a plain value,
@@ -97,8 +117,18 @@ const (
 	PhaseShortRead                // short-read protection: more rows from a replica that reached the limit
 )
 
-func (p Phase) String() string {
-	return enumName(p, []string{"initial", "speculative", "reconcile", "repair", "short read"}, "Phase")
+var phaseNames = []string{"initial", "speculative", "reconcile", "repair", "short read"}
+
+// ErrUnknownPhase is wrapped by ParsePhase's errors.
+var ErrUnknownPhase = errors.New("coordinator: unknown read phase")
+
+// String returns a name such as "short read" (Phase(n) for an undefined
+// phase).
+func (p Phase) String() string { return enumName(p, phaseNames, "Phase") }
+
+// ParsePhase parses a name String returns, in any ASCII letter case.
+func ParsePhase(s string) (Phase, error) {
+	return parseEnum[Phase](s, phaseNames, ErrUnknownPhase)
 }
 
 // Outcome is how a request ended, as far as the read saw. It is a plain
@@ -112,8 +142,18 @@ const (
 	Failed                  // an error, a panic or an unusable answer
 )
 
-func (o Outcome) String() string {
-	return enumName(o, []string{"pending", "answered", "failed"}, "Outcome")
+var outcomeNames = []string{"pending", "answered", "failed"}
+
+// ErrUnknownOutcome is wrapped by ParseOutcome's errors.
+var ErrUnknownOutcome = errors.New("coordinator: unknown request outcome")
+
+// String returns "pending", "answered" or "failed" (Outcome(n) for an
+// undefined outcome).
+func (o Outcome) String() string { return enumName(o, outcomeNames, "Outcome") }
+
+// ParseOutcome parses a name String returns, in any ASCII letter case.
+func ParseOutcome(s string) (Outcome, error) {
+	return parseEnum[Outcome](s, outcomeNames, ErrUnknownOutcome)
 }
 
 // RequestTrace is one request of a read. It is a plain value, safe for
@@ -171,8 +211,21 @@ const (
 	NoCandidate
 )
 
+var suppressCauseNames = []string{"", "budget", "overload", "no candidate"}
+
+// ErrUnknownSuppressCause is wrapped by ParseSuppressCause's errors.
+var ErrUnknownSuppressCause = errors.New("coordinator: unknown hedge suppression cause")
+
+// String returns "budget", "overload" or "no candidate", and "" for
+// NotSuppressed (SuppressCause(n) for an undefined cause).
 func (s SuppressCause) String() string {
-	return enumName(s, []string{"", "budget", "overload", "no candidate"}, "SuppressCause")
+	return enumName(s, suppressCauseNames, "SuppressCause")
+}
+
+// ParseSuppressCause parses a name String returns, in any ASCII letter
+// case: "" is NotSuppressed.
+func ParseSuppressCause(s string) (SuppressCause, error) {
+	return parseEnum[SuppressCause](s, suppressCauseNames, ErrUnknownSuppressCause)
 }
 
 // String renders the trace, one request per line.
