@@ -1,7 +1,10 @@
 package ring
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/readpath/readpath/replica"
@@ -33,6 +36,21 @@ func (c Cause) String() string {
 		return causeNames[c]
 	}
 	return "Cause(" + strconv.Itoa(int(c)) + ")"
+}
+
+// ErrUnknownCause is wrapped by ParseCause's errors.
+var ErrUnknownCause = errors.New("ring: unknown cause")
+
+// ParseCause parses a name String returns, such as "connection failed", in
+// any ASCII letter case. The zero Cause has no name.
+func ParseCause(s string) (Cause, error) {
+	for c := HeartbeatsStopped; int(c) < len(causeNames); c++ {
+		// Equal lengths keep the folding to ASCII: "ſ" is no "s".
+		if len(s) == len(causeNames[c]) && strings.EqualFold(s, causeNames[c]) {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q", ErrUnknownCause, s)
 }
 
 // Change is a transition of a node between up and down. It is a plain
