@@ -134,7 +134,7 @@ func (b Bound) String() string {
 	case BoundTop:
 		return "max)"
 	}
-	return "BoundKind(" + strconv.Itoa(int(b.Kind)) + ")" + q
+	return b.Kind.String() + q
 }
 
 // position is a point between clustering keys: just before key, just after
