@@ -75,8 +75,9 @@ func boundsProblem(s Slice) string {
 // dropped, and those that overlap or touch joined, as Cassandra's
 // Slices.Builder does. The result is never nil (an empty result selects no
 // row, so nil, which as Query.Slices reads every row, becomes a list that
-// reads none: keep a nil list as it is) and shares no memory with in. A slice with a bound of the wrong kind
-// or an open bound with a clustering key is a *QueryError naming it.
+// reads none: keep a nil list as it is) and shares no memory with in. A
+// slice with a bound of the wrong kind or an open bound with a clustering
+// key is a *QueryError naming it.
 func NormalizeSlices(in []Slice) ([]Slice, error) {
 	out := make([]Slice, 0, len(in))
 	for i, s := range in {

@@ -137,11 +137,12 @@
 // and one that ignores its context is abandoned to its replica at
 // ProbeTimeout, so a misbehaving Prober holds up neither the detector nor
 // Close (four abandoned probes of a connection still running stop its
-// probes until one returns, so that it holds no more goroutines). Set DetectorConfig.Replicas to Locator.Replica: probes then go
-// through the node's current connection, so that a node replaced under the
-// same ID, or removed and added again, is readmitted through its new
-// connection (looked for every CheckInterval, the backoff starting again)
-// rather than probed through the dead one for good.
+// probes until one returns, so that it holds no more goroutines). Set
+// DetectorConfig.Replicas to Locator.Replica: probes then go through the
+// node's current connection, so that a node replaced under the same ID, or
+// removed and added again, is readmitted through its new connection (looked
+// for every CheckInterval, the backoff starting again) rather than probed
+// through the dead one for good.
 //
 // OnChange hears every transition (down, up, and why) in order, from the
 // detector's goroutine. Forget(id) drops a node that left the ring: its

@@ -57,8 +57,9 @@ func (w Window) String() string { return "[" + w.Start.String() + ", " + w.End.S
 
 // Validate returns a *ConfigError if a setting is out of range: a negative,
 // infinite or NaN Slowdown, a PauseChance outside [0, 1] or one without a
-// PauseLength, an invalid latency model (a nil pointer as one too), a window that is empty or starts
-// before 0, or an ErrorAfter fault with a negative delay.
+// PauseLength, an invalid latency model (a nil pointer as one too), a
+// window that is empty or starts before 0, or an ErrorAfter fault with a
+// negative delay.
 func (b Behavior) Validate() error {
 	if !(b.Slowdown >= 0) || math.IsInf(b.Slowdown, 1) {
 		return invalid("slowdown", "%v is not a finite factor >= 0", b.Slowdown)

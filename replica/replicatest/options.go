@@ -28,9 +28,10 @@ type options struct {
 // it the seed is a hash of the endpoint's ID, so a run is reproducible
 // either way. The seed alone decides: replicas given the same one draw the
 // same latencies and pauses for the same requests, so digest reads of one
-// key tie and pause together; give each replica you build its own. Among a ClusterConfig's Options it stands for the cluster's
-// Seed in the replicas' draws, each replica still deriving a seed of its
-// own from it; the ring keeps the cluster's Seed.
+// key tie and pause together; give each replica you build its own. Among a
+// ClusterConfig's Options it stands for the cluster's Seed in the replicas'
+// draws, each replica still deriving a seed of its own from it; the ring
+// keeps the cluster's Seed.
 func WithSeed(seed uint64) Option {
 	return func(o *options) { o.seed = seed }
 }
