@@ -39,7 +39,9 @@ func WithWindow(d time.Duration) Option {
 // selects the default. A clock that steps back behind the current third (a
 // wall clock without a monotonic reading, such as time.Now().UTC(), set
 // back) resumes that third where it began at the next query, as if no time
-// had passed, so the window slides on as the clock moves on.
+// had passed, so the window slides on as the clock moves on. The clock is
+// read on the goroutines that record and query, so it must be safe for
+// concurrent use.
 func WithClock(now func() time.Time) Option {
 	return func(c *trackerConfig) { c.clock = now }
 }
