@@ -46,8 +46,10 @@ type Behavior struct {
 // stop-the-world GC from 100 ms to 180 ms, Window{100 * time.Millisecond,
 // 180 * time.Millisecond}. Unlike a real GC, a Window does not stop the
 // requests already queued or in service when it starts: one arriving at
-// 95 ms with 10 ms of service answers at 105 ms. A Window is a plain value,
-// safe for concurrent use.
+// 95 ms with 10 ms of service answers at 105 ms. Nor does it keep the order
+// of the requests it held: it releases them all at its end, and they take
+// workers (WithWorkers) in the scheduler's order, whenever they arrived. A
+// Window is a plain value, safe for concurrent use.
 type Window struct {
 	Start, End time.Duration
 }

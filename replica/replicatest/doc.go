@@ -68,9 +68,14 @@
 // reader replays exactly in a bubble, provided that what it reads through
 // sends the same requests. Concurrent readers interleave as the scheduler
 // does: requests for one key arriving at the same virtual instant draw in
-// the order they reach the replica. To count them, a replica that draws
-// keeps a few bytes for every key and kind it was ever asked, so a long
-// simulation over ever-new keys grows by that much a key.
+// the order they reach the replica, and requests that meet at one instant
+// later on go on in the scheduler's order, not in their arrival's. A pause
+// window makes them meet: it releases every request it held at its end, so
+// they take the replica's workers (WithWorkers) in the scheduler's order,
+// and of a write and a read of one key that it held and that take no time
+// to serve, either may land first. To count its requests, a replica that
+// draws keeps a few bytes for every key and kind it was ever asked, so a
+// long simulation over ever-new keys grows by that much a key.
 //
 // A coordinator (package coordinator) reading through these replicas sends
 // the same requests again only where no two of its goroutines act at one
