@@ -8,7 +8,8 @@ import "math"
 // datacenter). DC-local levels count only localDC, and name it when it falls
 // short; EACH_QUORUM checks every datacenter in turn, by name, and names the
 // first that falls short; the other levels count every datacenter. ANY needs
-// no live replica (a hint will do).
+// no live replica (a hint will do). A negative count counts as none, and
+// counts that add up past math.MaxInt as math.MaxInt.
 //
 // It returns a *UnavailableError, or an error wrapping ErrInvalidReplication
 // or ErrUnknownLevel when r or l is invalid.
@@ -23,13 +24,13 @@ func AssureSufficientLive(l Level, r Replication, localDC string, liveByDC map[s
 	case l == Any:
 		return nil
 	case l.IsDatacenterLocal():
-		return need(l, l.BlockFor(r, localDC), liveByDC[localDC], localDC)
+		return need(l, l.BlockFor(r, localDC), max(liveByDC[localDC], 0), localDC)
 	case l == EachQuorum && !r.IsSimple():
 		for _, d := range r.dcs {
 			if d.Factor == 0 {
 				continue
 			}
-			if err := need(l, quorum(d.Factor), liveByDC[d.Datacenter], d.Datacenter); err != nil {
+			if err := need(l, quorum(d.Factor), max(liveByDC[d.Datacenter], 0), d.Datacenter); err != nil {
 				return err
 			}
 		}
@@ -37,9 +38,11 @@ func AssureSufficientLive(l Level, r Replication, localDC string, liveByDC map[s
 	}
 	total := 0
 	for _, n := range liveByDC {
-		if n > 0 && total > math.MaxInt-n {
+		switch {
+		case n <= 0: // a negative count is none; added, it hid live replicas
+		case total > math.MaxInt-n:
 			total = math.MaxInt // a sum past MaxInt wrapped to a negative Alive
-		} else {
+		default:
 			total += n
 		}
 	}
