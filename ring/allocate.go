@@ -3,6 +3,7 @@ package ring
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/readpath/readpath/consistency"
 )
@@ -11,11 +12,17 @@ import (
 // space, as Cassandra does without allocate_tokens_for_local_replication_factor
 // (Murmur3Partitioner.getRandomToken), skipping MinToken and the tokens r
 // already holds (r may be nil). rng is used from one goroutine. An n of 0
-// or less draws none.
+// or less draws none. n must be at most 1536, the most tokens Cassandra
+// lets a node have (num_tokens, DatabaseDescriptor.MAX_NUM_TOKENS): a
+// larger n panics, as make does with a length past what memory can hold.
 //
 // Random tokens balance poorly with few tokens per node: see the package
 // documentation for the ownership imbalance measured with 16 and 256.
 func RandomTokens(rng *rand.Rand, n int, r *Ring) []int64 {
+	if n > maxRandomTokens {
+		panic("ring: RandomTokens: n " + strconv.Itoa(n) + " above " +
+			strconv.Itoa(maxRandomTokens) + " tokens per node")
+	}
 	taken := map[int64]bool{MinToken: true}
 	if r != nil {
 		for _, t := range r.tokens {
@@ -32,6 +39,10 @@ func RandomTokens(rng *rand.Rand, n int, r *Ring) []int64 {
 	}
 	return out
 }
+
+// maxRandomTokens is Cassandra's cap on num_tokens
+// (DatabaseDescriptor.MAX_NUM_TOKENS).
+const maxRandomTokens = 1536
 
 // Ownership returns, for each node ID, the fraction of the token space
 // whose data the node holds a replica of under repl: Cassandra's
