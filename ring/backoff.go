@@ -22,9 +22,15 @@ type Backoff struct {
 }
 
 // Delay returns the wait before probe n, given a draw r in [0, 1) that
-// picks the jitter. Zero fields take their defaults.
+// picks the jitter. Zero fields take their defaults. The wait is never
+// negative nor above Max: outside what NewDetector accepts, a negative
+// Initial or Max waits 0, a Jitter above 1 counts as 1, and an r below 0
+// (or NaN) as 0, one above 1 as 1.
 func (b Backoff) Delay(n int, r float64) time.Duration {
 	b = b.withDefaults()
+	if b.Initial < 0 || b.Max < 0 {
+		return 0
+	}
 	d := b.Max
 	// In floating point, any n: a product at or past Max (+Inf included)
 	// is capped, and one below it fits a Duration.
@@ -32,9 +38,15 @@ func (b Backoff) Delay(n int, r float64) time.Duration {
 		d = time.Duration(exp)
 	}
 	if b.Jitter > 0 {
-		d -= time.Duration(float64(d) * b.Jitter * r)
+		switch {
+		case !(r > 0):
+			r = 0
+		case r > 1:
+			r = 1
+		}
+		d -= time.Duration(float64(d) * min(b.Jitter, 1) * r)
 	}
-	return d
+	return max(d, 0) // float64(d) may round up past d
 }
 
 func (b Backoff) withDefaults() Backoff {
