@@ -113,9 +113,11 @@ func (w *ArrivalWindow) count() int { return len(w.intervals) }
 
 // SilenceBound returns how long after the latest heartbeat phi exceeds
 // threshold: threshold * ln 10 * the mean interval, at most the longest
-// time.Duration (converting more gave a negative one).
+// time.Duration (converting more gave a negative one). Phi is never
+// negative, so a negative threshold gives 0; a NaN one, never passed, the
+// longest time.Duration.
 func (w *ArrivalWindow) SilenceBound(threshold float64) time.Duration {
-	if !w.started {
+	if !w.started || threshold < 0 {
 		return 0
 	}
 	mean := float64(w.sum) / float64(w.count())
