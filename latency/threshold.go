@@ -66,8 +66,11 @@ func WithRefresh(d time.Duration) ThresholdOption {
 // table whose reads time out after readTimeout. Until t has enough samples,
 // or until the first refresh finds some, a percentile-based policy answers
 // readTimeout/2: late enough not to hedge every read of a table nobody has
-// measured yet, early enough to rescue a read from a stalled replica. A nil
-// t stands for a tracker that never gets a sample.
+// measured yet, early enough to rescue a read from a stalled replica. A
+// readTimeout of 0 or less makes that threshold 0: such a policy hedges
+// every read at once until then (coordinator.New refuses a negative
+// ReadTimeout and takes 0 as its 5 s default). A nil t stands for a tracker
+// that never gets a sample.
 func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opts ...ThresholdOption) *Threshold {
 	if t == nil {
 		t = NewTracker()
