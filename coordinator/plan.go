@@ -127,7 +127,11 @@ func digestVersion(cs []candidate) (v byte, err error) {
 	}()
 	v = digest.Latest
 	for ; i < len(cs); i++ {
-		v = min(v, replica.DigestVersionFor(cs[i].r))
+		// replica.DigestVersionFor, but for its check of a nil pointer,
+		// a reflection a candidate each read: checkPlacement refused them.
+		if dv, ok := cs[i].r.(replica.DigestVersioner); ok {
+			v = min(v, max(dv.MaxDigestVersion(), digest.V1))
+		}
 	}
 	return v, nil
 }
