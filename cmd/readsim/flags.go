@@ -57,8 +57,10 @@ func parseFlags(args []string) (options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	o.readsSet = set["reads"]
-	if set["policies"] && lists.policies == "" {
-		return o, fmt.Errorf("%w: -policies: an empty list", errUsage)
+	for _, name := range []string{"scenarios", "policies"} {
+		if set[name] && fs.Lookup(name).Value.String() == "" {
+			return o, fmt.Errorf("%w: -%s: an empty list", errUsage, name)
+		}
 	}
 	return o, o.fill(lists.scenarios, lists.policies)
 }
