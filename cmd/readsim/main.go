@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 )
 
 func main() {
@@ -43,7 +44,7 @@ func runWith(m meter, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "readsim: %v\n", err)
 		return 1
 	}
-	rows, err := simulate(o, newProgress(stderr, len(o.scenarios)*len(o.policies)))
+	rows, err := simulate(o, newProgress(stderr, runs(o)))
 	err = errors.Join(err, stopProfiles())
 	if err == nil {
 		err = report(rows, o, stdout)
@@ -80,6 +81,16 @@ func simulate(o options, bar *progress) ([]row, error) {
 	return rows, nil
 }
 
+// runs is how many runs simulate makes: one per scenario and policy, and
+// one more per scenario for the NEVER baseline when no policy is NEVER.
+func runs(o options) int {
+	n := len(o.policies)
+	if !slices.ContainsFunc(o.policies, func(j job) bool { return j.policy == "NEVER" }) {
+		n++
+	}
+	return len(o.scenarios) * n
+}
+
 func simulateScenario(s scenario, o options, bar *progress) ([]outcome, outcome, error) {
 	var outs []outcome
 	var baseline *outcome
@@ -98,6 +109,7 @@ func simulateScenario(s scenario, o options, bar *progress) ([]outcome, outcome,
 	if baseline == nil {
 		never, _ := parsePolicies("NEVER")
 		never[0].s = s
+		bar.step(s.name + " NEVER (baseline)")
 		out, err := runJob(never[0], o)
 		if err != nil {
 			return nil, outcome{}, err
