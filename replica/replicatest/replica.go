@@ -59,8 +59,8 @@ func New(ep replica.Endpoint, opts ...Option) (*Replica, error) {
 }
 
 // NewReplica is New for tests that build replicas from literals: instead of
-// returning an error it returns a replica that fails every Read and Apply
-// with the *ConfigError, which Err also returns. It never panics.
+// returning an error it returns a replica that fails every Read, Apply and
+// Probe with the *ConfigError, which Err also returns. It never panics.
 func NewReplica(ep replica.Endpoint, opts ...Option) *Replica {
 	r, err := New(ep, opts...)
 	if err != nil {
