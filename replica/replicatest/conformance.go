@@ -1,6 +1,7 @@
 package replicatest
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"sync"
@@ -94,11 +95,16 @@ type check struct {
 // replica.DigestVersioner's MaxDigestVersion if it is older, as a coordinator
 // never asks a replica for a version it does not support.
 //
-// Every call runs on a goroutine of its own under a context with a 10 s
-// timeout. A call that has not returned 1 s after its context ended fails
-// the check, naming the call, and the check makes no more calls: a replica
-// that ignores its context and hangs fails instead of wedging the test
-// (its hung goroutine is left running).
+// Every call (Endpoint and MaxDigestVersion too) runs on a goroutine of
+// its own under a context with a 10 s timeout. A call that has not
+// returned 1 s after its context ended fails the check, naming the call,
+// and the check makes no more calls: a replica that ignores its context
+// and hangs fails instead of wedging the test (its hung goroutine is left
+// running). So does a call that panics, or calls runtime.Goexit (t.FailNow
+// on the replica's goroutine): the failure names the call and gives the
+// panic's value and the replica's stack, and the other checks run, where
+// a panic on a goroutine of the replica's own still crashes the test
+// binary.
 //
 // The data is timed near the Unix epoch: its deletion and expiry times are
 // 100 to 400 seconds after 1970, and the commands' NowInSec and GCBefore (0
@@ -157,11 +163,17 @@ func checks() []check {
 }
 
 func checkEndpoint(t *testing.T, r replica.Replica) {
-	ep := r.Endpoint()
+	endpoint := func() (replica.Endpoint, error) {
+		return call(t, "Endpoint", func(context.Context) (replica.Endpoint, error) { return r.Endpoint(), nil })
+	}
+	ep, err := endpoint()
+	if err != nil {
+		return // call has reported it
+	}
 	if ep.ID == "" {
 		t.Errorf("Endpoint() = %v: empty ID", ep)
 	}
-	if again := r.Endpoint(); again != ep {
+	if again, err := endpoint(); err == nil && again != ep {
 		t.Errorf("Endpoint() changed from %v to %v", ep, again)
 	}
 }
@@ -171,7 +183,7 @@ func checkMissing(t *testing.T, r replica.Replica) {
 	if got, ok := readData(t, r, replica.Command{Table: conformanceTable, Key: "missing"}); ok && !got.Equal(want) {
 		t.Errorf("data read of a missing partition = %+v, want %+v", got, want)
 	}
-	v := askedVersion(r)
+	v := askedVersion(t, r)
 	wantDigest, _ := want.DigestAt(v)
 	if got, ok := readDigest(t, r, replica.Command{Table: conformanceTable, Key: "missing", DigestVersion: v}); ok && got != wantDigest {
 		t.Errorf("digest read of a missing partition = %v, want the empty partition's %v", got, wantDigest)
@@ -193,7 +205,7 @@ func checkDigest(t *testing.T, r replica.Replica) {
 	apply(t, r, older)
 	apply(t, r, newer)
 	for _, cols := range [][]string{nil, {"b", "e"}} {
-		cmd := replica.Command{Table: conformanceTable, Key: "k", Columns: cols, DigestVersion: askedVersion(r)}
+		cmd := replica.Command{Table: conformanceTable, Key: "k", Columns: cols, DigestVersion: askedVersion(t, r)}
 		data, ok1 := readData(t, r, cmd)
 		d, ok2 := readDigest(t, r, cmd)
 		want, _ := data.DigestAt(cmd.DigestVersion)
@@ -277,7 +289,7 @@ func applyAll(t *testing.T, r replica.Replica, ps []replica.Partition) {
 
 func readRepeatedly(t *testing.T, r replica.Replica, n int) {
 	for i := range n {
-		cmd := replica.Command{Table: conformanceTable, Key: "hot", DigestOnly: i%2 == 1, DigestVersion: askedVersion(r)}
+		cmd := replica.Command{Table: conformanceTable, Key: "hot", DigestOnly: i%2 == 1, DigestVersion: askedVersion(t, r)}
 		if _, err := readResponse(t, r, cmd); err != nil {
 			t.Errorf("concurrent Read: %v", err)
 		}

@@ -40,11 +40,22 @@ func versions(key string) (older, newer replica.Partition) {
 // version; of a replica.DigestVersioner below digest.Latest, its
 // MaxDigestVersion, as a coordinator never asks it for a newer one (see
 // replica.DigestVersionFor).
-func askedVersion(r replica.Replica) byte {
-	if v := replica.DigestVersionFor(r); v < digest.Latest {
+func askedVersion(t *testing.T, r replica.Replica) byte {
+	if v := maxDigestVersion(t, r); v < digest.Latest {
 		return v
 	}
 	return 0
+}
+
+// maxDigestVersion returns replica.DigestVersionFor(r), called as every
+// call to the replica is (see call); digest.Latest if the call panicked
+// or hung, which call has reported.
+func maxDigestVersion(t *testing.T, r replica.Replica) byte {
+	v, err := call(t, "MaxDigestVersion", func(context.Context) (byte, error) { return replica.DigestVersionFor(r), nil })
+	if err != nil {
+		return digest.Latest
+	}
+	return v
 }
 
 // call runs f under a context bounded by callTimeout, on a goroutine of

@@ -19,7 +19,7 @@ func checkCommandsStayAsGiven(t *testing.T, r replica.Replica) {
 	for _, q := range []replica.Query{{Slices: two}, {Slices: two, Reversed: true}, {Slices: two, Reversed: true, Limit: 2}} {
 		for _, digestOnly := range []bool{false, true} {
 			cmd := queryCommand("q", q)
-			cmd.Columns, cmd.DigestOnly, cmd.DigestVersion = roomy([]string{"y", "x", "s"}, "past the selection"), digestOnly, askedVersion(r)
+			cmd.Columns, cmd.DigestOnly, cmd.DigestVersion = roomy([]string{"y", "x", "s"}, "past the selection"), digestOnly, askedVersion(t, r)
 			cmd.Query.Slices = roomy(cmd.Query.Slices, sl(replica.StartAt("past"), replica.EndAt("the slices")))
 			columns, given := slices.Clone(cmd.Columns[:cap(cmd.Columns)]), slices.Clone(cmd.Query.Slices[:cap(cmd.Query.Slices)])
 			if _, err := readResponse(t, r, cmd); err != nil {

@@ -73,7 +73,7 @@ func expectContextError(t *testing.T, r replica.Replica, want error, newCtx func
 	older, _ := versions("k")
 	for _, digestOnly := range []bool{false, true} {
 		ctx, ended := newCtx()
-		cmd := replica.Command{Table: conformanceTable, Key: "k", DigestOnly: digestOnly, DigestVersion: askedVersion(r)}
+		cmd := replica.Command{Table: conformanceTable, Key: "k", DigestOnly: digestOnly, DigestVersion: askedVersion(t, r)}
 		resp, err := run(t, ended, describe(cmd), func() (replica.Response, error) { return r.Read(ctx, cmd) })
 		expectEnded(t, describe(cmd), err, want)
 		if want == nil && err == nil {

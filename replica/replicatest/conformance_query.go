@@ -170,7 +170,7 @@ func applyVersions(t *testing.T, r replica.Replica, key string, versions func(st
 // checkAnswer). It reports whether both were right.
 func expectAnswer(t *testing.T, r replica.Replica, cmd replica.Command, stored replica.Partition) bool {
 	if cmd.DigestVersion == 0 {
-		cmd.DigestVersion = askedVersion(r)
+		cmd.DigestVersion = askedVersion(t, r)
 	}
 	ok := true
 	for _, digestOnly := range []bool{false, true} {

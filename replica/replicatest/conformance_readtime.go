@@ -191,7 +191,7 @@ func checkDigestVersions(t *testing.T, r replica.Replica) {
 	apply(t, r, newer)
 	merged, _ := repair.Merge(older, newer)
 	for _, p := range []replica.Partition{plain, merged} {
-		for v := digest.V1; v <= replica.DigestVersionFor(r); v++ {
+		for v := digest.V1; v <= maxDigestVersion(t, r); v++ {
 			cmd := replica.Command{Table: conformanceTable, Key: p.Key, DigestVersion: v, NowInSec: 260, GCBefore: 160}
 			expectDigest(t, r, cmd, p)
 		}
@@ -203,7 +203,7 @@ func checkDigestVersions(t *testing.T, r replica.Replica) {
 func expectDigest(t *testing.T, r replica.Replica, cmd replica.Command, stored replica.Partition) {
 	cmd.DigestOnly = true
 	if cmd.DigestVersion == 0 {
-		cmd.DigestVersion = askedVersion(r)
+		cmd.DigestVersion = askedVersion(t, r)
 	}
 	want, err := cmd.Respond(stored)
 	if err != nil {

@@ -3,6 +3,7 @@ package replicatest
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -68,4 +69,24 @@ func TestRunGivesACallItsGraceAfterItsContextEnds(t *testing.T) {
 			t.Errorf("run = %d, %v, reporting %q; want the call's 7, nil and no failure", got, err, rec.errors)
 		}
 	})
+}
+
+func TestRunFailsACallThatPanics(t *testing.T) {
+	for name, f := range map[string]func() (int, error){
+		"panics":       func() (int, error) { panic("boom") },
+		"panics nil":   func() (int, error) { panic(nil) },
+		"calls Goexit": func() (int, error) { runtime.Goexit(); return 1, nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec := &recorder{TB: t}
+			_, err := run(rec, make(chan struct{}), "Read", f)
+			if !errors.Is(err, errAbandoned) || len(rec.errors) != 1 || !strings.Contains(rec.errors[0], "Read ") {
+				t.Errorf("run of a call that %s = %v, reporting %q; want errAbandoned and one failure naming the call", name, err, rec.errors)
+			}
+			called := false
+			if _, err := run(rec, make(chan struct{}), "Apply", func() (int, error) { called = true; return 1, nil }); called || !errors.Is(err, errAbandoned) {
+				t.Errorf("after a call that %s, run called the replica (%v) and returned %v, want no call and errAbandoned", name, called, err)
+			}
+		})
+	}
 }
