@@ -84,7 +84,10 @@ type check struct {
 // read forward and reversed by Query.After the last row, as the coordinator
 // pages and protects short reads; and a read past the command's
 // TombstoneFailureThreshold fails with an error that errors.As finds to be the
-// *replica.TombstoneOverwhelmingError Respond returns; Read leaves the Columns
+// *replica.TombstoneOverwhelmingError Respond returns; a replica.Prober's
+// Probe, among reads, answers nil (or an error matching errors.ErrUnsupported,
+// a wrapper's of a replica that is no Prober): a replica that serves must
+// look reachable to a failure detector; Read leaves the Columns
 // and Slices of the Command it is given as they were (a coordinator shares one
 // Command between goroutines), and an answer, once returned, stays as it was
 // through later reads and writes. An answer is compared with Respond's in what
@@ -159,6 +162,7 @@ func checks() []check {
 		{"tombstone threshold", checkTombstoneThreshold},
 		{"commands stay as given", checkCommandsStayAsGiven},
 		{"answers stay as returned", checkAnswersStayAsReturned},
+		{"probe", checkProbe},
 	}
 }
 

@@ -90,6 +90,7 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"breaks ties by arrival":         "apply_merges",
 	"drops partition deletions":      "apply_merges",
 	"makes keys valid UTF-8":         "binary_keys",
+	"probe always fails":             "probe",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -105,6 +106,15 @@ func (b *brokenReplica) Endpoint() replica.Endpoint {
 		return replica.Endpoint{}
 	}
 	return b.Replica.Endpoint()
+}
+
+// Probe of a "probe always fails" replica fails as a probe of the wrong
+// port would.
+func (b *brokenReplica) Probe(ctx context.Context) error {
+	if b.flaw == "probe always fails" {
+		return errors.New("dial tcp 127.0.0.1:7001: connection refused")
+	}
+	return b.Replica.Probe(ctx)
 }
 
 func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
