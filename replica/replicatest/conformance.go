@@ -107,7 +107,9 @@ type check struct {
 // on the replica's goroutine): the failure names the call and gives the
 // panic's value and the replica's stack, and the other checks run, where
 // a panic on a goroutine of the replica's own still crashes the test
-// binary.
+// binary. And so does a call that returns a nil pointer as its error (a
+// nil *RPCError, say: no nil error), or an error wrapping one, which
+// errors.Is and errors.As would crash on.
 //
 // The data is timed near the Unix epoch: its deletion and expiry times are
 // 100 to 400 seconds after 1970, and the commands' NowInSec and GCBefore (0

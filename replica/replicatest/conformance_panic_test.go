@@ -49,6 +49,14 @@ func (m *misbehaving) MaxDigestVersion() byte {
 }
 
 func (m *misbehaving) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	if m.in == "nil error pointer" {
+		resp, err := m.mapReplica.Read(ctx, cmd)
+		if err != nil {
+			return resp, err
+		}
+		var rpcErr *wireError // the RPC's error, nil when the call succeeded
+		return resp, rpcErr
+	}
 	if cmd.Key == "missing" {
 		m.misbehave("Read")
 		m.misbehave("exits in Read")
@@ -61,6 +69,12 @@ func (m *misbehaving) Apply(ctx context.Context, mu replica.Mutation) error {
 	return m.mapReplica.Apply(ctx, mu)
 }
 
+// wireError is an RPC's error, whose methods read its fields.
+type wireError struct{ err error }
+
+func (e *wireError) Error() string { return "rpc: " + e.err.Error() }
+func (e *wireError) Unwrap() error { return e.err }
+
 // misbehaviours maps each misbehaviour to the check it must fail, with what
 // the failure must say, and a check it must leave to pass.
 var misbehaviours = map[string]struct{ check, says, passes string }{
@@ -70,6 +84,7 @@ var misbehaviours = map[string]struct{ check, says, passes string }{
 	"MaxDigestVersion":  {"missing_partition", "MaxDigestVersion panicked: boom in MaxDigestVersion", "endpoint"},
 	"exits in Read":     {"missing_partition", "data Read of \"missing\" called runtime.Goexit", "response_key"},
 	"hangs in Endpoint": {"endpoint", "Endpoint did not return", "missing_partition"},
+	"nil error pointer": {"missing_partition", "data Read of \"missing\" returned a nil *replicatest_test.wireError as its error", "endpoint"},
 }
 
 // TestMisbehavingReplicaHelper runs the conformance check over each

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readpath/readpath/internal/typednil"
 )
 
 // callGrace is how long a call may take to return after its context ends;
@@ -13,8 +15,9 @@ import (
 var callGrace = time.Second
 
 // errAbandoned is what the check gets from a call it stopped waiting for,
-// or that panicked, and from every later call of the check.
-var errAbandoned = errors.New("replicatest: the check abandoned the replica: a call hung or panicked")
+// that panicked, or that returned an error whose methods crash (a nil
+// pointer), and from every later call of the check.
+var errAbandoned = errors.New("replicatest: the check abandoned the replica: a call hung, panicked or returned an error no one can inspect")
 
 // abandoned holds the tests (checks) in which a call was abandoned or
 // panicked: their later calls fail at once, so that a replica that hangs
@@ -40,7 +43,9 @@ type result[T any] struct {
 // replica that ignores its context and hangs fails the check instead of
 // wedging it. If f panics (or calls runtime.Goexit), run fails t, naming
 // the call, the panic's value and the replica's stack, and returns
-// errAbandoned: the check fails instead of crashing the test binary.
+// errAbandoned: the check fails instead of crashing the test binary. So
+// does a call that returns a nil pointer as its error (or an error
+// wrapping one, or whose methods panic), which errors.Is would crash on.
 func run[T any](t testing.TB, ended <-chan struct{}, what string, f func() (T, error)) (T, error) {
 	var zero T
 	if _, ok := abandoned.Load(t); ok {
@@ -79,6 +84,14 @@ func run[T any](t testing.TB, ended <-chan struct{}, what string, f func() (T, e
 		t.Errorf("%s called runtime.Goexit (t.FailNow or t.SkipNow on the replica's goroutine?); the check makes no more calls; the replica's stack:\n%s", what, res.stack)
 	case res.stack != nil:
 		t.Errorf("%s panicked: %v; the check makes no more calls; the replica's stack:\n%s", what, res.panicked, res.stack)
+	case res.err == nil:
+		return res.v, nil
+	case typednil.Find(res.err) == res.err:
+		t.Errorf("%s returned a nil %T as its error: return a nil error, not a nil pointer of an error type, which is no nil error (a coordinator takes it for a failure); the check makes no more calls", what, res.err)
+	case typednil.Find(res.err) != nil:
+		t.Errorf("%s returned a %T wrapping a nil %T, whose methods crash; the check makes no more calls", what, res.err, typednil.Find(res.err))
+	case typednil.Panics(res.err) != nil:
+		t.Errorf("%s returned a %T whose methods panic: %v; the check makes no more calls", what, res.err, typednil.Panics(res.err))
 	default:
 		return res.v, res.err
 	}

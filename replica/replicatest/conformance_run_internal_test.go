@@ -90,3 +90,25 @@ func TestRunFailsACallThatPanics(t *testing.T) {
 		})
 	}
 }
+
+// nilPointerError is an error whose methods read its field.
+type nilPointerError struct{ err error }
+
+func (e *nilPointerError) Error() string { return e.err.Error() }
+func (e *nilPointerError) Unwrap() error { return e.err }
+
+func TestRunFailsACallThatReturnsANilPointerAsItsError(t *testing.T) {
+	var nilErr *nilPointerError
+	for name, returned := range map[string]error{
+		"a nil pointer":         nilErr,
+		"an error wrapping one": fmt.Errorf("rpc: %w", nilErr),
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec := &recorder{TB: t}
+			_, err := run(rec, make(chan struct{}), "Read", func() (int, error) { return 1, returned })
+			if !errors.Is(err, errAbandoned) || len(rec.errors) != 1 || !strings.Contains(rec.errors[0], "nil *replicatest.nilPointerError") {
+				t.Errorf("run of a call that returns %s = %v, reporting %q; want errAbandoned and one failure naming the nil pointer's type", name, err, rec.errors)
+			}
+		})
+	}
+}
