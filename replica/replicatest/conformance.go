@@ -103,13 +103,15 @@ type check struct {
 // returned 1 s after its context ended fails the check, naming the call,
 // and the check makes no more calls: a replica that ignores its context
 // and hangs fails instead of wedging the test (its hung goroutine is left
-// running). So does a call that panics, or calls runtime.Goexit (t.FailNow
-// on the replica's goroutine): the failure names the call and gives the
-// panic's value and the replica's stack, and the other checks run, where
-// a panic on a goroutine of the replica's own still crashes the test
-// binary. And so does a call that returns a nil pointer as its error (a
-// nil *RPCError, say: no nil error), or an error wrapping one, which
-// errors.Is and errors.As would crash on.
+// running). So does a call that fails at the 10 s timeout (a node never
+// reached, say), in one timeout, not one per call. So does a call that
+// panics, or calls runtime.Goexit (t.FailNow on the replica's goroutine):
+// the failure names the call and gives the panic's value and the
+// replica's stack, and the other checks run, where a panic on a goroutine
+// of the replica's own still crashes the test binary. And so does a call
+// that returns a nil pointer as its error (a nil *RPCError, say: no nil
+// error), or an error wrapping one, which errors.Is and errors.As would
+// crash on.
 //
 // The data is timed near the Unix epoch: its deletion and expiry times are
 // 100 to 400 seconds after 1970, and the commands' NowInSec and GCBefore (0

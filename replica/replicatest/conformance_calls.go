@@ -2,6 +2,7 @@ package replicatest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -59,11 +60,20 @@ func maxDigestVersion(t *testing.T, r replica.Replica) byte {
 }
 
 // call runs f under a context bounded by callTimeout, on a goroutine of
-// its own (see run); what names the call in a failure.
+// its own (see run); what names the call in a failure. A call that fails
+// once callTimeout has passed fails the check, which makes no more calls:
+// a replica that honours its context but answers nothing (a node never
+// reached) fails each check in one timeout, not in one per call, hundreds.
 func call[T any](t *testing.T, what string, f func(ctx context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(t.Context(), callTimeout)
 	defer cancel()
-	return run(t, ctx.Done(), what, func() (T, error) { return f(ctx) })
+	v, err := run(t, ctx.Done(), what, func() (T, error) { return f(ctx) })
+	if err != nil && !errors.Is(err, errAbandoned) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Errorf("%s did not answer within %v (it failed with %v); the check makes no more calls", what, callTimeout, err)
+		abandon(t)
+		return v, errAbandoned
+	}
+	return v, err
 }
 
 // apply applies a deep copy of p, so that p, from which the check computes

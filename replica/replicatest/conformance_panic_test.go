@@ -49,6 +49,10 @@ func (m *misbehaving) MaxDigestVersion() byte {
 }
 
 func (m *misbehaving) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	if m.in == "times out every call" {
+		<-ctx.Done() // a node never reached, as a client that honours ctx waits for it
+		return replica.Response{}, ctx.Err()
+	}
 	if m.in == "nil error pointer" {
 		resp, err := m.mapReplica.Read(ctx, cmd)
 		if err != nil {
@@ -65,6 +69,10 @@ func (m *misbehaving) Read(ctx context.Context, cmd replica.Command) (replica.Re
 }
 
 func (m *misbehaving) Apply(ctx context.Context, mu replica.Mutation) error {
+	if m.in == "times out every call" {
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	m.misbehave("Apply")
 	return m.mapReplica.Apply(ctx, mu)
 }
@@ -78,13 +86,14 @@ func (e *wireError) Unwrap() error { return e.err }
 // misbehaviours maps each misbehaviour to the check it must fail, with what
 // the failure must say, and a check it must leave to pass.
 var misbehaviours = map[string]struct{ check, says, passes string }{
-	"Read":              {"missing_partition", "data Read of \"missing\" panicked: boom in Read", "response_key"},
-	"Apply":             {"apply_merges", "Apply of \"older first\" panicked: boom in Apply", "missing_partition"},
-	"Endpoint":          {"endpoint", "Endpoint panicked: boom in Endpoint", "missing_partition"},
-	"MaxDigestVersion":  {"missing_partition", "MaxDigestVersion panicked: boom in MaxDigestVersion", "endpoint"},
-	"exits in Read":     {"missing_partition", "data Read of \"missing\" called runtime.Goexit", "response_key"},
-	"hangs in Endpoint": {"endpoint", "Endpoint did not return", "missing_partition"},
-	"nil error pointer": {"missing_partition", "data Read of \"missing\" returned a nil *replicatest_test.wireError as its error", "endpoint"},
+	"Read":                 {"missing_partition", "data Read of \"missing\" panicked: boom in Read", "response_key"},
+	"Apply":                {"apply_merges", "Apply of \"older first\" panicked: boom in Apply", "missing_partition"},
+	"Endpoint":             {"endpoint", "Endpoint panicked: boom in Endpoint", "missing_partition"},
+	"MaxDigestVersion":     {"missing_partition", "MaxDigestVersion panicked: boom in MaxDigestVersion", "endpoint"},
+	"exits in Read":        {"missing_partition", "data Read of \"missing\" called runtime.Goexit", "response_key"},
+	"hangs in Endpoint":    {"endpoint", "Endpoint did not return", "missing_partition"},
+	"times out every call": {"read_time", "did not answer within 20ms", "endpoint"},
+	"nil error pointer":    {"missing_partition", "data Read of \"missing\" returned a nil *replicatest_test.wireError as its error", "endpoint"},
 }
 
 // TestMisbehavingReplicaHelper runs the conformance check over each
@@ -97,6 +106,9 @@ func TestMisbehavingReplicaHelper(t *testing.T) {
 	replicatest.SetCallTimeouts(t, 500*time.Millisecond, 100*time.Millisecond)
 	for in := range misbehaviours {
 		t.Run(in, func(t *testing.T) {
+			if in == "times out every call" {
+				replicatest.SetCallTimeouts(t, 20*time.Millisecond, 10*time.Millisecond)
+			}
 			replicatest.TestReplica(t, func(t *testing.T) replica.Replica {
 				m := &misbehaving{mapReplica: newMapReplica(mutant{}), in: in, release: make(chan struct{})}
 				t.Cleanup(func() { close(m.release) })
@@ -110,7 +122,9 @@ func TestMisbehavingReplicaHelper(t *testing.T) {
 // that made the call, naming the call, the panic's value and the
 // replica's stack, instead of crashing the test binary, and the other
 // checks run; one that hangs in a call without a context (Endpoint) fails
-// the check after the call's timeout instead of wedging the run. The child
+// the check after the call's timeout instead of wedging the run, and one
+// that honours its context but answers no call fails each check at its
+// first call's timeout, not at each of its hundreds of calls'. The child
 // process's goleak finds no goroutine of the check left.
 func TestConformanceSurvivesPanicsAndHangs(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMisbehavingReplicaHelper$", "-test.v", "-test.timeout=2m")

@@ -15,9 +15,9 @@ import (
 var callGrace = time.Second
 
 // errAbandoned is what the check gets from a call it stopped waiting for,
-// that panicked, or that returned an error whose methods crash (a nil
+// that timed out (see call), that panicked, or that returned an error whose methods crash (a nil
 // pointer), and from every later call of the check.
-var errAbandoned = errors.New("replicatest: the check abandoned the replica: a call hung, panicked or returned an error no one can inspect")
+var errAbandoned = errors.New("replicatest: the check abandoned the replica: a call hung, timed out, panicked or returned an error no one can inspect")
 
 // abandoned holds the tests (checks) in which a call was abandoned or
 // panicked: their later calls fail at once, so that a replica that hangs
