@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/readpath/readpath/digest"
 	"github.com/readpath/readpath/replica"
 	"github.com/readpath/readpath/replica/replicatest"
@@ -103,6 +105,7 @@ func TestMisbehavingReplicaHelper(t *testing.T) {
 	if os.Getenv("REPLICATEST_MISBEHAVING") != "1" {
 		t.Skip("run by TestConformanceSurvivesPanicsAndHangs")
 	}
+	defer goleak.VerifyNone(t) // TestMain's check runs only if every test passed
 	replicatest.SetCallTimeouts(t, 500*time.Millisecond, 100*time.Millisecond)
 	for in := range misbehaviours {
 		t.Run(in, func(t *testing.T) {
@@ -125,7 +128,8 @@ func TestMisbehavingReplicaHelper(t *testing.T) {
 // the check after the call's timeout instead of wedging the run, and one
 // that honours its context but answers no call fails each check at its
 // first call's timeout, not at each of its hundreds of calls'. The child
-// process's goleak finds no goroutine of the check left.
+// process's goleak finds no goroutine of the check left once the hung
+// calls are released.
 func TestConformanceSurvivesPanicsAndHangs(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMisbehavingReplicaHelper$", "-test.v", "-test.timeout=2m")
 	cmd.Env = append(os.Environ(), "REPLICATEST_MISBEHAVING=1")
