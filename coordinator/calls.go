@@ -157,10 +157,21 @@ func (k *call) read() {
 	// lose its rank as one that keeps failing does.
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
-	k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
+	k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
 	k.scored.Store(true)
 	k.report()
 	k.deliver()
+}
+
+// waited returns how long the read waited for the request: until it
+// ended, or, for one that timed out, until the deadline at most, however
+// late the replica returned from it.
+func (k *call) waited(timedOut bool) time.Duration {
+	d := k.at.Sub(k.sent)
+	if dl, ok := k.ctx.Deadline(); ok && timedOut {
+		d = min(d, max(dl.Sub(k.sent), 0))
+	}
+	return d
 }
 
 // cancelled reports whether the read cancelled the request: a replica's

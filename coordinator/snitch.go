@@ -243,12 +243,15 @@ func (sc *score) outstanding() int64 {
 // wrapping context.Canceled otherwise is the replica's failure. timedOut
 // says whether the request ended at the read timeout, whatever error the
 // replica's context gave (a derived one says Canceled), or any error it
-// returned once the deadline had passed (see cutShort): its time is how
-// long the replica was waited for, a lower bound of its latency, unless
-// it was sent before the latest answered one: the replica has answered
-// since, and a request stuck past its deadline that returned a minute
-// late, as a node whose connection was reset at last, ranked a healthy
-// replica last.
+// returned once the deadline had passed (see cutShort): its time, which
+// the caller gives as how long the replica was waited for (a request
+// stuck past its deadline that returned a minute late, as a node whose
+// connection was reset at last, ranked a healthy replica last), is a
+// sample, a lower bound of its latency, as Cassandra's snitch takes an
+// expired request's timeout, also when the replica answered a request
+// sent later: under concurrent reads it nearly always has, and a replica
+// that let one request in ten hang to the timeout, skipped so, kept its
+// rank and timed out one read in ten.
 func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
 	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
@@ -272,7 +275,7 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		}
 	}
 	switch {
-	case err == nil, timedOut && seq >= sc.answeredSeq.Load():
+	case err == nil, timedOut:
 		if sc.provisional.Load() {
 			sc.provisional.Store(false)
 			sc.reset.Store(true)
