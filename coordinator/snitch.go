@@ -219,6 +219,20 @@ func (sc *score) outstanding() int64 {
 	return sc.sentAll.Load() - ended
 }
 
+// queued returns the requests out that weigh the replica's rank: those
+// out, less those overdue when it has answered a request sent after them
+// (see missing). Those are stuck, not queued: counted, a fast replica
+// with one request hung for good on a dead connection weighed twice its
+// latency for good, and a peer a third slower took every read but its
+// probes (6 of 600).
+func (sc *score) queued() int64 {
+	n := sc.outstanding()
+	if o := sc.overdue.Load(); o > 0 && sc.overdueSeq.Load() <= sc.answeredSeq.Load() {
+		n = max(n-o, 0) // an overdue request counted out, not yet uncounted
+	}
+	return n
+}
+
 // ended ends request seq, which took d. An answer resets the replica's
 // misses, and a request sent before the latest answered one is a miss for
 // Metrics only (see answeredSeq). A request that ended without one is a

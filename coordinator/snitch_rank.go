@@ -75,7 +75,7 @@ func (s *snitch) rankWith(cs []candidate, now int64, k int, probe bool, keys []f
 		// score.ended), so a replica seen with none out is seen with that
 		// request's miss and latency too, never as idle and unmeasured
 		// (first in the order) just as it failed.
-		inflight[i] = c.score.outstanding()
+		inflight[i] = c.score.queued()
 		keys[i], misses[i] = c.score.latency(), c.score.missing()
 		if keys[i] > 0 {
 			best = min(best, keys[i])
