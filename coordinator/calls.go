@@ -83,6 +83,9 @@ func (k *call) dropByRead() {
 	if !k.returned.Load() {
 		k.counted.Store(true)
 		sc.abandoned.Add(1)
+		if !k.mutation {
+			sc.countLost(k.seq)
+		}
 		if sc.neverAnswered() { // a clock read only then
 			sc.missedFirst(snitchClock.Nanos(time.Now()))
 		}
@@ -111,6 +114,9 @@ func (k *call) dropByWorker() {
 func (k *call) uncount() {
 	if k.counted.Load() {
 		k.cand.score.abandoned.Add(-1)
+		if !k.mutation {
+			k.cand.score.lostReads.Add(-1)
+		}
 	}
 	if k.overdue.Load() {
 		k.cand.score.overdue.Add(-1)

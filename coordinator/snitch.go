@@ -106,6 +106,11 @@ type score struct {
 	// abandoned counts requests (reads and repair writes) whose reads
 	// have returned while the replica has not (see BacklogError).
 	abandoned atomic.Int64
+	// lostReads counts its read requests whose reads have returned while
+	// the replica has not, and lostSeq is the number of the latest-sent
+	// request ever counted so (see queued).
+	lostReads atomic.Int64
+	lostSeq   atomic.Int64
 	repairs   atomic.Int64 // read-repair writes it was sent as a stale replica, for Metrics
 	// reset is set when a read claims the probe of an expired score: the
 	// next sample replaces the score instead of joining its average.
@@ -220,17 +225,25 @@ func (sc *score) outstanding() int64 {
 }
 
 // queued returns the requests out that weigh the replica's rank: those
-// out, less those overdue when it has answered a request sent after them
-// (see missing). Those are stuck, not queued: counted, a fast replica
-// with one request hung for good on a dead connection weighed twice its
-// latency for good, and a peer a third slower took every read but its
-// probes (6 of 600).
+// out, less those whose reads have returned without them (overdue, or
+// cancelled) when it has answered a request sent after the latest of them.
+// Those are stuck, not queued: counted, a fast replica with one request
+// hung for good on a dead connection, a read's at its deadline or a hedge's
+// loser, weighed twice its latency for good, and a peer a third slower took
+// every read but its probes (6 of 600).
 func (sc *score) queued() int64 {
 	n := sc.outstanding()
-	if o := sc.overdue.Load(); o > 0 && sc.overdueSeq.Load() <= sc.answeredSeq.Load() {
-		n = max(n-o, 0) // an overdue request counted out, not yet uncounted
+	if l := sc.lostReads.Load(); l > 0 && sc.lostSeq.Load() <= sc.answeredSeq.Load() {
+		n = max(n-l, 0) // a lost request counted out, not yet uncounted
 	}
 	return n
+}
+
+// countLost counts read request seq as lost (see lostReads), until
+// uncounted when the replica returns from it.
+func (sc *score) countLost(seq int64) {
+	storeMax(&sc.lostSeq, seq)
+	sc.lostReads.Add(1) // after its number: a ranking that sees it sees that
 }
 
 // ended ends request seq, which took d. An answer resets the replica's
