@@ -174,7 +174,10 @@ func (k *call) read() {
 // late the replica returned from it.
 func (k *call) waited(timedOut bool) time.Duration {
 	d := k.at.Sub(k.sent)
-	if dl, ok := k.ctx.Deadline(); ok && timedOut {
+	if !timedOut {
+		return d // spares an answer the walk up its contexts to a deadline
+	}
+	if dl, ok := k.ctx.Deadline(); ok {
 		d = min(d, max(dl.Sub(k.sent), 0))
 	}
 	return d
