@@ -30,21 +30,10 @@ type tracedRun struct {
 
 func runTraced(t *testing.T, s scenario, policy string, reads int) tracedRun {
 	t.Helper()
-	p, err := latency.ParseSpeculativeRetry(policy)
-	require.NoError(t, err)
 	o := options{reads: reads, readsSet: true, concurrency: 8, seed: 7}
-	cl, keys, err := newCluster(s, o.seed)
-	require.NoError(t, err)
-	c, err := coordinator.New(coordinator.Config{
-		Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
-		ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
-		DefaultTable: coordinator.TableOptions{SpeculativeRetry: p},
-		HedgeBudget:  s.hedgeBudget(),
-	})
-	require.NoError(t, err)
+	w, p := warmedWorkload(t, s, policy, o)
+	c, keys := w.c, w.keys
 	defer c.Close()
-	w := &workload{c: c, cluster: cl, keys: keys, o: o, s: s}
-	w.warmUp()
 	before := c.Metrics().Total
 
 	var mu sync.Mutex
@@ -178,21 +167,10 @@ func TestFanoutRowFiguresMatchTheirRequests(t *testing.T) {
 			hedges, requests int
 		}
 		runFan := func(policy string) fanRun {
-			p, err := latency.ParseSpeculativeRetry(policy)
-			require.NoError(t, err)
 			o := options{reads: 4 * requests, readsSet: true, concurrency: 8, seed: 3}
-			cl, keys, err := newCluster(s, o.seed)
-			require.NoError(t, err)
-			c, err := coordinator.New(coordinator.Config{
-				Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
-				ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
-				DefaultTable: coordinator.TableOptions{SpeculativeRetry: p},
-				HedgeBudget:  s.hedgeBudget(),
-			})
-			require.NoError(t, err)
+			w, p := warmedWorkload(t, s, policy, o)
+			c, keys := w.c, w.keys
 			defer c.Close()
-			w := &workload{c: c, cluster: cl, keys: keys, o: o, s: s}
-			w.warmUp()
 			before := c.Metrics().Total
 			var mu sync.Mutex
 			var fr fanRun
@@ -249,4 +227,25 @@ func TestFanoutRowFiguresMatchTheirRequests(t *testing.T) {
 			assert.InDelta(t, extra, r.ExtraLoad, 0.00005, r.Policy)
 		}
 	})
+}
+
+// warmedWorkload is readsim's workload for scenario s under policy, as
+// main builds it, warmed up, and the policy parsed; its caller closes the
+// workload's coordinator.
+func warmedWorkload(t *testing.T, s scenario, policy string, o options) (*workload, latency.SpeculativeRetry) {
+	t.Helper()
+	p, err := latency.ParseSpeculativeRetry(policy)
+	require.NoError(t, err)
+	cl, keys, err := newCluster(s, o.seed)
+	require.NoError(t, err)
+	c, err := coordinator.New(coordinator.Config{
+		Locator: cl, Liveness: cl, LocalDatacenter: "dc1",
+		ReadTimeout: readTimeout, ThresholdRefresh: thresholdRefresh, LatencyWindow: latencyWindow,
+		DefaultTable: coordinator.TableOptions{SpeculativeRetry: p},
+		HedgeBudget:  s.hedgeBudget(),
+	})
+	require.NoError(t, err)
+	w := &workload{c: c, cluster: cl, keys: keys, o: o, s: s}
+	w.warmUp()
+	return w, p
 }
