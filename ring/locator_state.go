@@ -201,7 +201,7 @@ func (s *locatorState) fill(repl consistency.Replication, k keep) *tableRanges {
 	}
 	w := s.ring.newWalker(repl)
 	var picked []int32
-	backing := make([]replica.Replica, 0, walked*min(repl.Total(), len(s.ring.nodes)))
+	backing := make([]replica.Replica, 0, walked*w.perWalk())
 	for i := range t.ranges {
 		if t.ranges[i] != nil {
 			continue

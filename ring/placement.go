@@ -66,6 +66,19 @@ func (w *walker) place(repl consistency.Replication) {
 	}
 }
 
+// perWalk is how many replicas each walk places: min(factor, nodes) of
+// each datacenter, or of the ring under Simple.
+func (w *walker) perWalk() int {
+	if w.quota == nil {
+		return w.simple
+	}
+	n := 0
+	for _, q := range w.quota {
+		n += q.left
+	}
+	return n
+}
+
 // walk returns the positions of the replicas of the range ending at
 // tokens[start], appended to dst[:0]. The result is valid until the next
 // walk.
