@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator/retry"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -134,12 +135,16 @@ func (r *read) finish(err error) {
 	r.t.m.countError(err)
 }
 
-// countError counts a failed read by the kind of its error.
+// countError counts a failed read by the kind of its error: a timeout or
+// an unavailable error as retry.Classify finds them, through joined errors
+// too (a Locator's, a cancellation's cause), so that the metrics count the
+// error as a retry policy judges it; of the others, a read failure, then a
+// cancellation.
 func (m *counters) countError(err error) {
-	switch {
-	case own[*consistency.UnavailableError](err):
+	switch cause := retry.Classify(err); {
+	case cause == retry.CauseUnavailable:
 		m.unavailable.Add(1)
-	case isTimeout(err):
+	case cause == retry.CauseReadTimeout:
 		m.timeouts.Add(1)
 	case own[*consistency.ReadFailureError](err):
 		m.failures.Add(1)

@@ -104,10 +104,13 @@ type TableMetrics struct {
 	RepairsSent, RepairsAcked, RepairsFailed, RepairsDropped, RepairsAbandoned int64
 	RepairsTimedOut                                                            int64
 
-	// Reads that ended in an error, by kind. OtherErrors counts too a
-	// read that a hook ended without returning (a panic of the Locator or
-	// the Liveness view, or runtime.Goexit in them or in the Observer),
-	// whatever it was about to return: its caller saw no error of a kind.
+	// Reads that ended in an error, by kind: Unavailable and Timeouts as
+	// retry.Classify judges the error (joined errors too), then a
+	// *consistency.ReadFailureError, then context.Canceled. OtherErrors
+	// counts too a read that a hook ended without returning (a panic of the
+	// Locator or the Liveness view, or runtime.Goexit in them or in the
+	// Observer), whatever it was about to return: its caller saw no error
+	// of a kind.
 	Unavailable, Timeouts, Failures, Cancelled, OtherErrors int64
 }
 
