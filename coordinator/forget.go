@@ -24,11 +24,13 @@ var ErrTableDropped = errors.New("coordinator: repair's table dropped")
 // RepairsDropped, when their turn comes (see ErrTableDropped); one
 // already being written finishes. A BLOCKING read of the table under way
 // that has yet to send its repairs queues them instead, to be dropped so,
-// and returns what it read. A later
-// read the Locator places, or SetTableOptions, makes the table afresh,
-// with Config.DefaultTable's options. Without it, a coordinator keeps
-// every table the Locator has placed a read of, which matters where tables
-// come and go (one per day, say). Dropping an unknown table does nothing.
+// and returns what it read; one whose repairs are out sends no additional
+// writes, and queues, to be dropped so, those still running when it
+// returns. A later read the Locator places, or SetTableOptions, makes the
+// table afresh, with Config.DefaultTable's options. Without it, a
+// coordinator keeps every table the Locator has placed a read of, which
+// matters where tables come and go (one per day, say). Dropping an unknown
+// table does nothing.
 // DropTable waits for a Metrics snapshot being taken, and reads counting
 // their repairs wait for DropTable (see Metrics).
 func (c *Coordinator) DropTable(name string) {

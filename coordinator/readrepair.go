@@ -164,8 +164,12 @@ func (r *read) settleRepairs(stale []staleReplica, timedOut bool) {
 // BlockingPartitionRepair.maybeSendAdditionalWrites): the merge of the
 // repairs not yet acknowledged goes, once, to every live replica whose
 // data the read did not merge, and their acknowledgements count towards
-// the level.
+// the level. None goes once DropTable has dropped the table, as no repair
+// does (see sendRepairs): the round waits for its writes as without them.
 func (r *read) additionalWrites() bool {
+	if r.c.isDropped(r.t) {
+		return false
+	}
 	targets := r.withoutVersion()
 	update, ok := r.unackedRepairs()
 	h := &r.trace.AdditionalWrite
