@@ -68,27 +68,33 @@ func (q *repairQueue) init(c *Coordinator) {
 // has is booked, and after the lock, as an Observer told of the drop may
 // call Close, which takes it.
 func (q *repairQueue) enqueue(j repairJob) bool {
-	if q.tryEnqueue(j) {
+	queued, admitted := q.tryEnqueue(j)
+	if queued {
 		return true
 	}
 	q.countDrop(j)
+	if admitted { // its end booked after its count, as settle books it
+		q.finishing()
+	}
 	return false
 }
 
-func (q *repairQueue) tryEnqueue(j repairJob) bool {
+// tryEnqueue queues j without blocking, and reports whether it did, and
+// whether it counted j pending (see admit), which a full queue leaves to
+// its caller to book.
+func (q *repairQueue) tryEnqueue(j repairJob) (queued, admitted bool) {
 	q.mu.RLock()
 	defer q.mu.RUnlock()
 	if q.closed {
-		return false
+		return false, false
 	}
 	q.start.Do(q.startWorkers)
 	q.admit() // before a worker can take and book it
 	select {
 	case q.jobs <- j:
-		return true
+		return true, true
 	default:
-		q.finishing()
-		return false
+		return false, true
 	}
 }
 
