@@ -155,6 +155,7 @@ func (q *repairQueue) workOn(h *inHand) {
 				return
 			}
 			h.hold(j, late)
+			var n int64 // the backlog's count of abandoned requests, if it drops j
 			gone := q.gone(&j.s.cand)
 			h.release()
 			switch {
@@ -164,8 +165,8 @@ func (q *repairQueue) workOn(h *inHand) {
 				q.dropHeld(j, late, nil)
 			case q.ctx.Err() != nil: // Close began while the Liveness view was asked
 				q.dropHeld(j, late, nil)
-			case q.backlogged(j.s.cand.score):
-				q.dropHeld(j, late, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: j.s.cand.score.abandoned.Load()})
+			case q.backlogged(j.s.cand.score, &n):
+				q.dropHeld(j, late, &BacklogError{Endpoint: j.s.cand.ep, Abandoned: n})
 			default:
 				if err := q.claimWrite(&j.s.cand, snitchClock.Nanos(time.Now())); err != nil {
 					q.dropHeld(j, late, err)
@@ -192,10 +193,17 @@ func (q *repairQueue) take(j repairJob) (late, ok bool) {
 }
 
 // backlogged reports whether sc's replica is at MaxAbandonedPerReplica or
-// holds an ASYNC write given up on (see asyncWrite).
-func (q *repairQueue) backlogged(sc *score) bool {
-	_, full := q.c.backlogged(sc)
-	return full || q.hangs(sc)
+// holds an ASYNC write given up on (see asyncWrite), and sets *n to the
+// requests abandoned to it then, for its BacklogError: the cap or more, or
+// at least the writes given up on. (Loaded again after, it was below the
+// cap, or 0, when some returned in between.)
+func (q *repairQueue) backlogged(sc *score, n *int64) bool {
+	var full bool
+	if *n, full = q.c.backlogged(sc); full {
+		return true
+	}
+	*n = q.hangs(sc)
+	return *n > 0
 }
 
 // dropHeld drops a job in hand, and tells the Observer, unless Close

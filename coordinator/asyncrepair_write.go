@@ -197,9 +197,14 @@ func (q *repairQueue) setHung(sc *score, d int) {
 	}
 }
 
-// hangs reports whether sc's replica holds an ASYNC write given up on.
-func (q *repairQueue) hangs(sc *score) bool {
+// hangs returns, if sc's replica holds an ASYNC write given up on, the
+// requests abandoned to it, which count every such write (asyncWrite.await
+// counts one before it is hung, end uncounts it after), else 0.
+func (q *repairQueue) hangs(sc *score) int64 {
 	q.running.Lock()
 	defer q.running.Unlock()
-	return q.hung[sc] > 0
+	if q.hung[sc] == 0 {
+		return 0
+	}
+	return max(sc.abandoned.Load(), int64(q.hung[sc]))
 }

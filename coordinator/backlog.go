@@ -28,8 +28,10 @@ const defaultMaxAbandoned = 1024
 // table's DataRequests or DigestRequests, but not in its replica's Requests
 // (it was not sent); the snitch and Config.Outcomes hear nothing of it. A
 // queued ASYNC repair is dropped, with this error in its RepairEvent, when
-// its replica is at the cap or holds an ASYNC repair write given up on. It
-// is not modified once made and is safe for concurrent reads.
+// its replica is at the cap or holds an ASYNC repair write given up on:
+// Abandoned then counts that write too, and may be below the cap (1, for
+// one such write to a replica no read has abandoned a request to). It is
+// not modified once made and is safe for concurrent reads.
 type BacklogError struct {
 	Endpoint  replica.Endpoint
 	Abandoned int64
