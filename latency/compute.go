@@ -59,3 +59,12 @@ func (s SpeculativeRetry) followsLatency() bool {
 	k := s.Kind()
 	return k != KindNever && k != KindAlways
 }
+
+// keepsThreshold reports whether an empty window should keep the threshold
+// the policy computes: one that follows latency, but for a delay of 0 ms
+// (FIXED, or MIN's bound), which is ALWAYS's 0 by another name and no
+// latency either.
+func (s SpeculativeRetry) keepsThreshold() bool {
+	k := s.Kind()
+	return s.followsLatency() && !(s.FixedDelay() == 0 && (k == KindFixed || k == KindMin))
+}

@@ -39,7 +39,7 @@ type thresholdState struct {
 	d         time.Duration
 	speculate bool
 	// kept is what an empty window keeps: the last threshold that followed
-	// latency or a fixed delay, never ALWAYS's 0.
+	// latency or a fixed delay, never ALWAYS's 0, nor a delay of 0 ms.
 	kept time.Duration
 	next time.Time // the next refresh; zero: on the next Load
 	// due is when Load stops returning d without a look: next, or the zero
@@ -93,7 +93,7 @@ func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opt
 func (th *Threshold) compute(p SpeculativeRetry, kept time.Duration, next time.Time) *thresholdState {
 	n := th.tracker.recorded() // before the quantile, which sees at least these
 	d, speculate := p.threshold(th.tracker.quantile, kept)
-	if p.followsLatency() {
+	if p.keepsThreshold() {
 		kept = d
 	}
 	st := &thresholdState{policy: p, d: d, speculate: speculate, kept: kept, next: next, due: next}
