@@ -169,11 +169,18 @@ func (th *Threshold) fresh(st *thresholdState, now time.Time) bool {
 }
 
 // SetPolicy replaces the policy, as ALTER TABLE does at run time: Loads
-// from now on get the threshold under p.
+// from now on get the threshold under p. A p Equal to the policy in force
+// changes nothing but how Policy spells it: its threshold is refreshed on
+// its schedule, not recomputed from the samples of the moment.
 func (th *Threshold) SetPolicy(p SpeculativeRetry) {
 	for {
 		st := th.state.Load()
-		if th.state.CompareAndSwap(st, th.compute(p, st.kept, time.Time{})) {
+		next := *st
+		next.policy = p
+		if !st.policy.Equal(p) {
+			next = *th.compute(p, st.kept, time.Time{})
+		}
+		if th.state.CompareAndSwap(st, &next) {
 			return
 		}
 	}
