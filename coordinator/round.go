@@ -229,11 +229,13 @@ func (r *read) receive() (int, bool) {
 
 // armSpeculation sets the timer for the round's speculation a wait after
 // from, or for the deadline when the round may not speculate or that is
-// not before the deadline. The round keeps wait: a postponed speculation
+// not before the deadline. A first-round threshold within 1/64 of the read
+// timeout is at it (see atTimeout): no hedge is due, and a slow read
+// counts no suppressed one. The round keeps wait: a postponed speculation
 // waits as long again.
 func (r *read) armSpeculation(from time.Time, wait time.Duration) {
 	r.rd.wait = wait
-	if at := from.Add(wait); r.rd.maySpeculate && at.Before(r.ctx.deadline) {
+	if at := from.Add(wait); r.rd.maySpeculate && at.Before(r.ctx.deadline) && !r.thresholdPastTimeout() {
 		r.setTimer(at, true)
 		return
 	}
