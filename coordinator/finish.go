@@ -17,7 +17,7 @@ import (
 // hedge's latency, above the threshold, so sustained hedging cannot drag
 // the threshold down. A round its caller cancelled, or whose caller's
 // deadline came before the read timeout and ended it, is recorded only if
-// it had run past the threshold (see cancelledInTheTail, timedOutToRecord).
+// it had run into the table's tail (see inTheTail).
 func (r *read) endFirstRound(err error) {
 	if err == nil {
 		for _, a := range r.answers {
@@ -66,7 +66,7 @@ func (r *read) bookHedges() {
 }
 
 // cancelledInTheTail reports whether err is the caller's cancellation of a
-// round that had run at least the threshold it speculated at. Its time is
+// round that had run into the table's tail (see inTheTail). Its time is
 // a lower bound of its latency, in the tail: left out, the slow reads that
 // callers give up on, and those a filled ReadMany page cancels, would drag
 // the threshold down, and hedging up. A round cancelled sooner tells
@@ -78,7 +78,7 @@ func (r *read) cancelledInTheTail(err error) bool {
 
 // timedOutToRecord reports whether err is a timeout the first round's
 // tracker should record: at the read timeout, or at a deadline of the
-// caller's, sooner, once the round had run at least its threshold. A
+// caller's, sooner, once the round had run into the table's tail. A
 // caller's deadline that ended the round before the threshold is a
 // latency no replica took, and tells nothing of the tail, as a quick
 // cancellation does not: recorded, callers that give up after 2 ms pulled
@@ -88,10 +88,16 @@ func (r *read) timedOutToRecord(err error) bool {
 	return isTimeout(err) && (!r.callers || r.inTheTail())
 }
 
-// inTheTail reports whether the read has run at least the threshold it
-// speculated at.
+// inTheTail reports whether the read has run into its table's tail: at
+// least the threshold under a policy with a percentile, else the one the
+// table's last percentile (99p if none) would have set
+// (latency.Threshold.Tail). Which reads are recorded does not depend on
+// the policy: under ALWAYS or a 0 ms delay, whose threshold is 0, or
+// NEVER, none was, and a percentile set after them learnt from a window
+// without the slow reads callers had cut short.
 func (r *read) inTheTail() bool {
-	return r.trace.Speculate && r.threshold > 0 && r.since() >= r.threshold
+	tail := r.t.threshold.Tail()
+	return tail > 0 && r.since() >= tail
 }
 
 func isTimeout(err error) bool { return own[*consistency.ReadTimeoutError](err) }

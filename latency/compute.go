@@ -60,6 +60,12 @@ func (s SpeculativeRetry) followsLatency() bool {
 	return k != KindNever && k != KindAlways
 }
 
+// hasPercentile reports whether the policy's threshold is, or is bounded
+// by, a percentile of the table's latency: PERCENTILE, MIN and MAX.
+func (s SpeculativeRetry) hasPercentile() bool {
+	return s.followsLatency() && s.Kind() != KindFixed
+}
+
 // keepsThreshold reports whether an empty window should keep the threshold
 // the policy computes: one that follows latency, but for a delay of 0 ms
 // (FIXED, or MIN's bound), which is ALWAYS's 0 by another name and no

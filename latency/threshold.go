@@ -38,9 +38,7 @@ type thresholdState struct {
 	policy    SpeculativeRetry
 	d         time.Duration
 	speculate bool
-	// kept is what an empty window keeps: the last threshold that followed
-	// latency or a fixed delay, never ALWAYS's 0, nor a delay of 0 ms.
-	kept time.Duration
+	memory
 	next time.Time // the next refresh; zero: on the next Load
 	// due is when Load stops returning d without a look: next, or the zero
 	// time while the threshold waits for need samples.
@@ -50,6 +48,19 @@ type thresholdState struct {
 	// refreshes. Zero for a state no refresh computed.
 	from time.Time
 	need uint32 // samples that make the first threshold; 0 once it had them
+}
+
+// memory is what a threshold's state hands on to the next one.
+type memory struct {
+	// kept is what an empty window keeps: the last threshold that followed
+	// latency or a fixed delay, never ALWAYS's 0, nor a delay of 0 ms.
+	kept time.Duration
+	// tail is what Tail returns: d under a policy with a percentile, else
+	// what the percentile of learnt, as a policy, would have set.
+	tail time.Duration
+	// learnt is the percentile of the last policy that had one (99p
+	// before any), as a PERCENTILE policy.
+	learnt SpeculativeRetry
 }
 
 // ThresholdOption configures a Threshold. Options are immutable and may
@@ -81,22 +92,28 @@ func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opt
 			o(th)
 		}
 	}
-	th.state.Store(th.compute(p, max(readTimeout/2, 0), time.Time{}))
+	start := max(readTimeout/2, 0)
+	th.state.Store(th.compute(p, memory{kept: start, tail: start, learnt: defaultPolicy}, time.Time{}))
 	return th
 }
 
-// compute returns the state of policy p now, with kept as what an empty
-// window keeps, to be refreshed at next. A zero next is due at once, so
+// compute returns the state of policy p now, after the state that handed
+// on m, to be refreshed at next. A zero next is due at once, so
 // that the first Load refreshes it on schedule; meanwhile concurrent Loads
 // get p's value, not the previous policy's or a placeholder: a fixed 10 ms
 // is 10 ms from the first read.
-func (th *Threshold) compute(p SpeculativeRetry, kept time.Duration, next time.Time) *thresholdState {
+func (th *Threshold) compute(p SpeculativeRetry, m memory, next time.Time) *thresholdState {
 	n := th.tracker.recorded() // before the quantile, which sees at least these
-	d, speculate := p.threshold(th.tracker.quantile, kept)
+	d, speculate := p.threshold(th.tracker.quantile, m.kept)
 	if p.keepsThreshold() {
-		kept = d
+		m.kept = d
 	}
-	st := &thresholdState{policy: p, d: d, speculate: speculate, kept: kept, next: next, due: next}
+	if p.hasPercentile() {
+		m.tail, m.learnt = d, SpeculativeRetry{kind: KindPercentile, pct: p.norm().pct}
+	} else {
+		m.tail, _ = m.learnt.threshold(th.tracker.quantile, m.tail)
+	}
+	st := &thresholdState{policy: p, d: d, speculate: speculate, memory: m, next: next, due: next}
 	if need := p.minSamples(); n < need {
 		st.need, st.due = need, time.Time{}
 	}
@@ -136,7 +153,7 @@ func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration
 			return st.d, st.speculate
 		}
 	}
-	own := th.compute(p, st.kept, time.Time{})
+	own := th.compute(p, st.memory, time.Time{})
 	return own.d, own.speculate
 }
 
@@ -155,7 +172,7 @@ func (th *Threshold) recompute(now time.Time) *thresholdState {
 	if st = th.state.Load(); th.fresh(st, now) {
 		return st
 	}
-	next := th.compute(st.policy, st.kept, now.Add(th.refresh))
+	next := th.compute(st.policy, st.memory, now.Add(th.refresh))
 	next.from = now.Add(-max(th.refresh, 0))
 	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
 	return next
@@ -178,13 +195,24 @@ func (th *Threshold) SetPolicy(p SpeculativeRetry) {
 		next := *st
 		next.policy = p
 		if !st.policy.Equal(p) {
-			next = *th.compute(p, st.kept, time.Time{})
+			next = *th.compute(p, st.memory, time.Time{})
 		}
 		if th.state.CompareAndSwap(st, &next) {
 			return
 		}
 	}
 }
+
+// Tail returns the latency past which a read is in the table's tail, as of
+// the last refresh, whatever the policy: its threshold under a policy with
+// a percentile (PERCENTILE, MIN, MAX), else the threshold that the last
+// such policy's percentile (99p if none) would have set then (half the
+// read timeout before any sample). A caller that records the reads it gave
+// up on only once they ran into the tail, the rest telling nothing of it,
+// records the same reads under ALWAYS, NEVER or a fixed delay as under
+// that percentile, so that a percentile policy set back does not learn
+// from a window that lost the slow reads the policy between cut short.
+func (th *Threshold) Tail() time.Duration { return th.state.Load().tail }
 
 // Policy returns the policy in force.
 func (th *Threshold) Policy() SpeculativeRetry { return th.state.Load().policy }

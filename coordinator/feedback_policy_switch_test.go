@@ -1,0 +1,59 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+)
+
+// Which reads a table's tracker records does not depend on its policy: a
+// read its caller gives up on once it ran into the tail is recorded under
+// ALWAYS, a 0 ms delay or NEVER as under the table's last percentile (see
+// TestReadsCancelledPastTheThresholdHoldItUp), so that a percentile set
+// back learns from the same window. Under those policies none was, and a
+// 75p set back after half the reads ran 100 ms and were cancelled at 10 ms
+// stood at the 1 ms of the others, where under 75p it stands above 5 ms.
+func TestReadsCancelledUnderAnyPolicyHoldUpTheNextOne(t *testing.T) {
+	for _, before := range []string{"ALWAYS", "0ms", "NEVER", "75p"} {
+		t.Run(before, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5),
+					HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+				all := func(d time.Duration) {
+					for _, id := range []string{A, B, C} {
+						e.behave(t, id, constant(d))
+					}
+				}
+				readMany(t, e.c, 1, 20) // every replica answers in 1 ms
+				require.NoError(t, e.c.SetTableOptions(tbl, policy(t, before)))
+				for range 50 {
+					all(ms(1))
+					_, _, err := e.read(consistency.Quorum)
+					require.NoError(t, err)
+					all(ms(100))
+					ctx, cancel := context.WithCancel(context.Background())
+					stop := time.AfterFunc(ms(10), cancel)
+					_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+					require.ErrorIs(t, err, context.Canceled)
+					stop.Stop()
+					cancel()
+					time.Sleep(ms(1))
+				}
+				settle()
+				require.NoError(t, e.c.SetTableOptions(tbl, policy(t, "75p")))
+				time.Sleep(ms(10))
+				e.read(consistency.Quorum) // refreshes the threshold
+				th := e.c.Metrics().Tables[0].Threshold
+				assert.Greater(t, th, ms(5), "half the reads ran 10 ms and more")
+				assert.LessOrEqual(t, th, ms(11), "no more than they were seen to run")
+			})
+		})
+	}
+}
