@@ -66,7 +66,7 @@ func (r *read) refuseBacklogged(k *call) bool {
 	}
 	k.err, k.at = &BacklogError{Endpoint: k.cand.ep, Abandoned: n}, k.sent
 	k.returned.Store(true) // nothing runs: no replica to wait for, nothing to score
-	k.scored.Store(true)
+	k.markScored()
 	k.dropByWorker()
 	r.rd.refused++
 	r.accept(k.idx)

@@ -22,7 +22,7 @@ type call struct {
 	holders  atomic.Int32 // the read and the worker, until each drops it
 	started  atomic.Bool  // a worker has taken it up
 	returned atomic.Bool  // the replica returned from it (set before the answer is handed over)
-	scored   atomic.Bool  // and the snitch has recorded how (set after returned)
+	state    atomic.Int32 // callScored after returned, callMoved once adopted (see adoptInto)
 	counted  atomic.Bool  // dropByRead counted it abandoned
 	overdue  atomic.Bool  // dropByRead counted it overdue (see score.overdue)
 
@@ -46,6 +46,8 @@ type call struct {
 	// oneRow says the table has no clustering columns
 	// (TableOptions.NoClusteringColumns): an answer's row has none.
 	oneRow bool
+	// moved is the channel of a later round of its read that adopted it.
+	moved chan<- int
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part       replica.Partition
@@ -90,7 +92,7 @@ func (k *call) dropByRead() {
 			sc.missedFirst(snitchClock.Nanos(time.Now()))
 		}
 	}
-	if !k.mutation && !k.scored.Load() && k.ctx.Err() == context.DeadlineExceeded && (!k.callers || sc.late(time.Since(k.sent))) {
+	if !k.mutation && !k.scored() && k.ctx.Err() == context.DeadlineExceeded && (!k.callers || sc.late(time.Since(k.sent))) {
 		k.overdue.Store(true)
 		sc.countOverdue(k.seq, snitchClock.Nanos(time.Now()))
 	}
@@ -164,7 +166,7 @@ func (k *call) read() {
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
 	k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
-	k.scored.Store(true)
+	k.markScored()
 	k.report()
 	k.deliver()
 }
@@ -210,12 +212,37 @@ func (k *call) apply() {
 	k.deliver()
 }
 
-// deliver hands the answer to the read: its index on the round's channel,
-// then the count that may wake the read.
+// deliver hands the answer to the read: its index on the round's channel
+// (the adopting round's, if one adopted it before it was scored), then the
+// count that may wake the read.
 func (k *call) deliver() {
-	w, failed := k.w, k.err != nil
-	k.ch <- k.idx
+	w, failed, ch := k.w, k.err != nil, k.ch
+	if k.state.Load()&callMoved != 0 {
+		ch = k.moved
+	}
+	ch <- k.idx
 	w.delivered(failed)
+}
+
+const (
+	callScored int32 = 1 << iota
+	callMoved
+)
+
+// scored reports whether the snitch has recorded how the request ended.
+func (k *call) scored() bool { return k.state.Load()&callScored != 0 }
+
+// markScored records that the snitch has; a read request is then handed
+// to the round whose channel it goes to, and no later round adopts it.
+func (k *call) markScored() { k.state.Or(callScored) }
+
+// adoptInto has a read request not yet scored deliver its answer on ch,
+// and reports whether it will; a request already scored goes where it was
+// sent. The state is one word, so that the worker's claim (markScored)
+// and the adoption exclude each other.
+func (k *call) adoptInto(ch chan<- int) bool {
+	k.moved = ch
+	return k.state.CompareAndSwap(0, callMoved)
 }
 
 // now is the time, from one reading of the monotonic clock since k was

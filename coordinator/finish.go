@@ -26,7 +26,9 @@ func (r *read) endFirstRound(err error) {
 	}
 	if h := &r.trace.Hedge; h.Fired {
 		h.Won = err == nil && r.trace.Requests[r.hedgeIdx].Used
-		r.bookHedges()
+		if err != nil || !r.speculativeDataPending() {
+			r.bookHedges() // else once the reconcile round may have adopted it: see finish
+		}
 	}
 	switch {
 	case err == nil:
@@ -36,6 +38,18 @@ func (r *read) endFirstRound(err error) {
 	case r.cancelledInTheTail(err):
 		r.t.firstRound.Record(r.since())
 	}
+}
+
+// speculativeDataPending reports whether a speculative data request of
+// the first round is still pending: a reconcile round may take it over
+// (see askData) and use its answer.
+func (r *read) speculativeDataPending() bool {
+	for _, rq := range r.trace.Requests {
+		if rq.Phase == PhaseSpeculative && rq.Kind == KindData && rq.Outcome == Pending {
+			return true
+		}
+	}
+	return false
 }
 
 // bookHedges counts the first round's speculative requests, if it sent
@@ -125,6 +139,7 @@ func own[T error](err error) bool {
 // monotonic clock since the start (as a call's answer time is: time.Now
 // reads the wall clock too).
 func (r *read) finish(err error) {
+	r.bookHedges()
 	r.finished = true
 	d := r.since()
 	end := r.start.Add(d)

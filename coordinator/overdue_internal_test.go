@@ -46,7 +46,7 @@ func TestARequestGivenUpAtTheDeadlineIsOverdueUntilItReturns(t *testing.T) {
 
 	k = overdueCall(t, &s, ctx) // the replica returns before the read lets go
 	k.returned.Store(true)
-	k.scored.Store(true)
+	k.markScored()
 	k.dropByWorker()
 	k.dropByRead()
 	if sc.overdue.Load() != 0 {
@@ -61,7 +61,7 @@ func TestARequestGivenUpAtTheDeadlineIsOverdueUntilItReturns(t *testing.T) {
 	if sc.overdue.Load() != 1 || sc.abandoned.Load() != 0 {
 		t.Fatalf("returned, unscored: overdue %d, abandoned %d; want 1, 0", sc.overdue.Load(), sc.abandoned.Load())
 	}
-	k.scored.Store(true)
+	k.markScored()
 	k.dropByWorker()
 	if sc.overdue.Load() != 0 {
 		t.Fatalf("overdue %d once scored and let go", sc.overdue.Load())
@@ -98,7 +98,7 @@ func TestOverdueSettlesInEveryInterleaving(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			k.returned.Store(true)
-			k.scored.Store(true)
+			k.markScored()
 			k.dropByWorker()
 			close(done)
 		}()

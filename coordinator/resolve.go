@@ -78,6 +78,9 @@ func (r *read) reconcile() (replica.Partition, error) {
 	}
 	for _, a := range r.answers[first:] {
 		r.trace.Requests[a.idx].Used = true // every version is merged
+		if a.idx < r.rd.first {
+			r.usedAdopted(a.idx)
+		}
 	}
 	r.trace.ReconcileHedge.Won = r.speculationAnswered(PhaseReconcile)
 	vs := r.versions()
@@ -101,14 +104,44 @@ func (r *read) reconcile() (replica.Partition, error) {
 
 // askForVersions asks for data every replica among the read's first
 // answers that gave a digest, and the stragglers among its first asked
-// requests (see askStragglers).
+// requests (see askStragglers), unless it is still working on a data
+// request of the read (see askData).
 func (r *read) askForVersions(first, asked int, have []version) {
 	for _, a := range r.answers[:first] {
 		if a.cmd.DigestOnly && !containsVersion(have, a.cand.ep.ID) {
-			r.send(a.cand, KindData, false, r.now())
+			r.askData(a.cand, asked)
 		}
 	}
 	r.askStragglers(asked, have)
+}
+
+// askData asks cand's replica for data in the running round, which waits
+// instead for the answer to a data request of the read's first asked
+// requests still pending there, when it can take that answer over (see
+// call.adoptInto): a replica gets one data request of a read at a time.
+// Under ALWAYS the first round asks two replicas for data and completes
+// on one of them, and a reconcile round that sent the other one another
+// had it read the partition twice at once.
+func (r *read) askData(cand candidate, asked int) {
+	for i, k := range r.calls[:asked] {
+		rt := &r.trace.Requests[i]
+		if k.cand.ep.ID == cand.ep.ID && rt.Kind == KindData && rt.Outcome == Pending && k.adoptInto(r.rd.ch) {
+			r.rd.sent(&k.cand, true)
+			r.rd.adopted++
+			return
+		}
+	}
+	r.send(cand, KindData, false, r.now())
+}
+
+// usedAdopted books the use of the answer to request idx, of the first
+// round, which the reconcile round adopted (see askData): the hedge, if it
+// is, won after all, as its answer is in the result (bookHedges counts it
+// when the read ends).
+func (r *read) usedAdopted(idx int) {
+	if r.trace.Hedge.Fired && idx == r.hedgeIdx {
+		r.trace.Hedge.Won = true
+	}
 }
 
 // pendingOf counts the read's first n requests still pending.
@@ -131,16 +164,24 @@ func (r *read) pendingOf(n int) int {
 func (r *read) askStragglers(n int, have []version) {
 	for i, k := range r.calls[:n] {
 		if r.trace.Requests[i].Outcome == Pending && !containsVersion(have, k.cand.ep.ID) && !r.askedInRound(k.cand.ep.ID) {
-			r.send(k.cand, KindData, false, r.now())
+			r.askData(k.cand, n)
 		}
 	}
 }
 
-// askedInRound reports whether the running round sent a request to id.
+// askedInRound reports whether the running round sent a request to id,
+// or adopted one of an earlier round (see askData).
 func (r *read) askedInRound(id string) bool {
 	for _, k := range r.calls[r.rd.first:] {
 		if k.cand.ep.ID == id {
 			return true
+		}
+	}
+	if r.rd.adopted > 0 {
+		for _, k := range r.calls[:r.rd.first] {
+			if k.cand.ep.ID == id && k.state.Load()&callMoved != 0 {
+				return true
+			}
 		}
 	}
 	return false

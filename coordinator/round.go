@@ -21,6 +21,7 @@ type round struct {
 
 	received, failures, outstanding, outData int
 	refused                                  int // requests refused unsent (BacklogError)
+	adopted                                  int // requests of an earlier round it took over (see askData)
 	dataIn                                   bool
 	dc                                       []dcCount // EACH_QUORUM: per datacenter, as plan.dcs
 

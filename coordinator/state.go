@@ -314,11 +314,12 @@ func (r *read) requestsTo(id string) int {
 // reusableChannel returns the channel the next read's rounds may take: the
 // running round's, emptied, when nothing can arrive on it any more (every
 // request of the round has answered, and the read holds no timer: a timer
-// not yet recycled may still tick into it); otherwise the spare this read
+// not yet recycled may still tick into it, and a request of an earlier
+// round it adopted may still answer on it); otherwise the spare this read
 // did not take, if any.
 func (r *read) reusableChannel() chan int {
 	ch := r.rd.ch
-	if ch == nil || r.timer != nil {
+	if ch == nil || r.timer != nil || r.rd.adopted > 0 {
 		return r.spareCh
 	}
 	for i := r.rd.first; i < len(r.calls); i++ {

@@ -34,7 +34,7 @@ func (k *call) finishAbandoned() {
 		k.at = k.now()
 		if !k.mutation {
 			k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, false, false)
-			k.scored.Store(true)
+			k.markScored()
 		}
 	}
 	k.deliver()

@@ -15,26 +15,27 @@ import (
 // to C, which answers at 7 ms. B, the stale replica, answered its digest at
 // 2 ms: the first round completes at 7 ms with a mismatch, while A's
 // first-round data request is still out. The reconcile round asks B for
-// data (50 ms) and A again (30 ms). The coordinator's reconcile round has
-// a channel of its own, so A's first-round answer at 20 ms does not count
-// in it: the read ends when A's new data read answers, at 37 ms, and so must
-// the ideal (it counted A's first-round answer, and ended at 20 ms: found
-// by review).
-func TestModelCountsNoFirstRoundAnswerInTheReconcileRound(t *testing.T) {
+// data (50 ms) and takes A's data request over rather than ask A again
+// (coordinator.TestNoReplicaGetsTwoDataRequestsAtOnce): the read ends
+// when A's first-round answer comes, at 20 ms, and so must the ideal. (It
+// once asked A again, and ended at 37 ms; the ideal, which counted A's
+// first-round answer then, was made to wait too.)
+func TestModelTakesAFirstRoundDataRequestOverInTheReconcileRound(t *testing.T) {
 	real, trace := realReadOf(t, 1,
 		&scripted{at: map[int64]time.Duration{1: 20 * ms1, 2: 30 * ms1}, def: 2 * ms1},
 		&scripted{at: map[int64]time.Duration{1: 2 * ms1, 2: 50 * ms1}, def: 2 * ms1},
 		replicatest.Constant(2*ms1))
 	require.True(t, trace.Hedge.Fired)
-	assert.Equal(t, 37*ms1, real, "the coordinator with no overhead")
+	assert.Equal(t, 20*ms1, real, "the coordinator with no overhead")
 
 	// The model's replica 0 is the stale one, so its order is 1, 0, 2 (data
 	// to 1, digest to the stale 0, hedge to 2). Draws: 1 the data request
 	// to replica 1 (20 ms), 2 the digest (2 ms), 3 the hedge (2 ms), 4 the
-	// stale replica's data read (50 ms), 5 replica 1's new data read (30 ms).
-	script := &scripted{at: map[int64]time.Duration{1: 20 * ms1, 2: 2 * ms1, 3: 2 * ms1, 4: 50 * ms1, 5: 30 * ms1}, def: 2 * ms1}
+	// stale replica's data read (50 ms).
+	script := &scripted{at: map[int64]time.Duration{1: 20 * ms1, 2: 2 * ms1, 3: 2 * ms1, 4: 50 * ms1}, def: 2 * ms1}
 	res := modelReadIn(script, hedgePlan{speculate: true, after: 5 * ms1}, 1, 0, 2)
 	assert.Equal(t, real, res.latency, "the ideal of a read the coordinator completes in %v", real)
+	assert.Equal(t, 4, res.requests, "the first round's three and the stale replica's data read")
 }
 
 // Under ALWAYS A and B are asked for data and C for a digest; A (replica

@@ -101,9 +101,11 @@ func (r *modelRun) mismatch(used []request, key int) bool {
 // reqs (sorted by arrival) are in: unless the data answers in hand are
 // blockFor versions already (under ALWAYS), data reads from the replicas
 // that answered with a digest and from those whose first requests are
-// still out, until blockFor versions are in (a first-round request's late
+// still out, until blockFor versions are in (a first-round digest's late
 // answer does not count: the coordinator's reconcile round waits on its
-// own requests); if they are not in by h's threshold after the
+// own requests, and on a first-round data request still out, which it
+// takes over rather than send that replica another); if they are not in
+// by h's threshold after the
 // mismatch, one speculative data read, budget permitting, from the first
 // replica in order not contacted at all; then, if replica 0's stale
 // version is among them and too few others are up to date, the repair
@@ -120,12 +122,16 @@ func (r *modelRun) reconcile(reqs []request, used, key int, h hedgePlan, order [
 	}
 	if need := m.blockFor - versions; need > 0 {
 		var reads []request // from the mismatch
+		done := reqs[used-1].at
 		for i, q := range reqs {
-			if i >= used || !q.data {
+			switch {
+			case i >= used && q.data: // taken over: its answer comes when it was due
+				reads = append(reads, request{at: q.at - done, replica: q.replica, data: true})
+			case i >= used || !q.data:
 				reads = append(reads, request{at: m.draw(r.rng), replica: q.replica, data: true})
+				sent++
 			}
 		}
-		sent = len(reads)
 		byArrival := func(a, b request) int { return cmp.Compare(a.at, b.at) }
 		slices.SortStableFunc(reads, byArrival)
 		if late := len(reads) < need || reads[need-1].at > h.after; late && h.speculate {
