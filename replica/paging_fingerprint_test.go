@@ -16,8 +16,20 @@ import (
 )
 
 // referenceFingerprint is the fingerprint as it was first written: the
-// whole encoding appended to one byte slice, then hashed.
+// whole encoding appended to one byte slice, then hashed; with touching
+// slices joined first, as fingerprints join them now.
 func referenceFingerprint(table, key string, q replica.Query, columns []string) uint64 {
+	var joined []replica.Slice
+	for _, s := range q.Slices {
+		if n := len(joined); n > 0 && joined[n-1].End.Compare(s.Start) == 0 {
+			joined[n-1].End = s.End
+			continue
+		}
+		joined = append(joined, s)
+	}
+	if q.Slices != nil {
+		q.Slices = append([]replica.Slice{}, joined...)
+	}
 	str := func(b []byte, s string) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
 	bound := func(b []byte, bd replica.Bound) []byte { return str(append(b, byte(bd.Kind)), bd.Clustering) }
 	b := str(str([]byte("readpath paging state"), table), key)
