@@ -52,7 +52,10 @@ type ManyRequest struct {
 	// takes the coordinator's clock when ReadMany starts, for every key.
 	NowInSec int64
 
-	// distinct is Keys when Next set them: distinct and checked already.
+	// distinct is, when Next set Keys, its own copy of what it set them
+	// to: keys distinct and checked already. A page reads these, and
+	// checks each against Keys before reading it (take), so that Keys
+	// changed in place are checked again.
 	distinct []string
 	// limitLeft is set by Next once a page with a PageSize has made Limit
 	// a total: Limit is then what it leaves, even on a page whose
@@ -131,6 +134,9 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	workers := min(cmpOr(req.Concurrency, defaultConcurrency), len(keys))
 	fill := newPageFill(ctx, keys, req.pageRows(), workers, stop)
 	defer fill.close()
+	if req.keysDistinct() {
+		fill.check = req.Keys
+	}
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits. One key's failure
 	// does not cancel the others.
@@ -159,6 +165,12 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	}
 	wg.Wait()
 	fill.raise()
+	if fill.changed {
+		// The caller changed the keys Next set: read them as a new list,
+		// checked for repeats. What was read is dropped.
+		req.distinct = nil
+		return c.ReadMany(ctx, req)
+	}
 	out := fill.results(ctx)
 	req.limitRows(out, budget)
 	// limitRows may cut a key before the page's last, and leave nothing of
@@ -239,19 +251,21 @@ func (req ManyRequest) validate() error {
 }
 
 // distinctKeys returns Keys without repeats, in their first order: Keys
-// itself when they hold none, or when Next made them, from keys already
-// distinct, so that a page of a long IN list costs what it reads, not what
-// the list has left.
+// itself when they hold none, or, when Next made them, its own copy of
+// them, already distinct, so that a page of a long IN list costs what it
+// reads, not what the list has left (a page checks each key it reads
+// against Keys: see take).
 func (req ManyRequest) distinctKeys() []string {
 	if req.keysDistinct() {
-		return req.Keys
+		return req.distinct
 	}
 	return distinct(req.Keys)
 }
 
-// keysDistinct reports whether Keys are the keys Next left, unchanged.
+// keysDistinct reports whether Keys are as many as the keys Next left, and
+// so taken to be those keys, unchanged, until a page finds one that is not.
 func (req ManyRequest) keysDistinct() bool {
-	return len(req.Keys) > 0 && len(req.distinct) == len(req.Keys) && &req.distinct[0] == &req.Keys[0]
+	return len(req.Keys) > 0 && len(req.distinct) == len(req.Keys)
 }
 
 // distinct returns keys without repeats, in their first order: keys itself

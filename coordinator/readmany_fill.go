@@ -34,6 +34,12 @@ type pageFill struct {
 	taken  int         // the keys workers have taken, in order
 	done   bool        // the page's context ended
 	unwake func() bool // stops the wake-up at the context's end (close)
+	// check is, for keys Next set, the request's Keys, which may have been
+	// changed since: a key is read only while it is still the one in keys.
+	check []string
+	// changed is set once a key taken was not the one in check: the page
+	// is void, and ReadMany reads the request's keys as a new list.
+	changed bool
 	// out holds a result for every key without a page; with one, for the
 	// keys up to the last read: a page reads a few of the keys a long IN
 	// list has left, and allocates for those alone.
@@ -89,10 +95,16 @@ func (f *pageFill) full() bool { return f.enough.Load() }
 func (f *pageFill) take() (int, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for f.size > 0 && !f.done && !f.full() && f.taken < len(f.keys) && f.taken >= f.front+f.window {
+	for f.size > 0 && !f.done && !f.changed && !f.full() && f.taken < len(f.keys) && f.taken >= f.front+f.window {
 		f.moved.Wait()
 	}
-	if f.full() || f.taken >= len(f.keys) {
+	if f.changed || f.full() || f.taken >= len(f.keys) {
+		return 0, false
+	}
+	if f.check != nil && f.check[f.taken] != f.keys[f.taken] {
+		f.changed = true // ReadMany reads the keys again, as a new list
+		f.stop()
+		f.moved.Broadcast()
 		return 0, false
 	}
 	f.taken++

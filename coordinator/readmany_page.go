@@ -12,7 +12,9 @@ import (
 // returned none), then every key after it, as Cassandra pages an IN query.
 // The request's Keys are a copy of req's without repeats, made by the
 // first page's Next and shared by the pages after it; ReadMany does not
-// check them for repeats again while they are left as Next made them. A
+// check them for repeats again while they are left as Next made them (a
+// page that finds one changed, in place or not, reads them as a new
+// list, checked, and drops what it read before it found it). A
 // key's pages return at most Query.Limit of its rows in all: the state
 // carries the rows it has left; and once a page had a PageSize, all the
 // pages at most Limit rows: the next page's Limit is what this one left,
@@ -47,36 +49,42 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 			next.limitLeft = true
 		}
 		next.PagingState = r.Result.PagingState
-		next.Keys = req.keysFrom(i, results[i:])
-		next.distinct = next.Keys
+		next.Keys, next.distinct = req.keysFrom(i, results[i:])
 		return next, true
 	}
 	return ManyRequest{}, false
 }
 
 // keysFrom returns the next page's keys, left being the results from the
-// cut key on, the i-th of the keys without repeats: those keys from it on.
-// The caller's list is copied once, by the first page's Next, so that a
-// caller reusing it while paging does not change the keys left, which are
-// not checked again; the pages after share the copy.
-func (req ManyRequest) keysFrom(i int, left []KeyResult) []string {
-	keys := req.distinctKeys()
-	if i >= len(keys) || keys[i] != left[0].Key {
+// cut key on, the i-th of the keys without repeats: those keys from it on,
+// and a copy of them of its own (ManyRequest.distinct), or nil when they
+// must be checked for repeats. The caller's list is copied once, by the
+// first page's Next, so that a caller reusing it while paging does not
+// change the keys left; the pages after share the copies. The keys a page
+// reads are checked against the own copy (take), so that keys the caller
+// changed in the request's list are checked again.
+func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string) {
+	all := req.distinctKeys()
+	if i >= len(all) || all[i] != left[0].Key {
 		// Results a caller filtered end at the cut too: the keys after
 		// it are found in the list, not in them.
-		i = slices.Index(keys, left[0].Key)
+		i = slices.Index(all, left[0].Key)
 	}
-	if i >= 0 {
-		if !req.keysDistinct() && len(keys) == len(req.Keys) { // req.Keys itself
-			return slices.Clone(keys[i:])
+	switch {
+	case i < 0: // results of another request: read those, checked
+		keys = make([]string, 0, len(left))
+		for _, r := range left {
+			keys = append(keys, r.Key)
 		}
-		return keys[i:]
+		return keys, nil
+	case req.keysDistinct():
+		return req.Keys[i:], req.distinct[i:]
 	}
-	out := make([]string, 0, len(left)) // results of another request: read those
-	for _, r := range left {
-		out = append(out, r.Key)
+	own = all[i:]
+	if len(all) == len(req.Keys) { // req.Keys itself
+		own = slices.Clone(own)
 	}
-	return out
+	return slices.Clone(own), own
 }
 
 // resumed checks req.PagingState and returns the rows the per-partition
