@@ -38,12 +38,13 @@ type check struct {
 //
 // Each check runs as a subtest on a fresh, empty replica from newReplica, which
 // may fail t (a nil replica, or a nil pointer as one, fails the check). The
-// checks: a cancelled context or a passed deadline makes Read and Apply fail
-// with an error wrapping the context's error (ctx.Err(), also when the context
-// ended with a cause, which context.Cause gives), and a context cancelled while
-// the call runs makes it return, failing so or answering truly
-// (a read with what the replica holds, an Apply with nil only for a write
-// made); a partition never written reads as Partition{Key: key}; a data
+// checks: a cancelled context or a passed deadline makes Read, Apply and a
+// replica.Prober's Probe fail with an error wrapping the context's error
+// (ctx.Err(), also when the context ended with a cause, which context.Cause
+// gives; a Probe may fail with errors.ErrUnsupported instead), and a context
+// cancelled while the call runs makes it return, failing so or answering
+// truly (a read with what the replica holds, an Apply with nil only for a
+// write made); a partition never written reads as Partition{Key: key}; a data
 // response carries the command's key; a digest-only read returns the digest of
 // the partition a data read returns (with and without a column selection, an
 // empty one included); Apply merges (two versions applied in both orders read

@@ -89,6 +89,25 @@ func expectContextError(t *testing.T, r replica.Replica, want error, newCtx func
 		written, _ := repair.Merge(older)
 		expectData(t, r, replica.Command{Table: conformanceTable, Key: "k"}, written)
 	}
+	expectProbeEnded(t, r, want, newCtx)
+}
+
+// expectProbeEnded probes a replica.Prober under a context from newCtx:
+// as a read, the probe must fail with an error wrapping want, or for a nil
+// want (cancelled in flight) answer or fail with context.Canceled; or fail
+// with errors.ErrUnsupported, a wrapper's of a replica that is no Prober.
+// A failure detector that probes under a timeout must not take a probe it
+// gave up on for an answer, nor wait on one that outlives it.
+func expectProbeEnded(t *testing.T, r replica.Replica, want error, newCtx func() (context.Context, <-chan struct{})) {
+	p, ok := r.(replica.Prober)
+	if !ok {
+		return
+	}
+	ctx, ended := newCtx()
+	_, err := run(t, ended, "Probe", func() (struct{}, error) { return struct{}{}, p.Probe(ctx) })
+	if !errors.Is(err, errors.ErrUnsupported) {
+		expectEnded(t, "Probe", err, want)
+	}
 }
 
 func expectEnded(t *testing.T, what string, err, want error) {

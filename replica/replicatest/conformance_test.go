@@ -91,6 +91,9 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"drops partition deletions":      "apply_merges",
 	"makes keys valid UTF-8":         "binary_keys",
 	"probe always fails":             "probe",
+
+	"probe answers when cancelled":         "cancelled_context",
+	"probe hangs when cancelled in flight": "cancelled_in_flight",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -99,6 +102,9 @@ var flawMessages = map[string]string{
 	"hangs ignoring its context":     `digest Read of "missing" did not return`,
 	"hangs when cancelled in flight": `Read of "k" did not return`,
 	"sends data with digests":        "a digest answer carries data",
+
+	"probe answers when cancelled":         "Probe = <nil>, want an error wrapping context canceled",
+	"probe hangs when cancelled in flight": "Probe did not return",
 }
 
 func (b *brokenReplica) Endpoint() replica.Endpoint {
@@ -110,9 +116,23 @@ func (b *brokenReplica) Endpoint() replica.Endpoint {
 
 // Probe of a "probe always fails" replica fails as a probe of the wrong
 // port would.
+//
+// A "probe answers when cancelled" replica pings its node without the
+// caller's context, and a "probe hangs when cancelled in flight" one waits
+// for a reply that never comes once its context has ended, as an adapter
+// that dials with a timeout of its own does.
 func (b *brokenReplica) Probe(ctx context.Context) error {
-	if b.flaw == "probe always fails" {
+	switch {
+	case b.flaw == "probe always fails":
 		return errors.New("dial tcp 127.0.0.1:7001: connection refused")
+	case b.flaw == "probe answers when cancelled":
+		return b.Replica.Probe(context.Background())
+	case b.flaw == "probe hangs when cancelled in flight" && ctx.Err() == nil:
+		err := b.Replica.Probe(ctx)
+		if ctx.Err() != nil {
+			<-b.release
+		}
+		return err
 	}
 	return b.Replica.Probe(ctx)
 }
