@@ -74,7 +74,9 @@ type check struct {
 // column selections and digest versions, is what Command.Respond gives for the
 // data written, which holds a static row, range tombstones, row liveness,
 // complex cells and deletions; a digest read at every version up to
-// the replica's MaxDigestVersion (replica.DigestVersioner) is Respond's; reads
+// the replica's MaxDigestVersion (replica.DigestVersioner) is Respond's, and
+// that version is at least digest.V1 and stays the same through writes and
+// reads; reads
 // by a Query are Respond's: slices with inclusive, exclusive and open bounds
 // (and of a static column, which keeps the static row), limits forward and
 // reversed that count only live rows (deleted and expired rows interleaved; of
@@ -160,6 +162,7 @@ func checks() []check {
 		{"concurrent use", checkConcurrent},
 		{"read time", checkReadTime},
 		{"digest versions", checkDigestVersions},
+		{"digest versioner", checkDigestVersioner},
 		{"query slices", checkQuerySlices},
 		{"query limits", checkQueryLimits},
 		{"query static only", checkQueryStaticOnly},

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,6 +50,8 @@ type brokenReplica struct {
 	mu    sync.Mutex
 	cache map[string]replica.Response  // "stale digest cache"
 	kept  map[string]replica.Partition // "merges into its kept input"
+
+	called atomic.Bool // "learns its digest version": a Read or Apply was made
 }
 
 func newBroken(t *testing.T, flaw string) *brokenReplica {
@@ -94,6 +97,8 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 
 	"probe answers when cancelled":         "cancelled_context",
 	"probe hangs when cancelled in flight": "cancelled_in_flight",
+	"reports digest version 0":             "digest_versioner",
+	"learns its digest version":            "digest_versioner",
 }
 
 // flawMessages are what the failure of some flaws must say.
@@ -105,6 +110,8 @@ var flawMessages = map[string]string{
 
 	"probe answers when cancelled":         "Probe = <nil>, want an error wrapping context canceled",
 	"probe hangs when cancelled in flight": "Probe did not return",
+	"reports digest version 0":             "MaxDigestVersion() = 0",
+	"learns its digest version":            "MaxDigestVersion() changed from 1 to 2",
 }
 
 func (b *brokenReplica) Endpoint() replica.Endpoint {
@@ -137,7 +144,22 @@ func (b *brokenReplica) Probe(ctx context.Context) error {
 	return b.Replica.Probe(ctx)
 }
 
+// MaxDigestVersion of a "reports digest version 0" replica is 0, as an
+// adapter that has not asked its node reports; a "learns its digest
+// version" one's is digest.V1 until its first Read or Apply and
+// digest.Latest after, as one that learns it from its first reply.
+func (b *brokenReplica) MaxDigestVersion() byte {
+	switch {
+	case b.flaw == "reports digest version 0":
+		return 0
+	case b.flaw == "learns its digest version" && !b.called.Load():
+		return digest.V1
+	}
+	return b.Replica.MaxDigestVersion()
+}
+
 func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.Response, error) {
+	b.called.Store(true)
 	if b.flaw == "hangs ignoring its context" && cmd.DigestOnly && cmd.Key == "missing" {
 		<-b.release // a lost reply, waited for without ctx.Done()
 	}
@@ -202,6 +224,7 @@ func (b *brokenReplica) cached(cmd replica.Command) (replica.Response, bool) {
 }
 
 func (b *brokenReplica) Apply(ctx context.Context, m replica.Mutation) error {
+	b.called.Store(true)
 	if b.flaw == "hangs when cancelled in flight" && ctx.Err() == nil {
 		err := b.Replica.Apply(ctx, m)
 		if ctx.Err() != nil {
