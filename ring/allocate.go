@@ -11,7 +11,8 @@ import (
 // RandomTokens draws n tokens for a new node uniformly from the token
 // space, as Cassandra does without allocate_tokens_for_local_replication_factor
 // (Murmur3Partitioner.getRandomToken), skipping MinToken and the tokens r
-// already holds (r may be nil). rng is used from one goroutine. An n of 0
+// already holds (r may be nil). rng is used from one goroutine; a nil rng
+// draws from math/rand/v2's top-level source, seeded at random. An n of 0
 // or less draws none. n must be at most 1536, the most tokens Cassandra
 // lets a node have (num_tokens, DatabaseDescriptor.MAX_NUM_TOKENS): a
 // larger n panics, as make does with a length past what memory can hold.
@@ -29,9 +30,13 @@ func RandomTokens(rng *rand.Rand, n int, r *Ring) []int64 {
 			taken[t] = true
 		}
 	}
+	draw := rand.Uint64
+	if rng != nil {
+		draw = rng.Uint64
+	}
 	out := make([]int64, 0, max(n, 0))
 	for len(out) < n {
-		t := int64(rng.Uint64())
+		t := int64(draw())
 		if !taken[t] {
 			taken[t] = true
 			out = append(out, t)
