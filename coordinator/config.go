@@ -47,11 +47,13 @@ func (f LocatorFunc) Locate(table, key string) ([]replica.Replica, consistency.R
 // repair writes and short-read requests (Cassandra's read plans are fixed
 // when made, too). It must be safe for concurrent use and fast: it is asked
 // about every replica of every read. A panic in it during a read reaches
-// the caller of Read (the read counts in OtherErrors); on an ASYNC
-// repair worker it is logged and the repair
-// dropped. A Liveness that wraps a failure detector (to count calls, say)
-// hides the detector's replica.OutcomeReporter: set Config.Outcomes to
-// the detector.
+// the caller of Read (the read counts in OtherErrors); on an ASYNC repair
+// worker it is logged and the repair dropped. It should not call the
+// coordinator's Close: on an ASYNC repair worker, Close waits for its
+// answer (to drop the repair and tell the Observer), so a Close made from
+// there waits the read timeout, then counts the repair abandoned. A
+// Liveness that wraps a failure detector (to count calls, say) hides the
+// detector's replica.OutcomeReporter: set Config.Outcomes to the detector.
 type Liveness interface {
 	IsAlive(ep replica.Endpoint) bool
 }
