@@ -26,9 +26,9 @@ func TestARequestCutOffByTheReadsEndIsPending(t *testing.T) {
 		err    error // what the cut-off replica returns
 		ended  error // what the read's error wraps
 	}{
-		{"deadline", func(r *read, _ context.CancelFunc) { r.ctx.cancel(context.DeadlineExceeded) },
+		{"deadline", reachDeadline,
 			fmt.Errorf("replica: read: %w", context.Canceled), context.DeadlineExceeded},
-		{"deadline reported as such", func(r *read, _ context.CancelFunc) { r.ctx.cancel(context.DeadlineExceeded) },
+		{"deadline reported as such", reachDeadline,
 			fmt.Errorf("replica: read: %w", context.DeadlineExceeded), context.DeadlineExceeded},
 		{"caller", func(_ *read, caller context.CancelFunc) { caller() },
 			fmt.Errorf("replica: read: %w", context.Canceled), context.Canceled},
@@ -54,6 +54,13 @@ func TestARequestCutOffByTheReadsEndIsPending(t *testing.T) {
 			assert.Empty(t, r.reasons, "no replica failed")
 		})
 	}
+}
+
+// reachDeadline ends r at its deadline, now, as its timer does: no
+// earlier.
+func reachDeadline(r *read, _ context.CancelFunc) {
+	r.ctx.deadline = time.Now()
+	r.ctx.cancel(context.DeadlineExceeded)
 }
 
 // A replica's own context error while the read still waits (a deadline of

@@ -284,15 +284,16 @@ func (r *read) roundHedge() *HedgeTrace {
 // channel, when the caller gave up: the read was not woken for them, but
 // they arrived, and the error's counts and the trace hold them, as they
 // did when every answer woke the read. A failure waiting there is left
-// pending: it would have woken the read, so it came as the caller gave up,
-// most likely for that (a request cancelled with the read).
+// pending when it may have come as the caller gave up, most likely for
+// that (a request cancelled with the read): not one that arrived before
+// the caller's deadline, which woke a read held up elsewhere (see cutOff).
 func (r *read) acceptAnswered() {
 	for {
 		idx, ok := r.w.next(r.rd.ch)
 		if !ok {
 			return
 		}
-		if idx != tick && r.calls[idx].err == nil {
+		if idx != tick && (r.calls[idx].err == nil || !r.cutOff(r.calls[idx].at)) {
 			r.accept(idx)
 		}
 	}

@@ -245,7 +245,7 @@ func (r *read) accept(idx int) {
 	a := r.calls[idx]
 	rt := &r.trace.Requests[idx]
 	r.rd.ended(&a.cand, rt.Kind == KindData, a.err == nil)
-	if a.err != nil && r.ctx.Err() != nil && isContextErr(a.err) {
+	if a.err != nil && r.ctx.Err() != nil && isContextErr(a.err) && r.cutOff(a.at) {
 		// Cut off by the read's end (its deadline, or its caller's), which
 		// the read may take before it sees its context end: pending, as a
 		// request it stopped waiting for, so that a BLOCKING repair's write
@@ -278,6 +278,17 @@ func (r *read) accept(idx int) {
 		r.answers = r.ansBuf[:0]
 	}
 	r.answers = append(r.answers, a)
+}
+
+// cutOff reports whether the read, its context ended, had ended when an
+// answer arrived at at: an answer of a read its caller cancelled may have
+// been cut off by it, whenever it arrived; one of a read that reached its
+// deadline was, if it arrived at the deadline or after (the read's timer,
+// or its caller's, cancels no earlier), and an error before it is the
+// replica's own, which the read took late (its goroutine held up in a
+// Liveness view or a pause), and a failure as it is taken on time.
+func (r *read) cutOff(at time.Time) bool {
+	return r.ctx.Err() != context.DeadlineExceeded || !at.Before(r.ctx.deadline)
 }
 
 // dropEarlierReasons starts a round's reasons: its failure reports its
