@@ -39,7 +39,11 @@ type Metrics struct {
 }
 
 // TableMetrics are the read-path metrics of one table (or all of them).
-// It is a plain value, safe for concurrent reads.
+// Taken while reads run, a snapshot never shows more of them ended than
+// begun: its errors are at most its Reads, HedgeWins plus
+// FailedSpeculations at most SpeculativeRetries, and the repairs
+// acknowledged, failed, dropped and abandoned (or timed out) at most
+// RepairsSent. It is a plain value, safe for concurrent reads.
 type TableMetrics struct {
 	Table        string // "" for the total
 	Reads        int64
@@ -183,8 +187,27 @@ func (t *table) metrics() TableMetrics {
 }
 
 func (m *counters) snapshot() TableMetrics {
-	tm := TableMetrics{ReadsByLevel: map[consistency.Level]int64{}}
+	// What ends is loaded before what begins (errors before reads, hedges
+	// won or lost before hedges sent, repairs ended before repairs sent):
+	// a count is loaded one at a time while reads go on, and loaded the
+	// other way, the reads that began and ended in between showed in the
+	// ends alone (more timeouts than reads, a negative count of repairs in
+	// flight).
+	var tm TableMetrics
+	tm.Unavailable, tm.Timeouts, tm.Failures = m.unavailable.Load(), m.timeouts.Load(), m.failures.Load()
+	tm.Cancelled, tm.OtherErrors = m.cancelled.Load(), m.otherErrors.Load()
+	tm.HedgeWins, tm.FailedSpeculations = m.hedgeWins.Load(), m.failedSpeculations.Load()
+	tm.RepairsAcked, tm.RepairsFailed = m.repairsAcked.Load(), m.repairsFailed.Load()
+	tm.RepairsTimedOut, tm.RepairsDropped, tm.RepairsAbandoned = m.repairsTimedOut.Load(), m.repairsDropped.Load(), m.repairsAbandoned.Load()
+	tm.RepairsSent, tm.SpeculativeRetries = m.repairsSent.Load(), m.speculative.Load()
+	tm.ReconcileSpeculations, tm.AdditionalWrites = m.reconcileSpeculations.Load(), m.additionalWrites.Load()
+	tm.ShortReadRequests = m.shortReads.Load()
+	tm.TombstoneWarnings, tm.TombstoneFailures = m.tombstoneWarnings.Load(), m.tombstoneFailures.Load()
+	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
+	tm.PostponedSpeculations = m.postponed.Load()
+	tm.DigestMismatches = m.mismatches.Load()
 	hot := m.sum()
+	tm.ReadsByLevel = map[consistency.Level]int64{}
 	for l, n := range hot.reads {
 		if n > 0 {
 			tm.ReadsByLevel[consistency.Level(l)] = n
@@ -192,17 +215,6 @@ func (m *counters) snapshot() TableMetrics {
 		}
 	}
 	tm.DataRequests, tm.DigestRequests = hot.dataRequests, hot.digestRequests
-	tm.SpeculativeRetries, tm.HedgeWins, tm.FailedSpeculations = m.speculative.Load(), m.hedgeWins.Load(), m.failedSpeculations.Load()
-	tm.ReconcileSpeculations, tm.AdditionalWrites = m.reconcileSpeculations.Load(), m.additionalWrites.Load()
-	tm.ShortReadRequests = m.shortReads.Load()
-	tm.TombstoneWarnings, tm.TombstoneFailures = m.tombstoneWarnings.Load(), m.tombstoneFailures.Load()
-	tm.NoCandidate, tm.SuppressedBudget, tm.SuppressedOverload = m.noCandidate.Load(), m.suppressedBudget.Load(), m.suppressedOverload.Load()
-	tm.PostponedSpeculations = m.postponed.Load()
-	tm.DigestMismatches = m.mismatches.Load()
-	tm.RepairsSent, tm.RepairsAcked, tm.RepairsFailed = m.repairsSent.Load(), m.repairsAcked.Load(), m.repairsFailed.Load()
-	tm.RepairsTimedOut, tm.RepairsDropped, tm.RepairsAbandoned = m.repairsTimedOut.Load(), m.repairsDropped.Load(), m.repairsAbandoned.Load()
-	tm.Unavailable, tm.Timeouts, tm.Failures = m.unavailable.Load(), m.timeouts.Load(), m.failures.Load()
-	tm.Cancelled, tm.OtherErrors = m.cancelled.Load(), m.otherErrors.Load()
 	return tm
 }
 

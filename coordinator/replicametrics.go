@@ -50,9 +50,15 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 	var rs []ReplicaMetrics
 	s.scores.Range(func(_, v any) bool {
 		sc := v.(*score)
+		// Misses, then ends, then sends: a request is counted sent before
+		// it ends, and a miss before its end, so that, loaded in this
+		// order, no more requests show ended than sent, nor missed than
+		// ended, however many end meanwhile.
+		misses, ended := sc.missAll.Load(), sc.endedAll.Load()
+		sent := sc.sentAll.Load()
 		rs = append(rs, ReplicaMetrics{
-			Endpoint: *sc.ep.Load(), Requests: sc.sentAll.Load(), Misses: sc.missAll.Load(),
-			Outstanding: sc.outstanding(), Abandoned: max(0, sc.abandoned.Load()), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
+			Endpoint: *sc.ep.Load(), Requests: sent, Misses: misses, Outstanding: sent - ended,
+			Abandoned: max(0, sc.abandoned.Load()), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true
 	})
