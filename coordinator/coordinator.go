@@ -66,6 +66,10 @@ type Coordinator struct {
 	// late counts the repairs of dropped tables sent or ended after the
 	// drop (see countRepairs), for Metrics().Total.
 	late counters
+	// since is when New made the coordinator: Metrics().Total.Since;
+	// lastSince is the UnixNano of the last table's (see newSince).
+	since     time.Time
+	lastSince atomic.Int64
 }
 
 // New returns a Coordinator for cfg, or an error wrapping ErrInvalidConfig.
@@ -74,7 +78,7 @@ func New(cfg Config) (*Coordinator, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, snitch: newSnitch(cfg.Snitch), workers: new(workers)}
+	c := &Coordinator{cfg: cfg, snitch: newSnitch(cfg.Snitch), workers: new(workers), since: now()}
 	c.placer, _ = cfg.Locator.(PlacementLocator)
 	c.snitch.abandonCap = int64(max(cfg.MaxAbandonedPerReplica, 0)) // negative: none
 	c.reads.New = func() any { return new(read) }

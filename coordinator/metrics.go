@@ -15,7 +15,7 @@ import (
 // for as long as the snapshot takes (milliseconds over thousands of
 // tables). Total's counters only grow; a table's start again from zero
 // when DropTable drops it and a later read or SetTableOptions makes it
-// again. A read refused before it starts, an invalid Request
+// again, which its Since tells. A read refused before it starts, an invalid Request
 // (ErrInvalidRequest) or one made after Close (ErrClosed), counts
 // nowhere: its caller has the error. A DC-local level without
 // Config.LocalDatacenter is found only once the read has located its
@@ -45,7 +45,16 @@ type Metrics struct {
 // acknowledged, failed, dropped and abandoned (or timed out) at most
 // RepairsSent. It is a plain value, safe for concurrent reads.
 type TableMetrics struct {
-	Table        string // "" for the total
+	Table string // "" for the total
+	// Since is when the counters started from zero: for the total, when
+	// New made the coordinator; for a table, when the coordinator made its
+	// state (New, for Config.Tables; else the first read the Locator
+	// placed, or SetTableOptions), and again after DropTable: later each
+	// time, by a nanosecond if the clock has not moved. An exporter that
+	// finds it changed knows the table's counters were reset, also when
+	// the new counts overtook the old between two scrapes (as Prometheus'
+	// _created and OpenTelemetry's start time tell).
+	Since        time.Time
 	Reads        int64
 	ReadsByLevel map[consistency.Level]int64
 	// Latency summarises whole successful reads, repairs included, over
@@ -162,6 +171,7 @@ func (c *Coordinator) Metrics() Metrics {
 	m.Total.add(c.unplaced.m.snapshot())
 	m.Total.add(c.late.snapshot())
 	c.dropMu.RUnlock()
+	m.Total.Since = c.since
 	m.Total.Latency = summarize(c.latency)
 	m.Replicas = c.snitch.replicaMetrics()
 	return m
@@ -180,7 +190,7 @@ func (c *Coordinator) TableMetrics(table string) (TableMetrics, bool) {
 
 func (t *table) metrics() TableMetrics {
 	tm := t.m.snapshot()
-	tm.Table = t.name
+	tm.Table, tm.Since = t.name, t.since
 	tm.Latency = summarize(t.latency)
 	tm.Threshold, tm.Speculating = t.threshold.Load(now())
 	return tm

@@ -16,8 +16,8 @@ import (
 // cancelled, other_errors; so that an exporter covers every counter, those
 // added in later releases too, without naming each. Every one only grows,
 // but for a table dropped and made again, whose counters start from zero
-// (see Metrics). ReadsByLevel, the latency summary and the threshold are
-// not among them.
+// and whose Since moves on (see Metrics). ReadsByLevel, the latency
+// summary and the threshold are not among them.
 func (t TableMetrics) Counters() iter.Seq2[string, int64] {
 	return func(yield func(string, int64) bool) {
 		for i, p := range t.counterFields() {

@@ -12,8 +12,9 @@ import (
 // table is the per-table state of the read path. Everything in it is safe
 // for concurrent use without locks.
 type table struct {
-	name string
-	opts atomic.Pointer[TableOptions]
+	name  string
+	since time.Time // when it was made: TableMetrics.Since
+	opts  atomic.Pointer[TableOptions]
 	// firstRound records how long reads took to hear from blockFor
 	// replicas, hedge delay included: what the threshold is computed from.
 	firstRound *latency.Tracker
@@ -37,7 +38,7 @@ type table struct {
 }
 
 func (c *Coordinator) newTable(name string, o TableOptions) *table {
-	t := &table{name: name, budget: c.newBudget()}
+	t := &table{name: name, since: c.newSince(), budget: c.newBudget()}
 	t.opts.Store(&o)
 	t.firstRound = latency.NewTracker(c.trackerOptions()...)
 	t.latency = latency.NewTracker(c.trackerOptions()...)
@@ -47,6 +48,23 @@ func (c *Coordinator) newTable(name string, o TableOptions) *table {
 	t.writeThreshold = latency.NewThreshold(o.AdditionalWritePolicy, t.repairWrites, c.cfg.ReadTimeout,
 		latency.WithRefresh(c.cfg.ThresholdRefresh))
 	return t
+}
+
+// newSince returns the time a table made now starts counting from: now,
+// or a nanosecond after the last table's if the clock has not moved past
+// it (a coarse clock, or a testing/synctest bubble's, which stands still),
+// so that a table dropped and made again at once still shows its reset.
+func (c *Coordinator) newSince() time.Time {
+	t := now()
+	for {
+		last := c.lastSince.Load()
+		if d := last + 1 - t.UnixNano(); d > 0 {
+			t = t.Add(time.Duration(d))
+		}
+		if c.lastSince.CompareAndSwap(last, t.UnixNano()) {
+			return t
+		}
+	}
 }
 
 // newBudget returns a table's hedge budget, or nil when it is unlimited.
