@@ -239,8 +239,14 @@ func (k *call) markScored() { k.state.Or(callScored) }
 // adoptInto has a read request not yet scored deliver its answer on ch,
 // and reports whether it will; a request already scored goes where it was
 // sent. The state is one word, so that the worker's claim (markScored)
-// and the adoption exclude each other.
+// and the adoption exclude each other. Only the read adopts, and moved is
+// written only while the state is 0: the worker reads it once it sees
+// callMoved, which a second adoption would not set, but rewriting moved
+// would race with that read.
 func (k *call) adoptInto(ch chan<- int) bool {
+	if k.state.Load() != 0 {
+		return false
+	}
 	k.moved = ch
 	return k.state.CompareAndSwap(0, callMoved)
 }
