@@ -1,7 +1,6 @@
 package coordinator_test
 
 import (
-	"context"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -26,24 +25,10 @@ func TestReadsCancelledUnderAnyPolicyHoldUpTheNextOne(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5),
 					HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
-				all := func(d time.Duration) {
-					for _, id := range []string{A, B, C} {
-						e.behave(t, id, constant(d))
-					}
-				}
 				readMany(t, e.c, 1, 20) // every replica answers in 1 ms
 				require.NoError(t, e.c.SetTableOptions(tbl, policy(t, before)))
 				for range 50 {
-					all(ms(1))
-					_, _, err := e.read(consistency.Quorum)
-					require.NoError(t, err)
-					all(ms(100))
-					ctx, cancel := context.WithCancel(context.Background())
-					stop := time.AfterFunc(ms(10), cancel)
-					_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
-					require.ErrorIs(t, err, context.Canceled)
-					stop.Stop()
-					cancel()
+					readFastThenCancelSlow(t, e)
 					time.Sleep(ms(1))
 				}
 				settle()

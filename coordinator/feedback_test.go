@@ -74,27 +74,36 @@ func TestHedgeRateSettlesNearThePercentile(t *testing.T) {
 func TestReadsCancelledPastTheThresholdHoldItUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5)})
-		all := func(d time.Duration) {
-			for _, id := range []string{A, B, C} {
-				e.behave(t, id, constant(d))
-			}
-		}
 		readMany(t, e.c, 1, 20) // every replica answers in 1 ms
 		for range 50 {
-			all(ms(1))
-			_, _, err := e.read(consistency.Quorum)
-			require.NoError(t, err)
-			all(ms(100))
-			ctx, cancel := context.WithCancel(context.Background())
-			stop := time.AfterFunc(ms(10), cancel)
-			_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
-			require.ErrorIs(t, err, context.Canceled)
-			stop.Stop()
-			cancel()
+			readFastThenCancelSlow(t, e)
 		}
 		time.Sleep(ms(10))
 		th := e.c.Metrics().Tables[0].Threshold
 		assert.Greater(t, th, ms(5), "half the reads ran 10 ms and more")
 		assert.LessOrEqual(t, th, ms(11), "no more than they were seen to run")
 	})
+}
+
+// readFastThenCancelSlow makes one read that every replica answers in
+// 1 ms, then one that they answer in 100 ms, which its caller cancels at
+// 10 ms.
+func readFastThenCancelSlow(t *testing.T, e *env) {
+	t.Helper()
+	for _, d := range []time.Duration{ms(1), ms(100)} {
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(d))
+		}
+		if d == ms(1) {
+			_, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			continue
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		stop := time.AfterFunc(ms(10), cancel)
+		_, err := e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		require.ErrorIs(t, err, context.Canceled)
+		stop.Stop()
+		cancel()
+	}
 }
