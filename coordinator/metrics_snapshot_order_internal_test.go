@@ -22,27 +22,14 @@ func TestSnapshotNeverShowsMoreEndedThanBegun(t *testing.T) {
 		t.Skip("needs two cores to count while the snapshot loads")
 	}
 	var m counters
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer close(stop)
-	wg.Go(func() { // reads that begin, hedge, repair and end, as fast as they can
-		h := &m.hot[0]
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			for range 64 {
-				h.reads[consistency.Quorum].Add(1)
-				m.speculative.Add(1)
-				m.repairsSent.Add(1)
-				m.repairsAcked.Add(1)
-				m.hedgeWins.Add(1)
-				m.timeouts.Add(1)
-			}
-		}
+	h := &m.hot[0]
+	countMeanwhile(t, func() { // reads that begin, hedge, repair and end
+		h.reads[consistency.Quorum].Add(1)
+		m.speculative.Add(1)
+		m.repairsSent.Add(1)
+		m.repairsAcked.Add(1)
+		m.hedgeWins.Add(1)
+		m.timeouts.Add(1)
 	})
 	var errs, hedges, repairs int
 	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
@@ -73,23 +60,10 @@ func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 	s := newSnitch(SnitchConfig{})
 	ep := replica.Endpoint{ID: "a", Datacenter: "dc1", Rack: "r1"}
 	sc := s.entry(&ep)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer close(stop)
-	wg.Go(func() { // requests that are sent and missed, as the snitch counts them
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			for range 64 {
-				sc.sentAll.Add(1)
-				sc.missAll.Add(1)
-				sc.endedAll.Add(1)
-			}
-		}
+	countMeanwhile(t, func() { // requests that are sent and missed, as the snitch counts them
+		sc.sentAll.Add(1)
+		sc.missAll.Add(1)
+		sc.endedAll.Add(1)
 	})
 	var misses, outstanding int
 	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
@@ -106,4 +80,27 @@ func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 		t.Fatalf("rows with more misses than requests: %d, with requests out below 0 or above requests: %d",
 			misses, outstanding)
 	}
+}
+
+// countMeanwhile calls count on another goroutine, as fast as it can,
+// until the test ends.
+func countMeanwhile(t *testing.T, count func()) {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	t.Cleanup(func() {
+		close(stop)
+		wg.Wait()
+	})
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for range 64 {
+				count()
+			}
+		}
+	})
 }
