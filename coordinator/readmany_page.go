@@ -14,7 +14,8 @@ import (
 // first page's Next and shared by the pages after it; ReadMany does not
 // check them for repeats again while they are left as Next made them (a
 // page that finds one changed, in place or not, reads them as a new
-// list, checked, and drops what it read before it found it). A
+// list, checked, and drops what it read before it found it; Next then
+// follows that list). A
 // key's pages return at most Query.Limit of its rows in all: the state
 // carries the rows it has left; and once a page had a PageSize, all the
 // pages at most Limit rows: the next page's Limit is what this one left,
@@ -64,11 +65,14 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 // reads are checked against the own copy (take), so that keys the caller
 // changed in the request's list are checked again.
 func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string) {
-	all := req.distinctKeys()
-	if i >= len(all) || all[i] != left[0].Key {
-		// Results a caller filtered end at the cut too: the keys after
-		// it are found in the list, not in them.
-		i = slices.Index(all, left[0].Key)
+	all, trusted, at := req.distinctKeys(), req.keysDistinct(), i
+	i = cutIndex(all, at, left[0].Key)
+	if trusted && (i < 0 || !slices.Equal(req.Keys[:i+1], all[:i+1])) {
+		// The caller changed the keys Next set up to the cut, and the
+		// page read them as a new list (see take): the next page follows
+		// that list, not Next's copy of the one it replaced.
+		all, trusted = distinct(req.Keys), false
+		i = cutIndex(all, at, left[0].Key)
 	}
 	switch {
 	case i < 0: // results of another request: read those, checked
@@ -77,7 +81,7 @@ func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string) {
 			keys = append(keys, r.Key)
 		}
 		return keys, nil
-	case req.keysDistinct():
+	case trusted:
 		return req.Keys[i:], req.distinct[i:]
 	}
 	own = all[i:]
@@ -85,6 +89,16 @@ func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string) {
 		own = slices.Clone(own)
 	}
 	return slices.Clone(own), own
+}
+
+// cutIndex returns the index in keys of the cut key, the i-th result:
+// i, or where the key is (-1 if nowhere). Results a caller filtered end at
+// the cut too: the keys after it are found in the list, not in them.
+func cutIndex(keys []string, i int, cut string) int {
+	if i >= 0 && i < len(keys) && keys[i] == cut {
+		return i
+	}
+	return slices.Index(keys, cut)
 }
 
 // resumed checks req.PagingState and returns the rows the per-partition
