@@ -55,8 +55,9 @@ type memory struct {
 	// kept is what an empty window keeps: the last threshold that followed
 	// latency or a fixed delay, never ALWAYS's 0, nor a delay of 0 ms.
 	kept time.Duration
-	// tail is what Tail returns: d under a policy with a percentile, else
-	// what the percentile of learnt, as a policy, would have set.
+	// tail is what Tail returns: d under a policy with a percentile (but
+	// for MIN's bound of 0 ms), else what the percentile of learnt, as a
+	// policy, would have set.
 	tail time.Duration
 	// learnt is the percentile of the last policy that had one (99p
 	// before any), as a PERCENTILE policy.
@@ -109,8 +110,11 @@ func (th *Threshold) compute(p SpeculativeRetry, m memory, next time.Time) *thre
 		m.kept = d
 	}
 	if p.hasPercentile() {
-		m.tail, m.learnt = d, SpeculativeRetry{kind: KindPercentile, pct: p.norm().pct}
-	} else {
+		m.learnt = SpeculativeRetry{kind: KindPercentile, pct: p.norm().pct}
+	}
+	if p.hasPercentile() && p.keepsThreshold() {
+		m.tail = d
+	} else { // MIN(Xp,0ms), ALWAYS by another name, too: its threshold is 0
 		m.tail, _ = m.learnt.threshold(th.tracker.quantile, m.tail)
 	}
 	st := &thresholdState{policy: p, d: d, speculate: speculate, memory: m, next: next, due: next}
@@ -207,7 +211,8 @@ func (th *Threshold) SetPolicy(p SpeculativeRetry) {
 // the last refresh, whatever the policy: its threshold under a policy with
 // a percentile (PERCENTILE, MIN, MAX), else the threshold that the last
 // such policy's percentile (99p if none) would have set then (half the
-// read timeout before any sample). A caller that records the reads it gave
+// read timeout before any sample); under MIN(Xp,0ms), whose threshold is
+// ALWAYS's 0, the one Xp would have set. A caller that records the reads it gave
 // up on only once they ran into the tail, the rest telling nothing of it,
 // records the same reads under ALWAYS, NEVER or a fixed delay as under
 // that percentile, so that a percentile policy set back does not learn

@@ -28,7 +28,7 @@ func TestTailFollowsTheLastPercentileUnderAnyPolicy(t *testing.T) {
 		withinBucket(t, 10*time.Millisecond, d)
 		assert.Equal(t, d, th.Tail(), "the policy's threshold")
 
-		for _, p := range []string{"NEVER", "0ms", "40ms", "ALWAYS"} {
+		for _, p := range []string{"NEVER", "0ms", "MIN(75p,0ms)", "40ms", "ALWAYS"} {
 			th.SetPolicy(mustParse(t, p))
 			recordN(tr, 30*time.Millisecond, 100)
 			time.Sleep(time.Second)
