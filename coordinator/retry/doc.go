@@ -53,9 +53,10 @@
 // A write that timed out, or whose connection dropped, may or may not have
 // been applied. Retrying it is safe only if applying it twice is the same as
 // applying it once. So the executor gates: for write timeouts, error
-// responses and aborted requests, a statement not marked Idempotent is
-// rethrown without asking the policy, and only Idempotent statements are
-// executed speculatively. A request the target refused before sending it
+// responses and aborted requests, joined to another error or not, a
+// statement not marked Idempotent is rethrown without asking the policy,
+// and only Idempotent statements are executed speculatively. A request the
+// target refused before sending it
 // (ErrNotSent; a closed coordinator's coordinator.ErrClosed matches it)
 // applied nothing and passes the gate, as the drivers move on from a node
 // they have no connection to whatever the statement; unlike them, the

@@ -291,10 +291,14 @@ func (x *execution) chains() int {
 // gated reports whether f may have left the statement applied, so that
 // only an idempotent statement may be retried after it. A request never
 // sent applied nothing: the drivers move on from a node they have no
-// connection to whatever the statement, and so does the gate.
+// connection to whatever the statement, and so does the gate. Whatever f's
+// cause, a write timeout, a read or write failure or an abort (but one not
+// sent) anywhere in its own chain may have been applied too: joined with a
+// read timeout or an unavailable error, which Classify prefers, it was
+// retried, and a statement not idempotent ran again.
 func (f failure) gated() bool {
-	c := f.cause
-	return c == CauseWriteTimeout || c == CauseErrorResponse || (c == CauseRequestAborted && !f.unsent)
+	aborted := (f.aborted || f.lost) && !f.unsent
+	return f.cause == CauseErrorResponse || f.wt != nil || f.replicas || aborted
 }
 
 // notSent reports whether f is a request refused before it was sent: an

@@ -1,0 +1,63 @@
+package retry_test
+
+import (
+	"errors"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	c "github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator/retry"
+)
+
+// An attempt that runs two requests at once (a row and its copy in a table
+// of another key, or a read beside a write) and joins their errors: one
+// part may have been applied (a write that timed out, partly failed, or
+// lost its connection), while the other found too few replicas alive or
+// timed out reading. Classify names the joined error by its most precise
+// part (a read timeout, an unavailable error), but the statement may be
+// applied all the same: one that is not idempotent is rethrown by the gate,
+// as after that part alone, and the policy is not asked. So is a
+// RequestAbortedError around a read timeout, which says the target may have
+// executed the request. An idempotent statement is judged by the cause, as
+// before.
+func TestGateClosesOnAJoinedErrorThatMayBeApplied(t *testing.T) {
+	wt := writeTimeout(c.Quorum, c.WriteSimple, 2, 1)
+	failures := []struct {
+		name     string
+		err      error
+		callback string
+	}{
+		{"an unavailable error and a write timeout", errors.Join(unavailable(c.Quorum, 2, 1), wt), "OnWriteTimeout"},
+		{"a read timeout and a write timeout", errors.Join(readTimeout(c.Quorum, 2, 1, false), wt), "OnReadTimeout"},
+		{"an unavailable error and a lost connection", errors.Join(unavailable(c.Quorum, 2, 1), retry.ErrConnectionClosed),
+			"OnUnavailable"},
+		{"an unavailable error and a write failure", errors.Join(unavailable(c.Quorum, 2, 1), writeFailure(errors.New("disk full"))),
+			"OnUnavailable"},
+		{"an aborted read timeout", &retry.RequestAbortedError{Err: readTimeout(c.Quorum, 2, 1, false)}, "OnReadTimeout"},
+	}
+	for _, f := range failures {
+		for _, idem := range []retry.Idempotence{retry.NotIdempotent, retry.Idempotent} {
+			t.Run(f.name+"/"+idem.String(), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					pol := &recorder{}
+					ex := newExecutor(t, retry.Config{Policy: pol})
+					cl := newCluster()
+					plan := []target{{name: "a", errs: []error{f.err}}, {name: "b"}}
+					res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, idem), plan, cl.attempt)
+					if idem == retry.NotIdempotent {
+						require.ErrorIs(t, err, retry.ErrNotIdempotent)
+						assert.Empty(t, pol.questions(), "the policy must not be asked")
+						assert.Equal(t, []string{"a"}, targets(cl.log()), "the statement must not run again")
+						return
+					}
+					require.NoError(t, err)
+					assert.Equal(t, "b", res.Value)
+					assert.Equal(t, []asked{{f.callback, stmt(c.Quorum, idem), 0}}, pol.questions())
+				})
+			})
+		}
+	}
+}
