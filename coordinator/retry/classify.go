@@ -17,6 +17,7 @@ type failure struct {
 	aborted   bool // a *RequestAbortedError
 	lost      bool // ErrConnectionClosed, ErrHeartbeatFailed or ErrNotSent
 	unsent    bool // ErrNotSent: the request itself was refused before sending
+	closed    bool // ErrConnectionClosed or ErrHeartbeatFailed: a request was sent
 	transient bool // ErrOverloaded, ErrServerError or ErrTruncate
 	replicas  bool // a *consistency.ReadFailureError or *WriteFailureError
 }
@@ -77,7 +78,8 @@ func (f *failure) note(err error) {
 	take(err, &ab)
 	f.aborted = f.aborted || ab != nil
 	f.unsent = f.unsent || is(err, ErrNotSent)
-	f.lost = f.lost || f.unsent || is(err, ErrConnectionClosed) || is(err, ErrHeartbeatFailed)
+	f.closed = f.closed || is(err, ErrConnectionClosed) || is(err, ErrHeartbeatFailed)
+	f.lost = f.lost || f.unsent || f.closed
 	f.transient = f.transient || is(err, ErrOverloaded) || is(err, ErrServerError) || is(err, ErrTruncate)
 }
 

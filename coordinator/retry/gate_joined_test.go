@@ -2,6 +2,7 @@ package retry_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"testing/synctest"
 
@@ -37,6 +38,10 @@ func TestGateClosesOnAJoinedErrorThatMayBeApplied(t *testing.T) {
 		{"an unavailable error and a write failure", errors.Join(unavailable(c.Quorum, 2, 1), writeFailure(errors.New("disk full"))),
 			"OnUnavailable"},
 		{"an aborted read timeout", &retry.RequestAbortedError{Err: readTimeout(c.Quorum, 2, 1, false)}, "OnReadTimeout"},
+		{"a request not sent and a lost connection", errors.Join(retry.ErrNotSent, retry.ErrConnectionClosed),
+			"OnRequestAborted"},
+		{"a lost heartbeat and a request not sent", errors.Join(fmt.Errorf("node 2: %w", retry.ErrHeartbeatFailed),
+			&retry.RequestAbortedError{Err: retry.ErrNotSent}), "OnRequestAborted"},
 	}
 	for _, f := range failures {
 		for _, idem := range []retry.Idempotence{retry.NotIdempotent, retry.Idempotent} {
@@ -60,4 +65,20 @@ func TestGateClosesOnAJoinedErrorThatMayBeApplied(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Joined to a lost connection, a request not sent no longer stands for a
+// target the statement never reached: the retry after it counts, as after
+// the lost connection alone, so DefaultPolicy's one retry of the next
+// target's unavailable error is spent.
+func TestANotSentJoinedToALostConnectionCounts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{})
+		cl := newCluster()
+		plan := []target{{name: "a", errs: []error{errors.Join(retry.ErrNotSent, retry.ErrConnectionClosed)}},
+			{name: "b", errs: []error{unavailable(c.Quorum, 2, 1)}}, {name: "c"}}
+		_, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
+		require.ErrorIs(t, err, retry.ErrRethrown)
+		assert.Equal(t, []string{"a", "b"}, targets(cl.log()))
+	})
 }
