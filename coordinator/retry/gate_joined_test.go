@@ -82,3 +82,17 @@ func TestANotSentJoinedToALostConnectionCounts(t *testing.T) {
 		assert.Equal(t, []string{"a", "b"}, targets(cl.log()))
 	})
 }
+
+// Nor do the policies that go on past every target not sent to treat it
+// so: past IdempotentOnlyPolicy's one retry and a ladder's last rung, a
+// lost connection joined to a request not sent is rethrown, as the lost
+// connection alone.
+func TestPoliciesDoNotSkipALostConnectionJoinedToANotSent(t *testing.T) {
+	q := stmt(c.Quorum, retry.Idempotent)
+	joined := errors.Join(retry.ErrNotSent, retry.ErrConnectionClosed)
+	assert.Equal(t, rethrown, retry.IdempotentOnlyPolicy{}.OnRequestAborted(q, joined, 1))
+	ladder, err := retry.NewLadderPolicy(c.One)
+	require.NoError(t, err)
+	assert.Equal(t, rethrown, ladder.OnRequestAborted(stmt(c.One, retry.Idempotent), joined, 1))
+	assert.Equal(t, next(c.One), ladder.OnRequestAborted(stmt(c.One, retry.Idempotent), retry.ErrNotSent, 1))
+}
