@@ -3,7 +3,6 @@ package coordinator_test
 import (
 	"context"
 	"math"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica"
 )
 
 // A ManyRequest.Concurrency past the number of keys, up to math.MaxInt,
@@ -23,11 +21,7 @@ func TestReadManyHugeConcurrencyIsTheKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{})
 		keys := manyKeys(t, e, 5)
-		var now, peak atomic.Int64
-		c, err := coordinator.New(coordinator.Config{Liveness: e.cluster, DefaultTable: policy(t, "NEVER"),
-			Locator: wrapping(e.cluster, 3, func(r replica.Replica) replica.Replica { return counting{r, &now, &peak} })})
-		require.NoError(t, err)
-		defer c.Close()
+		c, peak := peakCounting(t, e)
 
 		for _, size := range []int{0, 2} {
 			req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, PageSize: size, Concurrency: len(keys)}

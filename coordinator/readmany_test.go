@@ -105,6 +105,18 @@ func (c counting) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 	return c.Replica.Read(ctx, cmd)
 }
 
+// peakCounting returns a coordinator over e's cluster, whose tables never
+// hedge, and the most reads its replicas have run at once.
+func peakCounting(t *testing.T, e *env) (*coordinator.Coordinator, *atomic.Int64) {
+	t.Helper()
+	var now, peak atomic.Int64
+	c, err := coordinator.New(coordinator.Config{Liveness: e.cluster, DefaultTable: policy(t, "NEVER"),
+		Locator: wrapping(e.cluster, 3, func(r replica.Replica) replica.Replica { return counting{r, &now, &peak} })})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c, &peak
+}
+
 // The concurrency limit bounds the reads running at once.
 func TestReadManyConcurrencyIsBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -113,11 +125,7 @@ func TestReadManyConcurrencyIsBounded(t *testing.T) {
 			e.behave(t, id, replicatest.Behavior{Latency: replicatest.Uniform(ms(5), ms(15))})
 		}
 		keys := manyKeys(t, e, 50)
-		var now, peak atomic.Int64
-		c, err := coordinator.New(coordinator.Config{Liveness: e.cluster, DefaultTable: policy(t, "NEVER"),
-			Locator: wrapping(e.cluster, 3, func(r replica.Replica) replica.Replica { return counting{r, &now, &peak} })})
-		require.NoError(t, err)
-		defer c.Close()
+		c, peak := peakCounting(t, e)
 
 		res, err := c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.One, Concurrency: 7})
 		require.NoError(t, err)
