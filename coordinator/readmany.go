@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -269,30 +270,34 @@ func (req ManyRequest) keysDistinct() bool {
 }
 
 // distinct returns keys without repeats, in their first order: keys itself
-// if none repeats. It finds repeats in an open-addressed table of indexes
-// into keys, 4 bytes a slot and two slots a key or more, where a set of the
-// keys in a map took 55 bytes a key and a list of them 16 more.
+// if none repeats. It finds repeats in an open-addressed table, three
+// slots of 4 bytes for two keys (6 bytes a key, where a set of the keys in
+// a map took 55 and a list of them 16 more; a table sized to a power of
+// two took up to 16). A slot holds a key's index plus one in its low bits
+// and, above them, bits of the key's hash, so that a probe rarely reads a
+// key that is not the one looked for.
 func distinct(keys []string) []string {
-	bits := 1
-	for 1<<bits < 2*len(keys) {
-		bits++
-	}
-	slots := make([]int32, 1<<bits) // an index into keys plus one; 0 is empty
-	mask := len(slots) - 1
+	slots := make([]uint32, len(keys)+len(keys)/2+1) // 0 is empty
+	index := uint32(1)<<bits.Len32(uint32(len(keys))) - 1
 	seed := maphash.MakeSeed()
 	var out []string // nil until a key repeats
 next:
 	for i, k := range keys {
-		s := int(maphash.String(seed, k) >> (64 - bits))
-		for ; slots[s] != 0; s = (s + 1) & mask {
-			if keys[slots[s]-1] == k {
+		h := maphash.String(seed, k)
+		s, _ := bits.Mul64(h, uint64(len(slots)))
+		tag := uint32(h) &^ index
+		for v := slots[s]; v != 0; v = slots[s] {
+			if v&^index == tag && keys[v&index-1] == k {
 				if out == nil {
 					out = append(make([]string, 0, len(keys)-1), keys[:i]...)
 				}
 				continue next
 			}
+			if s++; s == uint64(len(slots)) {
+				s = 0
+			}
 		}
-		slots[s] = int32(i + 1)
+		slots[s] = tag | uint32(i+1)
 		if out != nil {
 			out = append(out, k)
 		}
