@@ -286,14 +286,19 @@ func (r *read) roundHedge() *HedgeTrace {
 // did when every answer woke the read. A failure waiting there is left
 // pending when it may have come as the caller gave up, most likely for
 // that (a request cancelled with the read): not one that arrived before
-// the caller's deadline, which woke a read held up elsewhere (see cutOff).
+// the caller's deadline, which woke a read held up elsewhere (see cutOff),
+// nor a replica's own error, not a context's, which came before the read's
+// context ended whenever the caller gave up (see cutShort).
 func (r *read) acceptAnswered() {
 	for {
 		idx, ok := r.w.next(r.rd.ch)
 		if !ok {
 			return
 		}
-		if idx != tick && (r.calls[idx].err == nil || !r.cutOff(r.calls[idx].at)) {
+		if idx == tick {
+			continue
+		}
+		if k := r.calls[idx]; k.err == nil || !isContextErr(k.err) || !r.cutOff(k.at) {
 			r.accept(idx)
 		}
 	}
