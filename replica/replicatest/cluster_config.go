@@ -19,7 +19,10 @@ type ClusterConfig struct {
 	Seed uint64
 	// TokensPerNode is the number of tokens (virtual nodes) each node owns
 	// on the ring; 0 means 16, Cassandra's default num_tokens. At most
-	// 1536, Cassandra's limit.
+	// 1536, Cassandra's limit. The cluster's nodes times its tokens per
+	// node may not pass 2,097,152 (131,072 nodes at 16 tokens each, 1365
+	// at 1536): the ring holds a placement per token, and one that size
+	// takes about 270 MB and seconds to build.
 	TokensPerNode int
 	// Tables, if not empty, are the only tables the cluster knows: Locate,
 	// Seed and Pin fail with ErrUnknownTable for any other. Empty means any
@@ -49,23 +52,37 @@ const defaultTokensPerNode = 16
 // making it.
 const maxTokensPerNode = 1536
 
+// maxRingTokens is the most tokens a cluster's ring may hold, its nodes
+// times its tokens per node. The ring holds a placement per token, about
+// 130 bytes and over a microsecond to build each: past this (270 MB), a
+// Nodes mistyped or computed wrong ran out of memory, or summed past
+// math.MaxInt, where it should have been refused.
+const maxRingTokens = 1 << 21
+
 // validate checks c before anything is built.
 func (c *ClusterConfig) validate() error {
 	if len(c.Datacenters) == 0 {
 		return invalid("datacenters", "none")
-	}
-	nodes := map[string]int{}
-	for _, dc := range c.Datacenters {
-		if err := dc.validate(nodes); err != nil {
-			return err
-		}
-		nodes[dc.Name] = dc.Nodes
 	}
 	switch {
 	case c.TokensPerNode < 0:
 		return invalid("tokens per node", "%d is negative", c.TokensPerNode)
 	case c.TokensPerNode > maxTokensPerNode:
 		return invalid("tokens per node", "%d is more than %d", c.TokensPerNode, maxTokensPerNode)
+	}
+	tokens := orDefault(c.TokensPerNode, defaultTokensPerNode)
+	nodes := map[string]int{}
+	total := 0
+	for _, dc := range c.Datacenters {
+		if err := dc.validate(nodes); err != nil {
+			return err
+		}
+		if dc.Nodes > maxRingTokens/tokens-total {
+			return invalid("datacenter "+dc.Name, "%d nodes, with %d before it, of %d tokens each: "+
+				"the ring would hold more than %d tokens, a placement each", dc.Nodes, total, tokens, maxRingTokens)
+		}
+		nodes[dc.Name] = dc.Nodes
+		total += dc.Nodes
 	}
 	return c.validateReplication(nodes)
 }
