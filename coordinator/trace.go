@@ -72,7 +72,8 @@ const (
 
 var requestKindNames = []string{"data", "digest", "repair"}
 
-// ErrUnknownRequestKind is wrapped by ParseRequestKind's errors.
+// ErrUnknownRequestKind is wrapped by ParseRequestKind's errors, and by
+// RequestKind.MarshalText's for an undefined kind.
 var ErrUnknownRequestKind = errors.New("coordinator: unknown request kind")
 
 // String returns "data", "digest" or "repair" (RequestKind(n) for an
@@ -82,6 +83,18 @@ func (k RequestKind) String() string { return enumName(k, requestKindNames, "Req
 // ParseRequestKind parses a name String returns, in any ASCII letter case.
 func ParseRequestKind(s string) (RequestKind, error) {
 	return parseEnum[RequestKind](s, requestKindNames, ErrUnknownRequestKind)
+}
+
+// MarshalText implements encoding.TextMarshaler with the kind's name. An
+// undefined kind is an error wrapping ErrUnknownRequestKind.
+func (k RequestKind) MarshalText() ([]byte, error) {
+	return marshalEnum(k, requestKindNames, ErrUnknownRequestKind)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseRequestKind.
+// On error k is left unchanged.
+func (k *RequestKind) UnmarshalText(b []byte) error {
+	return unmarshalEnum(k, b, requestKindNames, ErrUnknownRequestKind)
 }
 
 // enumName is v's name in names, or type(v) for a value with none: a
@@ -104,6 +117,26 @@ func parseEnum[T ~uint8](s string, names []string, sentinel error) (T, error) {
 	return 0, fmt.Errorf("%w %q", sentinel, s)
 }
 
+// marshalEnum is v's name in names, or, for a value with none, an error
+// wrapping sentinel: a name that would not parse back.
+func marshalEnum[T ~uint8](v T, names []string, sentinel error) ([]byte, error) {
+	if int(v) >= len(names) {
+		return nil, fmt.Errorf("%w %d", sentinel, uint8(v))
+	}
+	return []byte(names[v]), nil
+}
+
+// unmarshalEnum sets *v to the value named b (see parseEnum), or leaves
+// it unchanged and returns the error.
+func unmarshalEnum[T ~uint8](v *T, b []byte, names []string, sentinel error) error {
+	x, err := parseEnum[T](string(b), names, sentinel)
+	if err != nil {
+		return err
+	}
+	*v = x
+	return nil
+}
+
 // Phase is the part of a read a request belongs to. It is a plain value,
 // safe for concurrent use.
 type Phase uint8
@@ -119,7 +152,8 @@ const (
 
 var phaseNames = []string{"initial", "speculative", "reconcile", "repair", "short read"}
 
-// ErrUnknownPhase is wrapped by ParsePhase's errors.
+// ErrUnknownPhase is wrapped by ParsePhase's errors, and by
+// Phase.MarshalText's for an undefined phase.
 var ErrUnknownPhase = errors.New("coordinator: unknown read phase")
 
 // String returns a name such as "short read" (Phase(n) for an undefined
@@ -129,6 +163,16 @@ func (p Phase) String() string { return enumName(p, phaseNames, "Phase") }
 // ParsePhase parses a name String returns, in any ASCII letter case.
 func ParsePhase(s string) (Phase, error) {
 	return parseEnum[Phase](s, phaseNames, ErrUnknownPhase)
+}
+
+// MarshalText implements encoding.TextMarshaler with the phase's name. An
+// undefined phase is an error wrapping ErrUnknownPhase.
+func (p Phase) MarshalText() ([]byte, error) { return marshalEnum(p, phaseNames, ErrUnknownPhase) }
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParsePhase. On
+// error p is left unchanged.
+func (p *Phase) UnmarshalText(b []byte) error {
+	return unmarshalEnum(p, b, phaseNames, ErrUnknownPhase)
 }
 
 // Outcome is how a request ended, as far as the read saw. It is a plain
@@ -144,7 +188,8 @@ const (
 
 var outcomeNames = []string{"pending", "answered", "failed"}
 
-// ErrUnknownOutcome is wrapped by ParseOutcome's errors.
+// ErrUnknownOutcome is wrapped by ParseOutcome's errors, and by
+// Outcome.MarshalText's for an undefined outcome.
 var ErrUnknownOutcome = errors.New("coordinator: unknown request outcome")
 
 // String returns "pending", "answered" or "failed" (Outcome(n) for an
@@ -154,6 +199,18 @@ func (o Outcome) String() string { return enumName(o, outcomeNames, "Outcome") }
 // ParseOutcome parses a name String returns, in any ASCII letter case.
 func ParseOutcome(s string) (Outcome, error) {
 	return parseEnum[Outcome](s, outcomeNames, ErrUnknownOutcome)
+}
+
+// MarshalText implements encoding.TextMarshaler with the outcome's name.
+// An undefined outcome is an error wrapping ErrUnknownOutcome.
+func (o Outcome) MarshalText() ([]byte, error) {
+	return marshalEnum(o, outcomeNames, ErrUnknownOutcome)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseOutcome. On
+// error o is left unchanged.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	return unmarshalEnum(o, b, outcomeNames, ErrUnknownOutcome)
 }
 
 // RequestTrace is one request of a read. It is a plain value, safe for
@@ -213,7 +270,8 @@ const (
 
 var suppressCauseNames = []string{"", "budget", "overload", "no candidate"}
 
-// ErrUnknownSuppressCause is wrapped by ParseSuppressCause's errors.
+// ErrUnknownSuppressCause is wrapped by ParseSuppressCause's errors, and
+// by SuppressCause.MarshalText's for an undefined cause.
 var ErrUnknownSuppressCause = errors.New("coordinator: unknown hedge suppression cause")
 
 // String returns "budget", "overload" or "no candidate", and "" for
@@ -226,6 +284,19 @@ func (s SuppressCause) String() string {
 // case: "" is NotSuppressed.
 func ParseSuppressCause(s string) (SuppressCause, error) {
 	return parseEnum[SuppressCause](s, suppressCauseNames, ErrUnknownSuppressCause)
+}
+
+// MarshalText implements encoding.TextMarshaler with the cause's name, ""
+// for NotSuppressed. An undefined cause is an error wrapping
+// ErrUnknownSuppressCause.
+func (s SuppressCause) MarshalText() ([]byte, error) {
+	return marshalEnum(s, suppressCauseNames, ErrUnknownSuppressCause)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with
+// ParseSuppressCause. On error s is left unchanged.
+func (s *SuppressCause) UnmarshalText(b []byte) error {
+	return unmarshalEnum(s, b, suppressCauseNames, ErrUnknownSuppressCause)
 }
 
 // String renders the trace, one request per line.
