@@ -42,6 +42,9 @@ type plan struct {
 	// the rest, which planning ranked without (see claimRemoteProbe).
 	local       int
 	remoteProbe bool
+	// probe is the score whose probe planning claimed, at the plan's now,
+	// or nil: a read that then sends nothing releases it (see unclaim).
+	probe *score
 }
 
 // orderSpan is the candidates order[from:to].
@@ -86,6 +89,9 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	}
 	now := snitchClock.Nanos(in.now)
 	probed := in.snitch.rank(buf[:local], now, want, !in.noProbe)
+	if probed {
+		p.probe = buf[0].score // ranked first
+	}
 	// The remote group holds contacts only when the local one cannot meet
 	// blockFor, or at EACH_QUORUM: a read that asks none of it must not
 	// claim a probe there, which it would not try. Its first speculative
@@ -94,7 +100,9 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	// reach the group only by hedges, or ALWAYS's extra request.
 	remoteAsked := p.blockFor > local || (in.level == consistency.EachQuorum && !in.repl.IsSimple())
 	mayClaim := !probed && !in.noProbe && !in.snitch.cfg.Disabled
-	in.snitch.rank(buf[local:], now, want-local, remoteAsked && mayClaim)
+	if in.snitch.rank(buf[local:], now, want-local, remoteAsked && mayClaim) {
+		p.probe = buf[local].score
+	}
 	p.order, p.local = buf, local
 	p.remoteProbe = !remoteAsked && mayClaim && local < len(buf) && !(in.digestFirst && p.blockFor > 1)
 	if !in.snitch.cfg.Disabled {
@@ -106,6 +114,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	p.contacts = p.blockFor
 	var err error
 	if p.digestVersion, err = digestVersion(buf); err != nil {
+		p.probe.unclaim(now, in.snitch.cfg.ResetInterval) // the read sends nothing
 		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, err
 	}
 	if in.level == consistency.EachQuorum && !in.repl.IsSimple() {

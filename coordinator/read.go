@@ -88,7 +88,9 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	defer r.ctx.cancel(nil) // cancels every request still running: the losers
 	if parent.Err() != nil {
 		// Nothing sent could be used, and a timeout now would feed the
-		// first round's tracker a latency no replica took.
+		// first round's tracker a latency no replica took. A probe claimed
+		// while the context ended is left to the next read.
+		r.plan.probe.unclaim(snitchClock.Nanos(r.start), r.c.snitch.cfg.ResetInterval)
 		return p, r.interrupted()
 	}
 	r.c.deposit(r.t, r.start)

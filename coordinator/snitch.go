@@ -200,6 +200,21 @@ func (sc *score) missedFirst(at int64) {
 	}
 }
 
+// unclaim releases the probe a read claimed at at (see expire) and will
+// not send (nil: none claimed): the score is left expired, for the next
+// read to probe, not dated at as if probed. Kept, the claim put the probe
+// off by a whole further ResetInterval. An answer since dated it anew.
+func (sc *score) unclaim(at int64, reset time.Duration) {
+	if sc == nil {
+		return
+	}
+	age := &sc.updated
+	if sc.neverAnswered() {
+		age = &sc.failedAt
+	}
+	age.CompareAndSwap(at, at-int64(reset)-1) // no older than it was: see expire
+}
+
 // neverAnswered reports whether the replica has not answered since its
 // score was made.
 func (sc *score) neverAnswered() bool { return sc.updated.Load() == 0 }
