@@ -299,29 +299,40 @@ func (c *Coordinator) overloaded() bool {
 // justifies another datacenter: a replica of another datacenter is on
 // another rack by definition, and is farther; nor does it justify a
 // replica that missed since its last answer over one that did not, which
-// would fail the hedge as it failed before.
+// would fail the hedge as it failed before. Planning put those behind the
+// others; one ahead of them missed since, and goes behind them too (a
+// busy rack's first, it took the hedge and failed it again), but for the
+// replica whose probe the read claimed, which it is to ask.
 func (r *read) speculationTarget() (candidate, bool) {
-	var first *candidate
+	var best *candidate
+	bestKey := 0 // 2 if it missed, plus 1 if its rack is busy
 	for i := range r.plan.order {
 		r.rankTail(i)
 		c := &r.plan.order[i]
-		if r.asked(i) || !r.sendable(c) || (first != nil && c.ep.Datacenter != first.ep.Datacenter) {
+		if r.asked(i) || !r.sendable(c) || (best != nil && c.ep.Datacenter != best.ep.Datacenter) {
 			continue
 		}
-		if first != nil && missed(c) && !missed(first) {
-			continue
+		key := 0
+		if missed(c) && c.score != r.plan.probe {
+			key = 2
 		}
-		if !r.rackOutstanding(c.ep) {
+		if best != nil && key >= bestKey {
+			continue // no better than best: its rack need not be looked at
+		}
+		if r.rackOutstanding(c.ep) {
+			key++
+		}
+		if key == 0 {
 			return *c, true
 		}
-		if first == nil {
-			first = c
+		if best == nil || key < bestKey {
+			best, bestKey = c, key
 		}
 	}
-	if first == nil {
+	if best == nil {
 		return candidate{}, false
 	}
-	return *first, true
+	return *best, true
 }
 
 // claimRemoteProbe is for the read's speculative request to cand, allowed
@@ -342,6 +353,7 @@ func (r *read) claimRemoteProbe(cand candidate) candidate {
 	if !probed {
 		return cand
 	}
+	p.probe = remote[0].score // ranked first: a target though it missed
 	if c, ok := r.speculationTarget(); ok {
 		return c
 	}
