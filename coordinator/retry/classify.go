@@ -1,6 +1,7 @@
 package retry
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -114,15 +115,33 @@ func is(err, target error) bool {
 // usable returns err, or for a nil pointer or an error wrapping one, which
 // no one could use without a panic (errors.Is would call its methods), an
 // error wrapping ErrTypedNil; for an error whose own methods panic
-// (typednil.Panics), an error that says so and wraps nothing.
+// (typednil.Panics), an error that says so and wraps nothing. An
+// errors.Join holding a nil pointer is rebuilt of its branches, each made
+// usable, so that the nil replaces only its own branch, and the others
+// keep their numbers.
 func usable(err error) error {
 	if bad := typednil.Find(err); bad != nil {
+		if bad != err && reflect.TypeOf(err) == joinType {
+			return usableJoin(err.(interface{ Unwrap() []error }).Unwrap())
+		}
 		return fmt.Errorf("%w: a nil %T", ErrTypedNil, bad)
 	}
 	if v := typednil.Panics(err); v != nil {
 		return fmt.Errorf("retry: a %T whose methods panic: %v", err, v)
 	}
 	return err
+}
+
+// joinType is the type of errors.Join's errors.
+var joinType = reflect.TypeOf(errors.Join(errors.ErrUnsupported))
+
+// usableJoin returns the join of branches made usable.
+func usableJoin(branches []error) error {
+	parts := make([]error, len(branches))
+	for i, b := range branches {
+		parts[i] = usable(b)
+	}
+	return errors.Join(parts...)
 }
 
 // isNilPointer reports whether err is a nil pointer in an error interface,

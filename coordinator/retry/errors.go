@@ -37,7 +37,8 @@ var (
 // error: a bug of the attempt function, since the pointer's methods would
 // dereference nil. The executor records, judges and returns, in its place,
 // an error wrapping ErrTypedNil that names the type; it is an error
-// response (see Classify).
+// response (see Classify). Joined (errors.Join) to other errors, it
+// replaces only its own branch of the join: the others keep their numbers.
 var ErrTypedNil = errors.New("retry: the attempt returned a nil pointer as its error")
 
 // RequestAbortedError marks any error as an aborted request: one that got
