@@ -21,6 +21,34 @@ type failure struct {
 	closed    bool // ErrConnectionClosed or ErrHeartbeatFailed: a request was sent
 	transient bool // ErrOverloaded, ErrServerError or ErrTruncate
 	replicas  bool // a *consistency.ReadFailureError or *WriteFailureError
+	sent      bool // some request (see part) may have reached the target
+}
+
+// part is what an error says of one request: each branch of an
+// errors.Join is a request of its own (an attempt that ran two joins
+// their errors); the links of a chain, and the branches of any other error
+// that wraps several (fmt.Errorf with two %w), say more of the same one.
+type part struct {
+	safe      bool // a read timeout or an unavailable error
+	unsent    bool // ErrNotSent
+	aborted   bool // a *RequestAbortedError
+	risky     bool // a write timeout, a read or write failure, a lost connection
+	transient bool // ErrOverloaded, ErrServerError or ErrTruncate: an answer
+	request   bool // a branch of an errors.Join
+	split     bool // it joins requests, each judged on its own
+}
+
+func (p part) or(q part) part {
+	return part{safe: p.safe || q.safe, unsent: p.unsent || q.unsent, aborted: p.aborted || q.aborted,
+		risky: p.risky || q.risky, transient: p.transient || q.transient, request: p.request || q.request,
+		split: p.split || q.split}
+}
+
+// sent reports whether the request of p may have reached the target and
+// been applied: p says so (an abort but one not sent, an error response),
+// or p is a branch of a join that says nothing else (an error response).
+func (p part) sent() bool {
+	return p.risky || (p.aborted && !p.unsent) || p.transient || (p.request && !(p.safe || p.unsent || p.split))
 }
 
 // classify walks err's own chain (see walk) and classifies it: a timeout or
@@ -28,7 +56,7 @@ type failure struct {
 // error response.
 func classify(err error) failure {
 	var f failure
-	f.walk(err)
+	f.judge(f.walk(err, part{}))
 	switch {
 	case f.rt != nil:
 		f.cause = CauseReadTimeout
@@ -50,57 +78,87 @@ func classify(err error) failure {
 // of the request, and a replica's ErrNotSent or read timeout must not turn
 // a partly applied write into a request never sent, or a failure into a
 // timeout. Nor does it call a method of a nil pointer, which would panic.
-func (f *failure) walk(err error) {
+//
+// It returns what err says of its request, p (what the errors above err
+// said) included; the requests an errors.Join in it joins it judges on
+// their own (see part).
+func (f *failure) walk(err error, p part) part {
 	for err != nil && !isNilPointer(err) {
-		f.note(err)
+		p = f.note(err, p)
 		switch e := err.(type) {
 		case *consistency.ReadFailureError, *consistency.WriteFailureError:
-			f.replicas = true
-			return
+			f.replicas, p.risky = true, true
+			return p
 		case interface{ Unwrap() error }:
 			err = e.Unwrap()
 		case interface{ Unwrap() []error }:
-			for _, inner := range e.Unwrap() {
-				f.walk(inner)
+			branches := e.Unwrap()
+			if len(branches) == 0 {
+				return p
 			}
-			return
+			if reflect.TypeOf(err) == joinType {
+				for _, b := range branches {
+					q := p
+					q.request, q.split = true, false
+					f.judge(f.walk(b, q))
+				}
+				return part{split: true}
+			}
+			var q part
+			for _, b := range branches {
+				q = q.or(f.walk(b, p))
+			}
+			return q
 		default:
-			return
+			return p
 		}
 	}
+	return p
 }
 
-// note records what err itself, not what it wraps, says.
-func (f *failure) note(err error) {
-	take(err, &f.rt)
-	take(err, &f.wt)
-	take(err, &f.un)
+// judge notes whether p's request may have been sent.
+func (f *failure) judge(p part) { f.sent = f.sent || p.sent() }
+
+// note records what err itself, not what it wraps, says, in f and in p,
+// its path's part, and returns p.
+func (f *failure) note(err error, p part) part {
+	isRT := take(err, &f.rt)
+	isWT := take(err, &f.wt)
+	isUn := take(err, &f.un)
 	var ab *RequestAbortedError
-	take(err, &ab)
-	f.aborted = f.aborted || ab != nil
-	f.unsent = f.unsent || is(err, ErrNotSent)
-	f.closed = f.closed || is(err, ErrConnectionClosed) || is(err, ErrHeartbeatFailed)
+	aborted := take(err, &ab)
+	unsent := is(err, ErrNotSent)
+	closed := is(err, ErrConnectionClosed) || is(err, ErrHeartbeatFailed)
+	f.aborted = f.aborted || aborted
+	f.unsent = f.unsent || unsent
+	f.closed = f.closed || closed
 	f.lost = f.lost || f.unsent || f.closed
-	f.transient = f.transient || is(err, ErrOverloaded) || is(err, ErrServerError) || is(err, ErrTruncate)
+	transient := is(err, ErrOverloaded) || is(err, ErrServerError) || is(err, ErrTruncate)
+	f.transient = f.transient || transient
+	p.safe = p.safe || isRT || isUn
+	p.unsent = p.unsent || unsent
+	p.aborted = p.aborted || aborted
+	p.risky = p.risky || isWT || closed
+	p.transient = p.transient || transient
+	return p
 }
 
-// take sets *dst to err if err is a non-nil T, itself or through its As
-// method, and *dst is still unset: errors.As for one link of a chain.
-func take[T comparable](err error, dst *T) {
+// take reports whether err itself is a non-nil T, itself or through its As
+// method, and sets *dst to it if *dst is still unset: errors.As for one
+// link of a chain.
+func take[T comparable](err error, dst *T) bool {
 	var zero T
-	if *dst != zero {
-		return
+	t, ok := err.(T)
+	if x, as := err.(interface{ As(any) bool }); !ok && as {
+		ok = x.As(&t)
 	}
-	if t, ok := err.(T); ok {
+	if !ok || t == zero {
+		return false
+	}
+	if *dst == zero {
 		*dst = t
-		return
 	}
-	if x, ok := err.(interface{ As(any) bool }); ok {
-		var t T
-		if x.As(&t) {
-			*dst = t
-		}
-	}
+	return true
 }
 
 // is reports whether err itself is target: errors.Is for one link.

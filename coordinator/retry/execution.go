@@ -292,21 +292,23 @@ func (x *execution) chains() int {
 // only an idempotent statement may be retried after it. A request never
 // sent applied nothing: the drivers move on from a node they have no
 // connection to whatever the statement, and so does the gate. Whatever f's
-// cause, a write timeout, a read or write failure, a lost connection or
-// heartbeat, or an abort (but one not sent) anywhere in its own chain may
-// have been applied too: joined with a read timeout or an unavailable
-// error, which Classify prefers, or with a request not sent, it was retried,
-// and a statement not idempotent ran again.
+// cause, a request (see part) that may have been sent (a write timeout, a
+// read or write failure, a lost connection or heartbeat, an abort but one
+// not sent, an error response) may have been applied too: joined with a
+// read timeout or an unavailable error, which Classify prefers, or with a
+// request not sent, it was retried, and a statement not idempotent ran
+// again.
 func (f failure) gated() bool {
-	return f.cause == CauseErrorResponse || f.wt != nil || f.replicas || f.closed || (f.aborted && !f.unsent)
+	return f.cause == CauseErrorResponse || f.sent
 }
 
 // notSent reports whether f is a request refused before it was sent: an
-// abort matching ErrNotSent. A timeout whose cause matches ErrNotSent (a
-// context cancelled with that cause) was sent, and counts, as does an
-// error that joins ErrNotSent to a lost connection or heartbeat.
+// abort matching ErrNotSent, joined to no request that may have been sent. A timeout whose cause
+// matches ErrNotSent (a context cancelled with that cause) was sent, and
+// counts, as does an error that joins ErrNotSent to a lost connection or
+// heartbeat, an abort sent or an error response.
 func (f failure) notSent() bool {
-	return f.cause == CauseRequestAborted && f.unsent && !f.closed
+	return f.cause == CauseRequestAborted && f.unsent && !f.sent
 }
 
 // ask calls the callback of p that judges f. A panic of p is returned as a

@@ -54,9 +54,10 @@ type Attempt[T, R any] func(ctx context.Context, target T, level consistency.Lev
 //   - the caller's context ending stops everything at once;
 //   - the idempotence gate rethrows a write timeout, an error response or an
 //     aborted request (but one not sent, ErrNotSent) of a statement that is
-//     not idempotent, without asking the policy, and so a read timeout or an
-//     unavailable error whose own chain also holds a write timeout, a read or
-//     write failure or such an abort (errors.Join of two requests' errors);
+//     not idempotent, without asking the policy, and so a read timeout, an
+//     unavailable error or a request not sent whose own tree also holds a
+//     write timeout, a read or write failure, an error response or such an
+//     abort (errors.Join of two requests' errors);
 //   - otherwise the policy (s.Policy, else the executor's) decides:
 //     RetrySame retries on the same target and RetryNext on the next one of
 //     the plan, each at the verdict's level, after the backoff, if the plan

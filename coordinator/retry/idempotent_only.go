@@ -29,11 +29,11 @@ func (IdempotentOnlyPolicy) OnUnavailable(s Statement, _ *consistency.Unavailabl
 }
 
 // OnRequestAborted tries the next target after a request not sent
-// (ErrNotSent, with no lost connection or heartbeat joined to it), which
-// applied nothing, however many retries were made: the Java driver moves
-// past a node it cannot send to without asking its policy, so the one
-// retry after a failure that reached a target goes on past every such node
-// (bounded by the plan, MaxRetries and the budget).
+// (ErrNotSent, with no lost connection, heartbeat, abort sent or error
+// response joined to it), which applied nothing, however many retries were
+// made: the Java driver moves past a node it cannot send to without asking
+// its policy, so the one retry after a failure that reached a target goes
+// on past every such node (bounded by the plan, MaxRetries and the budget).
 // It rethrows other aborts.
 func (IdempotentOnlyPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
 	return onlyIf(classify(err).notSent(), retryNext(s.Level))

@@ -145,10 +145,10 @@ func (p LadderPolicy) OnUnavailable(s Statement, err *consistency.UnavailableErr
 
 // OnRequestAborted answers as DefaultPolicy does while rungs remain, at the
 // same level: a lost connection says nothing about the replicas. A request
-// not sent (ErrNotSent, with no lost connection or heartbeat joined to it)
-// tries the next target past the last rung too: it consumes no rung (see
-// Policy), as the drivers move past a node they could not send to without
-// asking their policy.
+// not sent (ErrNotSent, with no lost connection, heartbeat, abort sent or
+// error response joined to it) tries the next target past the last rung
+// too: it consumes no rung (see Policy), as the drivers move past a node
+// they could not send to without asking their policy.
 func (p LadderPolicy) OnRequestAborted(s Statement, err error, retryCount int) Verdict {
 	if classify(err).notSent() {
 		retryCount = 0 // it takes no rung, so it finds the ladder open if valid

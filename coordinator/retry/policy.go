@@ -17,10 +17,12 @@ import "github.com/readpath/readpath/consistency"
 // The executor's idempotence gate runs first: OnWriteTimeout,
 // OnRequestAborted and OnErrorResponse are never called for a statement that
 // is not idempotent, save OnRequestAborted for an error whose own chain
-// matches ErrNotSent (see Classify) and no lost connection or heartbeat,
-// which proves that nothing was applied; nor are OnReadTimeout and
-// OnUnavailable for an error whose own chain also holds a write timeout, a
-// read or write failure, or an abort other than such a refusal.
+// (see Classify) matches ErrNotSent and no lost connection or heartbeat,
+// which proves that nothing was applied, and no request it joins
+// (errors.Join) may have been sent; nor are OnReadTimeout and
+// OnUnavailable for an error whose own chain also holds a write timeout,
+// a read or write failure, or an abort other than such a refusal, or that
+// joins a request that failed with an error response.
 // A policy that matches sentinels with errors.Is should know that it reaches
 // into a read or write failure's replica errors. A policy that panics fails
 // the statement (see PolicyPanicError).
