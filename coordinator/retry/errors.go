@@ -43,9 +43,12 @@ var ErrTypedNil = errors.New("retry: the attempt returned a nil pointer as its e
 
 // RequestAbortedError marks any error as an aborted request: one that got
 // no answer, so the target may or may not have executed it. It is judged by
-// Policy.OnRequestAborted, and only for idempotent statements, unless it
-// matches ErrNotSent (the request was never sent). Like every error type
-// here, it is not modified once returned and is safe for concurrent reads.
+// Policy.OnRequestAborted, but one that wraps a read or write timeout or an
+// unavailable error is judged by that error's callback, as Classify takes
+// those first; either way, only for idempotent statements, unless it
+// matches ErrNotSent (the request was never sent) and nothing joined to it
+// was sent. Like every error type here, it is not modified once returned
+// and is safe for concurrent reads.
 type RequestAbortedError struct {
 	Err error
 }
