@@ -28,9 +28,13 @@ func (e *LadderError) Error() string {
 func (e *LadderError) Unwrap() error { return ErrInvalidLadder }
 
 // LadderPolicy retries down an explicit list of levels, one rung per retry:
-// retry n (retryCount n) runs at Levels[n], and past the last rung every
-// failure is rethrown but a request not sent (ErrNotSent), which goes on to
-// the next target at the same level (see OnRequestAborted). It is gocql's
+// retry n (retryCount n) that downgrades runs at Levels[n], and past the
+// last rung every failure is rethrown but a request not sent (ErrNotSent),
+// which goes on to the next target at the same level (see
+// OnRequestAborted). A retry at the same level (after a lost connection, a
+// transient error response or a BATCH_LOG write timeout) takes its rung all
+// the same, as both drivers count it: the downgrade after it goes to the
+// rung after, and past a one-rung ladder it rethrows. It is gocql's
 // DowngradingConsistencyRetryPolicy, made safer: a counter write timeout
 // rethrows (gocql reports a half-applied increment as success), and a
 // ladder that would raise or repeat a level is rejected.
