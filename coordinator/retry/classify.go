@@ -1,6 +1,7 @@
 package retry
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -22,6 +23,11 @@ type failure struct {
 	transient bool // ErrOverloaded, ErrServerError or ErrTruncate
 	replicas  bool // a *consistency.ReadFailureError or *WriteFailureError
 	sent      bool // some request (see part) may have reached the target
+	// bare and short, over the requests (see part): one holds no write
+	// timeout; the write timeout with the fewest acknowledgements, fewer
+	// than it needed.
+	bare  bool
+	short *consistency.WriteTimeoutError
 }
 
 // part is what an error says of one request: each branch of an
@@ -36,12 +42,14 @@ type part struct {
 	transient bool // ErrOverloaded, ErrServerError or ErrTruncate: an answer
 	request   bool // a branch of an errors.Join
 	split     bool // it joins requests, each judged on its own
+
+	wt *consistency.WriteTimeoutError // the first on it
 }
 
 func (p part) or(q part) part {
 	return part{safe: p.safe || q.safe, unsent: p.unsent || q.unsent, aborted: p.aborted || q.aborted,
 		risky: p.risky || q.risky, transient: p.transient || q.transient, request: p.request || q.request,
-		split: p.split || q.split}
+		split: p.split || q.split, wt: cmp.Or(p.wt, q.wt)}
 }
 
 // sent reports whether the request of p may have reached the target and
@@ -116,14 +124,26 @@ func (f *failure) walk(err error, p part) part {
 	return p
 }
 
-// judge notes whether p's request may have been sent.
-func (f *failure) judge(p part) { f.sent = f.sent || p.sent() }
+// judge notes whether p's request may have been sent, and what its write
+// reached.
+func (f *failure) judge(p part) {
+	f.sent = f.sent || p.sent()
+	switch {
+	case p.split:
+	case p.wt == nil:
+		f.bare = true
+	case p.wt.Received < p.wt.BlockFor && (f.short == nil || p.wt.Received < f.short.Received):
+		f.short = p.wt
+	}
+}
 
 // note records what err itself, not what it wraps, says, in f and in p,
 // its path's part, and returns p.
 func (f *failure) note(err error, p part) part {
 	isRT := take(err, &f.rt)
-	isWT := take(err, &f.wt)
+	var wt *consistency.WriteTimeoutError
+	isWT := take(err, &wt)
+	f.wt, p.wt = cmp.Or(f.wt, wt), cmp.Or(p.wt, wt)
 	isUn := take(err, &f.un)
 	var ab *RequestAbortedError
 	aborted := take(err, &ab)

@@ -21,14 +21,16 @@ func (x *execution) ignore(a attemptSpec, f failure, err error) step {
 // ignored is left at: for a write timeout, THREE, TWO or ONE by the
 // replicas that acknowledged the write, as DowngradingPolicy counts them,
 // or from if as many as it needed did; otherwise ANY, since nothing says a
-// replica holds the write or that a read was served.
+// replica holds the write or that a read was served. For an error that
+// joins requests (errors.Join), it is the weakest any of them reached: ANY
+// if one holds no write timeout.
 func reached(f failure, from consistency.Level) consistency.Level {
-	if f.wt == nil {
+	if f.wt == nil || f.bare {
 		return consistency.Any
 	}
-	if f.wt.Received >= f.wt.BlockFor {
+	if f.short == nil {
 		return from
 	}
-	l, _ := countLevel(f.wt.Received) // ANY for none
+	l, _ := countLevel(f.short.Received) // ANY for none
 	return l
 }

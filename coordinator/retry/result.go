@@ -51,7 +51,8 @@ type Result[R any] struct {
 	// level; for Ignored, the level the ignored failure shows it reached
 	// (for a write timeout, THREE, TWO or ONE by the replicas that
 	// acknowledged it, or the attempt's level if as many as it needed did;
-	// ANY for none, and for any other failure); when the statement failed,
+	// ANY for none, and for any other failure; of the requests an
+	// errors.Join joins, the weakest); when the statement failed,
 	// ExecutionError.Level. It differs from Requested when a policy
 	// downgraded or ignored a failure, which OnDowngrade is told of.
 	Level consistency.Level
