@@ -20,9 +20,9 @@ const (
 //
 // A partition built in Blocks must not be used once they are passed to
 // another call, which overwrites its rows and cells, except as one of that
-// call's versions, whole or cut (Limit, Restrict): a fold, acc =
-// ResolveIn(&b, acc, v), builds each merge in new memory and leaves b as it
-// was. Blocks hold the memory of the last merge only, so that they keep
+// call's versions, whole, cut (Limit, Restrict) or answered from
+// (replica.Command.Respond): a fold, acc = ResolveIn(&b, acc, v), builds
+// each merge in new memory and leaves b as it was. Blocks hold the memory of the last merge only, so that they keep
 // nothing of earlier partitions alive.
 // Blocks are not safe for concurrent use.
 type Blocks struct {
@@ -59,29 +59,31 @@ func (b *Blocks) unless(versions []replica.Partition) *Blocks {
 }
 
 // holdsAny reports whether a version's rows, or the cells of its static
-// row, its first row or its last row with cells, lie in b's blocks: a
-// partition an earlier merge built in b, or a part of one, given back as a
-// version (a fold, acc = ResolveIn(&b, acc, v)), which a merge in b would
-// overwrite as it reads it. A part may hold the merge's cells in rows of
-// new memory (Restrict to several slices copies the rows, not their
-// cells), under a first row of none: b holds the block of the merge's last
-// rows' cells, so a part holds cells in b exactly when the last of its
-// rows with cells does.
+// row or of any of its rows, lie in b's blocks: a partition an earlier
+// merge built in b, or a part of one, given back as a version (a fold, acc
+// = ResolveIn(&b, acc, v)), which a merge in b would overwrite as it reads
+// it. A part may hold the merge's cells in rows of new memory, and only
+// some of them: Restrict to several slices copies the rows, not their
+// cells; an answer to a Command naming Columns (Command.Respond) holds the
+// cells of a row whose selected columns are one run where they were, a
+// copy of those of another. So every row is looked at, not the first and
+// last only (found by review: row "b" of such an answer came out holding
+// row "a"'s cell). A version whose rows lie in b is caught at its first.
 func (b *Blocks) holdsAny(versions []replica.Partition) bool {
 	for i := range versions {
 		v := &versions[i]
+		if len(v.Rows) > 0 && within(&v.Rows[0], b.rows) {
+			return true
+		}
+		if cap(b.cells) == 0 {
+			continue
+		}
 		if len(v.Static.Cells) > 0 && within(&v.Static.Cells[0], b.cells) {
 			return true
 		}
-		if len(v.Rows) > 0 && (within(&v.Rows[0], b.rows) || len(v.Rows[0].Cells) > 0 && within(&v.Rows[0].Cells[0], b.cells)) {
-			return true
-		}
-		for j := len(v.Rows) - 1; j > 0; j-- { // one step, unless rows at the end hold no cells
-			if cells := v.Rows[j].Cells; len(cells) > 0 {
-				if within(&cells[0], b.cells) {
-					return true
-				}
-				break
+		for j := range v.Rows {
+			if cells := v.Rows[j].Cells; len(cells) > 0 && within(&cells[0], b.cells) {
+				return true
 			}
 		}
 	}

@@ -69,3 +69,27 @@ func TestPartsOfMergesThroughOneBlocksAreMerge(t *testing.T) {
 		requireEqual(t, "the merge of a part of the last merge", want, got)
 	})
 }
+
+// A replica's answer to a read of some columns, from a partition built in
+// one Blocks, given back to a merge in the same Blocks, is merged right: the
+// answer's rows are new memory, each holding the cells of its row where
+// they were when its selected columns are one run ("b"'s x) and a copy
+// otherwise ("a"'s and "c"'s x and z), so that neither its first row nor its
+// last holds a cell in the Blocks (found by review: row "b" came out holding
+// row "a"'s z, which the merge had written where "b"'s x was).
+func TestAnAnswerFromAMergeThroughOneBlocksIsMerge(t *testing.T) {
+	var r repair.Resolver
+	var b repair.Blocks
+	p, err := r.MergeIn(&b, replica.NewPartition("k",
+		replica.NewRow("a", replica.Live("x", "a-x", 1), replica.Live("y", "a-y", 1), replica.Live("z", "a-z", 1)),
+		replica.NewRow("b", replica.Live("x", "b-x", 1)),
+		replica.NewRow("c", replica.Live("x", "c-x", 1), replica.Live("y", "c-y", 1), replica.Live("z", "c-z", 1))))
+	require.NoError(t, err)
+	a, err := replica.Command{Key: "k", Columns: []string{"x", "z"}, NowInSec: 10}.Respond(p)
+	require.NoError(t, err)
+	w := replica.NewPartition("k", replica.NewRow("a", replica.Live("w1", "w1", 2), replica.Live("w2", "w2", 2)))
+	want := mustMerge(t, a.Partition, w)
+	got, err := r.MergeIn(&b, a.Partition, w)
+	require.NoError(t, err)
+	requireSame(t, want, got, "the merge of an answer from the last merge")
+}
