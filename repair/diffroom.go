@@ -14,7 +14,10 @@ var cdBytes = int(unsafe.Sizeof(replica.ComplexDeletion{}))
 // write returned, having copied what it keeps) builds its next diffs
 // there, where each diff was new memory. A diff built in a room is valid
 // until the room is reset or used again; its range tombstones, which few
-// diffs hold, are new memory. The zero DiffRoom is empty and ready. A
+// diffs hold, are new memory. Unlike a partition built in Blocks, it is no
+// version for the call that uses its room again: the merge keeps the
+// versions' value bytes, which that call's diff in the room writes over,
+// changing the merge it returns. The zero DiffRoom is empty and ready. A
 // DiffRoom is not safe for concurrent use: give each goroutine its own.
 type DiffRoom struct {
 	rows   []replica.Row
