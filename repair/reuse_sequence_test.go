@@ -170,3 +170,46 @@ func partOf(t *rapid.T, p replica.Partition) replica.Partition {
 	}
 	return p
 }
+
+// A replica's answer to a read of some columns, from a merge built in
+// Blocks, merged in the same Blocks with a version that adds cells to its
+// first rows, is Merge of the two: the answer holds some rows' cells where
+// the merge built them, which the second merge must not build over.
+func TestAnswersFromAMergeThroughOneBlocksAreMerge(t *testing.T) {
+	var r repair.Resolver
+	rapid.Check(t, func(t *rapid.T) {
+		var b repair.Blocks
+		n := rapid.IntRange(3, 60).Draw(t, "rows")
+		rows := make([]replica.Row, n)
+		for i := range rows {
+			var cells []replica.Cell
+			for _, c := range rapid.SliceOfNDistinct(genColumn, 1, 3, rapid.ID[string]).Draw(t, "columns") {
+				cells = append(cells, replica.Live(c, fmt.Sprint(c, i), 1))
+			}
+			rows[i] = replica.NewRow(genKey(i), cells...)
+		}
+		p, err := r.MergeIn(&b, replica.NewPartition("k", rows...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		columns := []string{"x", "z"}
+		if rapid.Bool().Draw(t, "other columns") {
+			columns = rapid.SliceOfDistinct(genColumn, rapid.ID[string]).Draw(t, "selected")
+		}
+		a, err := replica.Command{Key: "k", Columns: columns}.Respond(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var added []replica.Row
+		for i := range rapid.IntRange(1, n).Draw(t, "rows added to") {
+			added = append(added, replica.NewRow(genKey(i), replica.Live("w", fmt.Sprint("w", i), 2)))
+		}
+		w := replica.NewPartition("k", added...)
+		want := merge(t, a.Partition, w)
+		got, err := r.MergeIn(&b, a.Partition, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		requireEqual(t, "the merge of an answer from the last merge", want, got)
+	})
+}
