@@ -50,9 +50,9 @@ func (r *Resolver) ResolveValid(versions ...replica.Partition) (merged replica.P
 // ResolveIn is Resolve building merged in b's memory where it fits, not
 // in new memory: b then holds the memory merged is built in, for a later
 // call to reuse once merged is no longer used (see Blocks). The list of
-// diffs is r's, overwritten by its next call, and the diffs in it new
-// memory, the caller's to keep: clear the list once done with it, so that
-// r does not keep them alive.
+// diffs is r's, overwritten by its next call (which may take it as its
+// versions), and the diffs in it new memory, the caller's to keep: clear
+// the list once done with it, so that r does not keep them alive.
 func (r *Resolver) ResolveIn(b *Blocks, versions ...replica.Partition) (merged replica.Partition, diffs []replica.Partition, err error) {
 	return r.resolve(b, versions, mergeMode{diffing: true, shareValues: true})
 }
@@ -98,7 +98,14 @@ func (r *Resolver) resolve(b *Blocks, versions []replica.Partition, mode mergeMo
 	}
 	var diffs []replica.Partition
 	if b != nil {
-		r.diffs = resize(r.diffs, len(versions))
+		// Not cleared: every diff is written below, each once its version
+		// is read, so that versions may be the list the last call returned
+		// (clearing it took their partition deletions and range tombstones
+		// away before they were diffed).
+		if cap(r.diffs) < len(versions) {
+			r.diffs = make([]replica.Partition, len(versions))
+		}
+		r.diffs = r.diffs[:len(versions)]
 		diffs = r.diffs
 	} else {
 		diffs = make([]replica.Partition, len(versions))
