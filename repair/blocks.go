@@ -22,8 +22,9 @@ const (
 // another call, which overwrites its rows and cells, except as one of that
 // call's versions, whole, cut (Limit, Restrict) or answered from
 // (replica.Command.Respond): a fold, acc = ResolveIn(&b, acc, v), builds
-// each merge in new memory and leaves b as it was. Blocks hold the memory of the last merge only, so that they keep
-// nothing of earlier partitions alive.
+// each merge in new memory and leaves b as it was. Blocks hold the memory
+// of the last merge only, so that they keep nothing of earlier partitions
+// alive.
 // Blocks are not safe for concurrent use.
 type Blocks struct {
 	rows  []replica.Row
