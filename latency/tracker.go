@@ -16,7 +16,10 @@ import (
 // them, so that a quiet table's samples count from when they came. The
 // window slides lazily: whichever Record or query first notices that a
 // sub-window has ended packs its counts away. Nothing runs in the
-// background, so an idle Tracker costs nothing and needs no Close.
+// background, so an idle Tracker costs nothing and needs no Close. A
+// bucket counts fewer than 2^32 samples in a window exactly (70 million a
+// second into one bucket, at the default minute); past that its count
+// wraps, and the window's quantiles and statistics with it.
 //
 // Memory: a Tracker that never recorded takes 240 bytes. For each octave its
 // samples span, one that has takes 256 bytes per stripe (the current
