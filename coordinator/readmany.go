@@ -35,7 +35,9 @@ type ManyRequest struct {
 	// with at most that many, and the results are cut once the rows of the
 	// keys before reach it. Without a PageSize it is also the page size of
 	// the pages Next reads, unless a page before had one: it is then what
-	// the LIMIT leaves, and the page reads all of it.
+	// the LIMIT leaves, and the page reads all of it, while Keys,
+	// PagingState and Limit are those Next set (a request with any of
+	// them set afresh is a query of its own).
 	Limit int
 	// PageSize, if not 0, is the most live rows one page returns, and Limit
 	// the most over all the pages Next reads (CQL's LIMIT under a driver's
@@ -58,10 +60,15 @@ type ManyRequest struct {
 	// checks each against Keys before reading it (take), so that Keys
 	// changed in place are checked again.
 	distinct []string
-	// limitLeft is set by Next once a page with a PageSize has made Limit
-	// a total: Limit is then what it leaves, even on a page whose
-	// PageSize is dropped, as a single-partition read's state carries it.
-	limitLeft bool
+	// limitLeft is the Limit Next set once a page with a PageSize has made
+	// Limit a total, limitKeys and limitState the first key and state
+	// byte of the Keys and PagingState it set: while the request holds
+	// those, Limit is what the LIMIT leaves, even on a page whose PageSize
+	// is dropped, as a single-partition read's state carries it; a caller
+	// that sets any of them afresh starts a query of its own.
+	limitLeft  int
+	limitKeys  *string
+	limitState *byte
 }
 
 // KeyResult is the outcome of one key of a ReadMany: its result, or the

@@ -19,7 +19,8 @@ import (
 // key's pages return at most Query.Limit of its rows in all: the state
 // carries the rows it has left; and once a page had a PageSize, all the
 // pages at most Limit rows: the next page's Limit is what this one left,
-// and a page whose PageSize is then dropped reads all of it. It returns
+// and a page whose PageSize is then dropped reads all of it, unless the
+// caller set its Keys, PagingState or Limit afresh. It returns
 // false when nothing was cut, or the Limit is reached: every key returned
 // the rows it selects, up to the per-partition limit, or failed
 // (KeyResult.Err; a key that failed before the cut is not read again, one
@@ -43,17 +44,38 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 		// A cut key without a state returned nothing: a key that returned
 		// rows was cut before its last, after which a row follows.
 		next := req
-		if req.Limit > 0 && (req.PageSize > 0 || req.limitLeft) {
+		var kept bool
+		next.Keys, next.distinct, kept = req.keysFrom(i, results[i:])
+		next.PagingState = r.Result.PagingState
+		next.limitLeft, next.limitKeys, next.limitState = 0, nil, nil
+		// Limit is what the LIMIT left only on a request as Next made it:
+		// one whose Limit, keys or state the caller set afresh pages by
+		// its Limit.
+		if req.Limit > 0 && (req.PageSize > 0 || kept && req.limitMade()) {
 			if next.Limit -= req.pageRows(); next.Limit == 0 { // a cut page returned all it could
 				return ManyRequest{}, false
 			}
-			next.limitLeft = true
+			next.limitLeft, next.limitKeys, next.limitState = next.Limit, &next.Keys[0], firstByte(next.PagingState)
 		}
-		next.PagingState = r.Result.PagingState
-		next.Keys, next.distinct = req.keysFrom(i, results[i:])
 		return next, true
 	}
 	return ManyRequest{}, false
+}
+
+// limitMade reports whether req's Limit, Keys and PagingState are those
+// Next set when it made Limit what the LIMIT left (limitLeft), not set
+// afresh by the caller, to another value or slice.
+func (req ManyRequest) limitMade() bool {
+	return req.limitLeft == req.Limit && len(req.Keys) > 0 && &req.Keys[0] == req.limitKeys &&
+		firstByte(req.PagingState) == req.limitState
+}
+
+// firstByte returns the address of b's first byte, nil when b is empty.
+func firstByte(b []byte) *byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return &b[0]
 }
 
 // keysFrom returns the next page's keys, left being the results from the
@@ -63,8 +85,9 @@ func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 // first page's Next, so that a caller reusing it while paging does not
 // change the keys left; the pages after share the copies. The keys a page
 // reads are checked against the own copy (take), so that keys the caller
-// changed in the request's list are checked again.
-func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string) {
+// changed in the request's list are checked again. kept reports whether
+// req's keys are, up to the cut, those Next set.
+func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string, kept bool) {
 	all, trusted, at := req.distinctKeys(), req.keysDistinct(), i
 	i = cutIndex(all, at, left[0].Key)
 	if trusted && (i < 0 || !slices.Equal(req.Keys[:i+1], all[:i+1])) {
@@ -80,15 +103,15 @@ func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string) {
 		for _, r := range left {
 			keys = append(keys, r.Key)
 		}
-		return keys, nil
+		return keys, nil, false
 	case trusted:
-		return req.Keys[i:], req.distinct[i:]
+		return req.Keys[i:], req.distinct[i:], true
 	}
 	own = all[i:]
 	if len(all) == len(req.Keys) { // req.Keys itself
 		own = slices.Clone(own)
 	}
-	return slices.Clone(own), own
+	return slices.Clone(own), own, false
 }
 
 // cutIndex returns the index in keys of the cut key, the i-th result:
