@@ -125,8 +125,10 @@ func cutIndex(keys []string, i int, cut string) int {
 }
 
 // resumed checks req.PagingState and returns the rows the per-partition
-// limit leaves Keys[0]: those its state carries, or the whole limit (0 for
-// none).
+// limit leaves Keys[0]: those its state carries, at most the limit, or the
+// whole limit (0 for none). A state claiming more (forged: states may be)
+// is held to the limit over the pages after it, as Request.paged holds a
+// Request's, not only on this one.
 func (req ManyRequest) resumed() (int, error) {
 	if len(req.PagingState) == 0 {
 		return req.Query.Limit, nil
@@ -137,10 +139,10 @@ func (req ManyRequest) resumed() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if remaining == 0 {
+	if remaining == 0 || (req.Query.Limit > 0 && remaining > req.Query.Limit) {
 		return req.Query.Limit, nil
 	}
-	return remaining, nil // a claim past the limit is held to it by the key's read (Request.paged)
+	return remaining, nil
 }
 
 // limitRows cuts the results to the page's rows (pageRows) in all, in key
