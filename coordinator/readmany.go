@@ -173,7 +173,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	}
 	wg.Wait()
 	fill.raise()
-	if fill.changed {
+	if fill.checkCut(); fill.changed {
 		// The caller changed the keys Next set: read them as a new list,
 		// checked for repeats. What was read is dropped.
 		req.distinct = nil

@@ -151,6 +151,16 @@ func (f *pageFill) grow(n int) {
 	}
 }
 
+// checkCut marks the page changed, once the reads have ended, when the
+// first key it leaves out, which results names unread for Next to read
+// next, is no longer the one in check: a page names only keys that are
+// still the caller's, as take reads only those.
+func (f *pageFill) checkCut() {
+	if f.check != nil && f.cut < len(f.keys) && f.check[f.cut] != f.keys[f.cut] {
+		f.changed = true
+	}
+}
+
 // results returns, once the reads have ended, a result for every key up to
 // the page's cut and the first key it leaves out, if any: cut, with nothing
 // read, so that Next reads it and those after it again. The keys before the
