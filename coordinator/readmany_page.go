@@ -15,10 +15,11 @@ import (
 // check them for repeats again while they are left as Next made them (a
 // page that finds one changed, in place or not, reads them as a new
 // list, checked, and drops what it read before it found it; Next then
-// follows that list). A
-// key's pages return at most Query.Limit of its rows in all: the state
-// carries the rows it has left; and once a page had a PageSize, all the
-// pages at most Limit rows: the next page's Limit is what this one left,
+// follows that list). A list is checked for repeats within itself: a key
+// changed to one a page before read is read again (to read other keys,
+// start a new request). A key's pages return at most Query.Limit of its
+// rows in all: the state carries the rows it has left; and once a page
+// had a PageSize, all the pages at most Limit rows: the next page's Limit is what this one left,
 // and a page whose PageSize is then dropped reads all of it, unless the
 // caller set its Keys, PagingState or Limit afresh. It returns
 // false when nothing was cut, or the Limit is reached: every key returned
