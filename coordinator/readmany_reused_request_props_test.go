@@ -1,0 +1,58 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// A request Next made, after zero to three pages, that the caller edits for
+// a new query (other keys, in a new list or refilled in place, no state,
+// another Limit, any PageSize) reads the pages a request built afresh with
+// the same fields reads: nothing of the old pages carries over.
+func TestReadManyReusedRequestReadsAsAFreshOne(t *testing.T) {
+	cl, c := propertyCoordinator(t, policy(t, "NEVER"))
+	e := &env{c: c, cluster: cl}
+	seedRows(t, e, 3, "a", "b", "c", "d")
+	rapid.Check(t, func(rt *rapid.T) {
+		all := []string{"a", "b", "c", "d", "e"}
+		keys := rapid.SliceOfN(rapid.SampledFrom(all), 1, 5).Draw(rt, "keys")
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+			Limit: rapid.IntRange(0, 8).Draw(rt, "limit"), PageSize: rapid.IntRange(0, 4).Draw(rt, "ps"),
+			Query: replica.Query{Limit: rapid.IntRange(0, 3).Draw(rt, "ppl")}, Concurrency: rapid.IntRange(1, 3).Draw(rt, "conc"), NowInSec: now}
+		pages := rapid.IntRange(0, 3).Draw(rt, "pages")
+		for range pages {
+			res, err := e.c.ReadMany(context.Background(), req)
+			require.NoError(rt, err)
+			next, more := req.Next(res)
+			if !more {
+				break
+			}
+			req = next
+		}
+		// The caller's edits. Its Limit differs from the one Next left: on
+		// the keys and state Next left, that Limit is Next's request.
+		newKeys := rapid.SliceOfN(rapid.SampledFrom(all), 1, 5).Draw(rt, "keys2")
+		oldLimit := req.Limit
+		if rapid.Bool().Draw(rt, "inplace") {
+			req.Keys = append(req.Keys[:0], newKeys...)
+		} else {
+			req.Keys = newKeys
+		}
+		req.PagingState = nil
+		req.Limit = rapid.IntRange(0, 8).Draw(rt, "limit2")
+		if req.Limit == oldLimit && pages > 0 {
+			req.Limit++
+		}
+		req.PageSize = rapid.IntRange(0, 4).Draw(rt, "ps2")
+		fresh := coordinator.ManyRequest{Table: req.Table, Keys: append([]string(nil), req.Keys...), Level: req.Level, Limit: req.Limit,
+			PageSize: req.PageSize, Query: req.Query, Concurrency: req.Concurrency, NowInSec: now}
+		require.Equal(rt, pagesOf(t, e.c, fresh), pagesOf(t, e.c, req))
+	})
+}
