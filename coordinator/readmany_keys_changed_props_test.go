@@ -1,0 +1,54 @@
+package coordinator_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// A request Next made, after one to three pages, one of whose keys after
+// the first the caller changes in place reads, from then on, the pages a
+// request built afresh with its fields (its state too) reads: the changed
+// list, each key once, but for a key changed to one a page before read
+// (read again, as the README says).
+func TestReadManyKeyChangedInPlaceReadsAsAFreshList(t *testing.T) {
+	cl, c := propertyCoordinator(t, policy(t, "NEVER"))
+	e := &env{c: c, cluster: cl}
+	seedRows(t, e, 3, "a", "b", "c", "d", "e", "f")
+	rapid.Check(t, func(rt *rapid.T) {
+		all := []string{"a", "b", "c", "d", "e", "f", "g"}
+		keys := rapid.SliceOfN(rapid.SampledFrom(all), 2, 7).Draw(rt, "keys")
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+			Limit: rapid.IntRange(0, 12).Draw(rt, "limit"), PageSize: rapid.IntRange(1, 4).Draw(rt, "ps"),
+			Query: replica.Query{Limit: rapid.IntRange(0, 3).Draw(rt, "ppl")}, Concurrency: rapid.IntRange(1, 3).Draw(rt, "conc"), NowInSec: now}
+		pages := rapid.IntRange(1, 3).Draw(rt, "pages")
+		for range pages {
+			res, err := e.c.ReadMany(context.Background(), req)
+			require.NoError(rt, err)
+			next, more := req.Next(res)
+			if !more {
+				return
+			}
+			req = next
+		}
+		if len(req.Keys) < 2 {
+			return
+		}
+		j := rapid.IntRange(1, len(req.Keys)-1).Draw(rt, "j")
+		to := rapid.SampledFrom(all).Draw(rt, "to")
+		if slices.Contains(req.Keys[:j], to) {
+			return // read again, as documented
+		}
+		req.Keys[j] = to
+		fresh := coordinator.ManyRequest{Table: req.Table, Keys: append([]string(nil), req.Keys...), Level: req.Level, Limit: req.Limit,
+			PageSize: req.PageSize, Query: req.Query, Concurrency: req.Concurrency, NowInSec: now, PagingState: req.PagingState}
+		require.Equal(rt, pagesOf(t, e.c, fresh), pagesOf(t, e.c, req))
+	})
+}
