@@ -3,7 +3,6 @@ package coordinator_test
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/replica"
 )
@@ -44,33 +42,12 @@ func (r failAfter) Read(ctx context.Context, _ replica.Command) (replica.Respons
 func TestAFailureThatArrivedBeforeTheCancellationIsFailedWhenTakenAfterIt(t *testing.T) {
 	for trial := range 20 {
 		synctest.Test(t, func(t *testing.T) {
-			e := newEnv(t, coordinator.Config{})
-			var hedging atomic.Bool
-			c, err := coordinator.New(coordinator.Config{
-				Locator: wrapID(e.cluster, B, func(r replica.Replica) replica.Replica { return failAfter{r, ms(10)} }),
-				Liveness: livenessFunc(func(ep replica.Endpoint) bool {
-					if hedging.Load() {
-						time.Sleep(ms(20)) // until 25 ms
-					}
-					return e.cluster.IsAlive(ep)
-				}),
-				DefaultTable: policy(t, "5ms"),
-			})
-			require.NoError(t, err)
-			t.Cleanup(func() { c.Close() })
-			go func() { time.Sleep(ms(2)); hedging.Store(true) }() // after the plan
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go func() { time.Sleep(ms(20)); cancel() }()
-			res, err := c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+			res, err := readHeldInLiveness(t, ctx, func(r replica.Replica) replica.Replica { return failAfter{r, ms(10)} })
 			require.ErrorIs(t, err, context.Canceled)
-			var b *coordinator.RequestTrace
-			for i, rt := range res.Trace.Requests {
-				if rt.Endpoint == B {
-					b = &res.Trace.Requests[i]
-				}
-			}
-			require.NotNil(t, b, "%v", res.Trace)
+			b := requestTo(t, res, B)
 			assert.Equal(t, coordinator.Failed, b.Outcome, "trial %d:\n%v", trial, res.Trace)
 			assert.ErrorIs(t, b.Err, errDiskFailure)
 			assert.Equal(t, ms(10), b.Done-b.Sent)
