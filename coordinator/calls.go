@@ -48,6 +48,11 @@ type call struct {
 	oneRow bool
 	// moved is the channel of a later round of its read that adopted it.
 	moved chan<- int
+	// probeAt is when its read claimed the probe it is (see score.expire),
+	// or 0, and parent the read's caller's context then: a probe that the
+	// caller's end cancelled before it told anything is released.
+	probeAt int64
+	parent  context.Context
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part       replica.Partition
@@ -165,7 +170,16 @@ func (k *call) read() {
 	// lose its rank as one that keeps failing does.
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
-	k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
+	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
+	if k.probeAt != 0 && quiet && k.parent.Err() == context.Canceled {
+		// Cancelled by its caller (a ReadMany page that filled, say)
+		// before the replica could tell anything: kept, the claim put its
+		// probe off by a whole further ResetInterval. A loser of its own
+		// read, a hedge's answer in before it, or one the caller's
+		// deadline cut, says the replica is slow: released, a sick one was
+		// probed, and waited for, by every read.
+		k.cand.score.unclaim(k.probeAt, k.c.snitch.cfg.ResetInterval)
+	}
 	k.markScored()
 	k.report()
 	k.deliver()

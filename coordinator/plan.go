@@ -44,7 +44,10 @@ type plan struct {
 	remoteProbe bool
 	// probe is the score whose probe planning claimed, at the plan's now,
 	// or nil: a read that then sends nothing releases it (see unclaim).
-	probe *score
+	// probeAt is when it was claimed (a snitchClock.Nanos reading), until
+	// the probe is sent, which then carries it (see call.probeAt).
+	probe   *score
+	probeAt int64
 }
 
 // orderSpan is the candidates order[from:to].
@@ -90,7 +93,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	now := snitchClock.Nanos(in.now)
 	probed := in.snitch.rank(buf[:local], now, want, !in.noProbe)
 	if probed {
-		p.probe = buf[0].score // ranked first
+		p.probe, p.probeAt = buf[0].score, now // ranked first
 	}
 	// The remote group holds contacts only when the local one cannot meet
 	// blockFor, or at EACH_QUORUM: a read that asks none of it must not
@@ -101,7 +104,7 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	remoteAsked := p.blockFor > local || (in.level == consistency.EachQuorum && !in.repl.IsSimple())
 	mayClaim := !probed && !in.noProbe && !in.snitch.cfg.Disabled
 	if in.snitch.rank(buf[local:], now, want-local, remoteAsked && mayClaim) {
-		p.probe = buf[local].score
+		p.probe, p.probeAt = buf[local].score, now
 	}
 	p.order, p.local = buf, local
 	p.remoteProbe = !remoteAsked && mayClaim && local < len(buf) && !(in.digestFirst && p.blockFor > 1)

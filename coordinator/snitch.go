@@ -293,13 +293,15 @@ func (sc *score) countLost(seq int64) {
 // expired request's timeout, also when the replica answered a request
 // sent later: under concurrent reads it nearly always has, and a replica
 // that let one request in ten hang to the timeout, skipped so, kept its
-// rank and timed out one read in ten.
-func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) {
+// rank and timed out one read in ten. ended reports whether it recorded
+// nothing of the replica: a request cancelled too soon to say anything.
+func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) (quiet bool) {
 	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		return // a refusal for the data's tombstones says nothing of the replica
 	}
 	at := snitchClock.Nanos(now)
+	missed := false
 	switch {
 	case err == nil:
 		if sc.misses.Load() != 0 { // a store would take the line from other cores
@@ -307,6 +309,7 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		}
 		storeMax(&sc.answeredSeq, seq)
 	case !cancelled || sc.late(d):
+		missed = true
 		sc.missAll.Add(1)
 		if seq < sc.answeredSeq.Load() {
 			break // it answered a later request: a miss for Metrics, not for ranking
@@ -335,7 +338,10 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 			return
 		}
 		sc.bound(d, at)
+	default:
+		quiet = !missed // cancelled before it was late, and said no more
 	}
+	return quiet
 }
 
 // bound folds d, the time of a request cancelled unanswered (a lower bound

@@ -348,12 +348,13 @@ func (r *read) claimRemoteProbe(cand candidate) candidate {
 	}
 	p.remoteProbe = false
 	remote := p.order[p.local:]
-	probed := r.c.snitch.rank(remote, snitchClock.Nanos(r.now()), len(remote), true)
+	now := snitchClock.Nanos(r.now())
+	probed := r.c.snitch.rank(remote, now, len(remote), true)
 	p.tails[1] = orderSpan{} // ranked whole
 	if !probed {
 		return cand
 	}
-	p.probe = remote[0].score // ranked first: a target though it missed
+	p.probe, p.probeAt = remote[0].score, now // ranked first: a target though it missed
 	if c, ok := r.speculationTarget(); ok {
 		return c
 	}
