@@ -28,6 +28,9 @@ type failure struct {
 	// than it needed.
 	bare  bool
 	short *consistency.WriteTimeoutError
+	// more are the write timeouts after wt, in walk order: an error that
+	// joins several writes is judged by each (see ask).
+	more []*consistency.WriteTimeoutError
 }
 
 // part is what an error says of one request: each branch of an
@@ -143,6 +146,9 @@ func (f *failure) note(err error, p part) part {
 	isRT := take(err, &f.rt)
 	var wt *consistency.WriteTimeoutError
 	isWT := take(err, &wt)
+	if isWT && f.wt != nil && wt != f.wt {
+		f.more = append(f.more, wt)
+	}
 	f.wt, p.wt = cmp.Or(f.wt, wt), cmp.Or(p.wt, wt)
 	isUn := take(err, &f.un)
 	var ab *RequestAbortedError

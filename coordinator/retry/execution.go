@@ -311,19 +311,46 @@ func (f failure) notSent() bool {
 	return f.cause == CauseRequestAborted && f.unsent && !f.sent
 }
 
-// ask calls the callback of p that judges f. A panic of p is returned as a
-// *PolicyPanicError, with the zero Verdict, Rethrow.
+// ask calls the callback of p that judges f; for several write timeouts
+// (an errors.Join of writes), OnWriteTimeout for each, and the strictest
+// verdict holds. A panic of p is returned as a *PolicyPanicError, with the
+// zero Verdict, Rethrow.
 func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, perr error) {
 	defer recoverPolicy(&perr)
 	switch f.cause {
 	case CauseReadTimeout:
 		return p.OnReadTimeout(s, f.rt, retries), nil
 	case CauseWriteTimeout:
-		return p.OnWriteTimeout(s, f.wt, retries), nil
+		v = p.OnWriteTimeout(s, f.wt, retries)
+		for _, wt := range f.more {
+			v = stricter(v, p.OnWriteTimeout(s, wt, retries))
+		}
+		return v, nil
 	case CauseUnavailable:
 		return p.OnUnavailable(s, f.un, retries), nil
 	case CauseRequestAborted:
 		return p.OnRequestAborted(s, err, retries), nil
 	}
 	return p.OnErrorResponse(s, err, retries), nil
+}
+
+// stricter returns the stricter of v and w, v if neither is: Rethrow, then
+// a retry, then Ignore, which alone ends a write that another request of
+// the statement may not have made durable as a success.
+func stricter(v, w Verdict) Verdict {
+	if rank(w.Decision) > rank(v.Decision) {
+		return w
+	}
+	return v
+}
+
+// rank orders decisions by strictness for stricter.
+func rank(d Decision) int {
+	switch d {
+	case Rethrow:
+		return 2
+	case Ignore:
+		return 0
+	}
+	return 1
 }

@@ -31,7 +31,9 @@ type Policy interface {
 	// replicas in time for a read.
 	OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict
 	// OnWriteTimeout is called when a write was not acknowledged by enough
-	// replicas in time; it may or may not have been applied.
+	// replicas in time; it may or may not have been applied. For an error
+	// that holds several (an errors.Join of writes), it is called for each,
+	// and the strictest verdict holds: Rethrow, then a retry, then Ignore.
 	OnWriteTimeout(s Statement, err *consistency.WriteTimeoutError, retryCount int) Verdict
 	// OnUnavailable is called when the coordinator knew too few replicas to
 	// be alive and sent nothing.
