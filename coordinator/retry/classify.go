@@ -23,6 +23,7 @@ type failure struct {
 	transient bool // ErrOverloaded, ErrServerError or ErrTruncate
 	replicas  bool // a *consistency.ReadFailureError or *WriteFailureError
 	sent      bool // some request (see part) may have reached the target
+	stops     bool // some request the drivers rethrow alone (see part.moves)
 	// bare and short, over the requests (see part): one holds no write
 	// timeout; the write timeout with the fewest acknowledgements, fewer
 	// than it needed.
@@ -42,6 +43,8 @@ type part struct {
 	unsent    bool // ErrNotSent
 	aborted   bool // a *RequestAbortedError
 	risky     bool // a write timeout, a read or write failure, a lost connection
+	closed    bool // ErrConnectionClosed or ErrHeartbeatFailed
+	failed    bool // a read or write failure
 	transient bool // ErrOverloaded, ErrServerError or ErrTruncate: an answer
 	request   bool // a branch of an errors.Join
 	split     bool // it joins requests, each judged on its own
@@ -51,7 +54,8 @@ type part struct {
 
 func (p part) or(q part) part {
 	return part{safe: p.safe || q.safe, unsent: p.unsent || q.unsent, aborted: p.aborted || q.aborted,
-		risky: p.risky || q.risky, transient: p.transient || q.transient, request: p.request || q.request,
+		risky: p.risky || q.risky, closed: p.closed || q.closed, failed: p.failed || q.failed,
+		transient: p.transient || q.transient, request: p.request || q.request,
 		split: p.split || q.split, wt: cmp.Or(p.wt, q.wt)}
 }
 
@@ -60,6 +64,17 @@ func (p part) or(q part) part {
 // or p is a branch of a join that says nothing else (an error response).
 func (p part) sent() bool {
 	return p.risky || (p.aborted && !p.unsent) || p.transient || (p.request && !(p.safe || p.unsent || p.split))
+}
+
+// moves reports whether the drivers' rules, asked of p's request alone as
+// an abort or an error response, try the next target: after a lost
+// connection or a request not sent, or a transient error response but a
+// read or write failure (the Java driver 4's DefaultRetryPolicy).
+func (p part) moves() bool {
+	if p.aborted || p.unsent || p.closed {
+		return p.unsent || p.closed
+	}
+	return p.transient && !p.failed
 }
 
 // classify walks err's own chain (see walk) and classifies it: a timeout or
@@ -98,7 +113,7 @@ func (f *failure) walk(err error, p part) part {
 		p = f.note(err, p)
 		switch e := err.(type) {
 		case *consistency.ReadFailureError, *consistency.WriteFailureError:
-			f.replicas, p.risky = true, true
+			f.replicas, p.risky, p.failed = true, true, true
 			return p
 		case interface{ Unwrap() error }:
 			err = e.Unwrap()
@@ -127,10 +142,11 @@ func (f *failure) walk(err error, p part) part {
 	return p
 }
 
-// judge notes whether p's request may have been sent, and what its write
-// reached.
+// judge notes whether p's request may have been sent, whether the drivers
+// would rethrow it, and what its write reached.
 func (f *failure) judge(p part) {
 	f.sent = f.sent || p.sent()
+	f.stops = f.stops || (!p.split && !p.moves())
 	switch {
 	case p.split:
 	case p.wt == nil:
@@ -165,6 +181,7 @@ func (f *failure) note(err error, p part) part {
 	p.unsent = p.unsent || unsent
 	p.aborted = p.aborted || aborted
 	p.risky = p.risky || isWT || closed
+	p.closed = p.closed || closed
 	p.transient = p.transient || transient
 	return p
 }

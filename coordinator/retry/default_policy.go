@@ -46,7 +46,8 @@ func (DefaultPolicy) OnUnavailable(s Statement, _ *consistency.UnavailableError,
 // OnRequestAborted tries the next target after a closed connection, a
 // failed heartbeat or a request not sent (ErrNotSent), which say the target,
 // not the statement, is the problem, whatever the retry count. Other aborts
-// rethrow.
+// rethrow, and so does an error that joins requests (errors.Join) one of
+// which it, or OnErrorResponse, would rethrow alone.
 func (DefaultPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
 	return abortedVerdict(s, err)
 }
@@ -55,22 +56,25 @@ func (DefaultPolicy) OnRequestAborted(s Statement, err error, _ int) Verdict {
 // or ErrTruncate, which another coordinator may not return, whatever the
 // retry count. Read and write
 // failures, and errors it does not know, rethrow: replicas that failed must
-// be repaired before a retry can succeed.
+// be repaired before a retry can succeed; so does an error that joins one
+// of them (errors.Join) to such a transient error.
 func (DefaultPolicy) OnErrorResponse(s Statement, err error, _ int) Verdict {
 	return errorResponseVerdict(s, err)
 }
 
-// abortedVerdict is the drivers' answer to an aborted request.
+// abortedVerdict is the drivers' answer to an aborted request; of an error
+// that joins requests, the strictest of their answers.
 func abortedVerdict(s Statement, err error) Verdict {
-	if classify(err).lost {
+	if f := classify(err); f.lost && !f.stops {
 		return retryNext(s.Level)
 	}
 	return rethrow()
 }
 
-// errorResponseVerdict is the drivers' answer to an error response.
+// errorResponseVerdict is the drivers' answer to an error response; of an
+// error that joins requests, the strictest of their answers.
 func errorResponseVerdict(s Statement, err error) Verdict {
-	if f := classify(err); f.transient && !f.replicas {
+	if f := classify(err); f.transient && !f.replicas && !f.stops {
 		return retryNext(s.Level)
 	}
 	return rethrow()
