@@ -60,10 +60,14 @@ func (p part) or(q part) part {
 }
 
 // sent reports whether the request of p may have reached the target and
-// been applied: p says so (an abort but one not sent, an error response),
-// or p is a branch of a join that says nothing else (an error response).
+// been applied: p says so (a write timeout, a read or write failure, a
+// lost connection, an abort but one not sent), or p is a branch of a join
+// that says nothing else (an error response). ErrOverloaded,
+// ErrServerError or ErrTruncate over a read timeout, an unavailable error
+// or a request not sent is a label, as an adapter's own: it says no more
+// of the request than the error it labels.
 func (p part) sent() bool {
-	return p.risky || (p.aborted && !p.unsent) || p.transient || (p.request && !(p.safe || p.unsent || p.split))
+	return p.risky || (p.aborted && !p.unsent) || (p.request && !(p.safe || p.unsent || p.split))
 }
 
 // moves reports whether the drivers' rules, asked of p's request alone as
