@@ -30,7 +30,7 @@ func (r modelRequest) has(kind string) bool {
 // rules: each branch of an errors.Join is a request of its own, taking the
 // links above the join; a chain, and an fmt.Errorf with two %w, is one
 // request (no join is drawn under those two %w, where it is unsaid).
-func drawError(t *rapid.T, depth int, joins bool) (error, []modelRequest) {
+func drawError(t *rapid.T, depth int, joins bool) ([]modelRequest, error) {
 	kinds := []string{"rt", "un", "wt", "wf", "closed", "notsent", "overloaded", "plain"}
 	if depth > 0 {
 		kinds = append(kinds, "wrap", "abort", "multi")
@@ -38,7 +38,7 @@ func drawError(t *rapid.T, depth int, joins bool) (error, []modelRequest) {
 			kinds = append(kinds, "join", "join", "join")
 		}
 	}
-	leaf := func(err error, l link) (error, []modelRequest) { return err, []modelRequest{{l}} }
+	leaf := func(err error, l link) ([]modelRequest, error) { return []modelRequest{{l}}, err }
 	switch kind := rapid.SampledFrom(kinds).Draw(t, "kind"); kind {
 	case "rt":
 		return leaf(&consistency.ReadTimeoutError{Level: consistency.Quorum, BlockFor: 2, Received: 1}, link{kind: kind})
@@ -60,7 +60,7 @@ func drawError(t *rapid.T, depth int, joins bool) (error, []modelRequest) {
 	case "plain":
 		return leaf(errors.New("plain"), link{kind: kind})
 	case "wrap", "abort":
-		inner, reqs := drawError(t, depth-1, joins)
+		reqs, inner := drawError(t, depth-1, joins)
 		err := error(&RequestAbortedError{Err: inner})
 		if kind == "wrap" {
 			err = fmt.Errorf("label: %w", inner)
@@ -68,19 +68,19 @@ func drawError(t *rapid.T, depth int, joins bool) (error, []modelRequest) {
 		for i := range reqs {
 			reqs[i] = append(modelRequest{{kind: kind}}, reqs[i]...)
 		}
-		return err, reqs
+		return reqs, err
 	case "multi":
-		a, ra := drawError(t, depth-1, false)
-		b, rb := drawError(t, depth-1, false)
-		return fmt.Errorf("%w: %w", a, b), []modelRequest{slices.Concat(ra[0], rb[0])}
+		ra, a := drawError(t, depth-1, false)
+		rb, b := drawError(t, depth-1, false)
+		return []modelRequest{slices.Concat(ra[0], rb[0])}, fmt.Errorf("%w: %w", a, b)
 	}
 	var errs []error
 	var reqs []modelRequest
 	for range rapid.IntRange(1, 3).Draw(t, "branches") {
-		err, r := drawError(t, depth-1, true)
+		r, err := drawError(t, depth-1, true)
 		errs, reqs = append(errs, err), append(reqs, r...)
 	}
-	return errors.Join(errs...), reqs
+	return reqs, errors.Join(errs...)
 }
 
 // classify agrees with the docs over random trees of joins, chains and
@@ -92,7 +92,7 @@ func drawError(t *rapid.T, depth int, joins bool) (error, []modelRequest) {
 // holds none.
 func TestClassifyJudgesEachJoinedRequestAsTheDocsSay(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		err, reqs := drawError(t, 4, true)
+		reqs, err := drawError(t, 4, true)
 		anyHas := func(kind string) bool {
 			return slices.ContainsFunc(reqs, func(r modelRequest) bool { return r.has(kind) })
 		}
