@@ -49,10 +49,9 @@ type call struct {
 	// moved is the channel of a later round of its read that adopted it.
 	moved chan<- int
 	// probeAt is when its read claimed the probe it is (see score.expire),
-	// or 0, and parent the read's caller's context then: a probe that the
-	// caller's end cancelled before it told anything is released.
+	// or 0: a probe that its read's caller cancelled before it told
+	// anything is released.
 	probeAt int64
-	parent  context.Context
 
 	// For a repair write, its mutation; for a read, the data answer.
 	part       replica.Partition
@@ -171,13 +170,15 @@ func (k *call) read() {
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
 	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
-	if k.probeAt != 0 && quiet && k.parent.Err() == context.Canceled {
+	if k.probeAt != 0 && quiet && callerCancelled(k.ctx) {
 		// Cancelled by its caller (a ReadMany page that filled, say)
 		// before the replica could tell anything: kept, the claim put its
 		// probe off by a whole further ResetInterval. A loser of its own
 		// read, a hedge's answer in before it, or one the caller's
 		// deadline cut, says the replica is slow: released, a sick one was
-		// probed, and waited for, by every read.
+		// probed, and waited for, by every read (also when the caller
+		// cancelled its context once the read had returned, as a deferred
+		// cancel does, before the loser's replica returned).
 		k.cand.score.unclaim(k.probeAt, k.c.snitch.cfg.ResetInterval)
 	}
 	k.markScored()

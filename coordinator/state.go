@@ -223,7 +223,7 @@ func (r *read) sendQuery(cand candidate, q replica.Query, kind RequestKind, spec
 	}
 	k.seq = cand.score.sent()
 	if cand.score == r.plan.probe && r.plan.probeAt != 0 { // the probe: rare
-		k.probeAt, k.parent, r.plan.probeAt = r.plan.probeAt, r.parent, 0
+		k.probeAt, r.plan.probeAt = r.plan.probeAt, 0
 	}
 	r.c.workers.run(k, r.stripe)
 	return k.idx
