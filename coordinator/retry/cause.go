@@ -46,5 +46,7 @@ func ParseCause(s string) (Cause, error) {
 // *consistency.UnavailableError, in that order, wins; then an aborted
 // request (a *RequestAbortedError, ErrConnectionClosed, ErrHeartbeatFailed
 // or ErrNotSent, such as coordinator.ErrClosed); anything else, a read or
-// write failure included, is an error response.
+// write failure included, is an error response. The policy judges each
+// request an error joins (errors.Join) by its own cause when one is a
+// timeout or an unavailable error (see Policy).
 func Classify(err error) Cause { return classify(err).cause }

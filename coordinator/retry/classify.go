@@ -30,8 +30,11 @@ type failure struct {
 	bare  bool
 	short *consistency.WriteTimeoutError
 	// more are the write timeouts after wt, in walk order: an error that
-	// joins several writes is judged by each (see ask).
+	// holds several writes is judged by each (see ask).
 	more []*consistency.WriteTimeoutError
+	// reqs are the branches of the outermost errors.Join in the chain, each
+	// a request ask judges alone; nil for an error that joins nothing.
+	reqs []error
 }
 
 // part is what an error says of one request: each branch of an
@@ -128,6 +131,9 @@ func (f *failure) walk(err error, p part) part {
 			}
 			if reflect.TypeOf(err) == joinType {
 				for _, b := range branches {
+					if !p.request {
+						f.reqs = append(f.reqs, b)
+					}
 					q := p
 					q.request, q.split = true, false
 					f.judge(f.walk(b, q))

@@ -311,12 +311,17 @@ func (f failure) notSent() bool {
 	return f.cause == CauseRequestAborted && f.unsent && !f.sent
 }
 
-// ask calls the callback of p that judges f; for several write timeouts
-// (an errors.Join of writes), OnWriteTimeout for each, and the strictest
-// verdict holds. A panic of p is returned as a *PolicyPanicError, with the
-// zero Verdict, Rethrow.
+// ask calls the callback of p that judges f; for several write timeouts,
+// OnWriteTimeout for each, and the strictest verdict holds. A timeout or an
+// unavailable error that joins requests (errors.Join) gets the strictest of
+// the verdicts each of its requests would get alone, each asked of the
+// callback of its own cause. A panic of p is returned as a
+// *PolicyPanicError, with the zero Verdict, Rethrow.
 func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, perr error) {
 	defer recoverPolicy(&perr)
+	if f.reqs != nil && f.cause != CauseRequestAborted && f.cause != CauseErrorResponse {
+		return askEach(p, s, f.reqs, retries)
+	}
 	switch f.cause {
 	case CauseReadTimeout:
 		return p.OnReadTimeout(s, f.rt, retries), nil
@@ -334,14 +339,39 @@ func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, 
 	return p.OnErrorResponse(s, err, retries), nil
 }
 
-// stricter returns the stricter of v and w, v if neither is: Rethrow, then
-// a retry, then Ignore, which alone ends a write that another request of
-// the statement may not have made durable as a success.
+// askEach returns the strictest of the verdicts p gives each of reqs, the
+// requests of a join, asked alone.
+func askEach(p Policy, s Statement, reqs []error, retries int) (Verdict, error) {
+	var v Verdict
+	for i, r := range reqs {
+		w, perr := classify(r).ask(p, s, r, retries)
+		if perr != nil {
+			return rethrow(), perr
+		}
+		if i == 0 {
+			v = w
+		}
+		v = stricter(v, w)
+	}
+	return v, nil
+}
+
+// stricter returns the stricter of v and w: Rethrow, then a retry, then
+// Ignore, which alone ends a write that another request of the statement
+// may not have made durable as a success; of two retries, the one at the
+// stronger level, which weakens less what the application asked for, then
+// RetryNext. The order is total, so that the strictest of several verdicts
+// does not depend on the order they come in.
 func stricter(v, w Verdict) Verdict {
-	if rank(w.Decision) > rank(v.Decision) {
+	if strictness(w) > strictness(v) {
 		return w
 	}
 	return v
+}
+
+// strictness orders verdicts for stricter.
+func strictness(v Verdict) int {
+	return rank(v.Decision)<<17 | levelRank(v.Level)<<8 | int(v.Decision)
 }
 
 // rank orders decisions by strictness for stricter.
@@ -353,4 +383,35 @@ func rank(d Decision) int {
 		return 0
 	}
 	return 1
+}
+
+// levelRank orders levels, weakest first, for stricter: a level ranks
+// below every level it is weaker than (see atMost); THREE, which QUORUM is
+// not comparable with, below LOCAL_QUORUM, and the serial levels last.
+func levelRank(l consistency.Level) int {
+	switch l {
+	case consistency.Any:
+		return 0
+	case consistency.One:
+		return 1
+	case consistency.LocalOne:
+		return 2
+	case consistency.Two:
+		return 3
+	case consistency.Three:
+		return 4
+	case consistency.LocalQuorum:
+		return 5
+	case consistency.Quorum:
+		return 6
+	case consistency.EachQuorum:
+		return 7
+	case consistency.All:
+		return 8
+	case consistency.LocalSerial:
+		return 9
+	case consistency.Serial:
+		return 10
+	}
+	return 11 + int(l)
 }

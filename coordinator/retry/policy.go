@@ -23,6 +23,12 @@ import "github.com/readpath/readpath/consistency"
 // OnUnavailable for an error whose own chain also holds a write timeout,
 // a read or write failure, or an abort other than such a refusal, or that
 // joins a request that failed with an error response.
+// An error that joins requests (errors.Join) and holds a timeout or an
+// unavailable error is judged request by request, each by the callback of
+// its own cause as if it were alone, and the strictest verdict holds, in
+// any order: Rethrow, then a retry (at the stronger level, then
+// RetryNext), then Ignore. One that joins only aborts and error responses
+// is asked of OnRequestAborted or OnErrorResponse once, whole.
 // A policy that matches sentinels with errors.Is should know that it reaches
 // into a read or write failure's replica errors. A policy that panics fails
 // the statement (see PolicyPanicError).
@@ -32,8 +38,8 @@ type Policy interface {
 	OnReadTimeout(s Statement, err *consistency.ReadTimeoutError, retryCount int) Verdict
 	// OnWriteTimeout is called when a write was not acknowledged by enough
 	// replicas in time; it may or may not have been applied. For an error
-	// that holds several (an errors.Join of writes), it is called for each,
-	// and the strictest verdict holds: Rethrow, then a retry, then Ignore.
+	// that holds several, it is called for each, and the strictest verdict
+	// holds (see Policy).
 	OnWriteTimeout(s Statement, err *consistency.WriteTimeoutError, retryCount int) Verdict
 	// OnUnavailable is called when the coordinator knew too few replicas to
 	// be alive and sent nothing.

@@ -43,7 +43,7 @@ func TestANilPointerJoinedToARealErrorKeepsItsNumbers(t *testing.T) {
 				assert.Equal(t, 2, rt.BlockFor)
 				assert.Equal(t, 1, rt.Received)
 				assert.Equal(t, retry.CauseReadTimeout, res.Attempts.At(0).Cause)
-				assert.Equal(t, []asked{{"OnReadTimeout", stmt(c.Quorum, retry.Idempotent), 0}}, pol.questions())
+				assert.Contains(t, pol.questions(), asked{"OnReadTimeout", stmt(c.Quorum, retry.Idempotent), 0})
 			})
 		}
 	}
