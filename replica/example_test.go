@@ -35,6 +35,30 @@ func ExamplePartition_Visible() {
 	// 2024-01-04 []
 }
 
+// The README's data model example: a row with a set element, an expired
+// cell and its INSERT, a row that exists by its INSERT alone, a static
+// column and a range deletion, as a client reading at now sees them
+// (TestReadmeDataModelIsTheExample keeps the two the same).
+func ExamplePartition_Visible_readme() {
+	const now = 1700000000 // the read's time, s
+	const us = 1_000_000   // timestamps are µs
+	p := replica.NewPartition("user:42",
+		replica.NewRow("2024-01-02",
+			replica.Live("visits", "5", (now-200)*us),
+			replica.Live("tags", "", (now-200)*us).WithPath("mobile"), // a set element
+			replica.Expiring("token", "x", (now-200)*us, 60, now-140), // TTL 60 s: expired
+		).WithLiveness(replica.Inserted((now-200)*us)), // INSERT: the row exists
+		replica.NewRow("2024-01-03").WithLiveness(replica.Inserted((now-50)*us)),
+	).WithStatic(
+		replica.Live("plan", "free", (now-1000)*us), // one value per partition
+	).WithRangeTombstones(replica.NewRangeTombstone( // DELETE ... WHERE day < '2024-01-02'
+		replica.Bottom(), replica.EndBefore("2024-01-02"), replica.DeletedAt((now-150)*us, now-150)))
+
+	fmt.Println(p.Visible(now))
+	// Output:
+	// view "user:42": static {plan="free"@1699999000000000}; row "2024-01-02" {tags["mobile"]=""@1699999800000000, visits="5"@1699999800000000}; row "2024-01-03" {}
+}
+
 // A replica answers from what it stores at the read's time: the expired cell
 // is now a tombstone dated when it was written, and a tombstone older than
 // gcBefore is gone.
