@@ -170,10 +170,12 @@ func (k *call) read() {
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
 	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
-	if k.probeAt != 0 && quiet && callerCancelled(k.ctx) {
+	if k.probeAt != 0 && quiet && (k.ctx.Err() == nil || callerCancelled(k.ctx)) {
 		// Cancelled by its caller (a ReadMany page that filled, say)
-		// before the replica could tell anything: kept, the claim put its
-		// probe off by a whole further ResetInterval. A loser of its own
+		// before the replica could tell anything, or refused for the
+		// data's tombstones sooner than its score while its read still
+		// waited (quiet with its context live): kept, the claim put its probe
+		// off by a whole further ResetInterval. A loser of its own
 		// read, a hedge's answer in before it, or one the caller's
 		// deadline cut, says the replica is slow: released, a sick one was
 		// probed, and waited for, by every read (also when the caller

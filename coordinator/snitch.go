@@ -294,11 +294,14 @@ func (sc *score) countLost(seq int64) {
 // sent later: under concurrent reads it nearly always has, and a replica
 // that let one request in ten hang to the timeout, skipped so, kept its
 // rank and timed out one read in ten. ended reports whether it recorded
-// nothing of the replica: a request cancelled too soon to say anything.
+// nothing of the replica: a request cancelled too soon to say anything, or
+// refused for tombstones sooner than its score (a replica as slow as its
+// score says, refusing, is not taken for one that healed).
 func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) (quiet bool) {
 	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
-		return // a refusal for the data's tombstones says nothing of the replica
+		// A refusal for the data's tombstones says nothing of the replica.
+		return float64(d) < sc.latency()
 	}
 	at := snitchClock.Nanos(now)
 	missed := false
