@@ -170,17 +170,16 @@ func (k *call) read() {
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
 	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
-	if k.probeAt != 0 && quiet && (k.ctx.Err() == nil || callerCancelled(k.ctx)) {
-		// Cancelled by its caller (a ReadMany page that filled, say)
-		// before the replica could tell anything, or refused for the
-		// data's tombstones sooner than its score while its read still
-		// waited (quiet with its context live): kept, the claim put its probe
-		// off by a whole further ResetInterval. A loser of its own
-		// read, a hedge's answer in before it, or one the caller's
-		// deadline cut, says the replica is slow: released, a sick one was
-		// probed, and waited for, by every read (also when the caller
-		// cancelled its context once the read had returned, as a deferred
-		// cancel does, before the loser's replica returned).
+	if k.probeAt != 0 && quiet && k.ctx.Err() == nil {
+		// Refused for the data's tombstones sooner than its score while
+		// its read still waited, the one quiet end with the read's context
+		// live: the replica answered and told nothing of its health, and
+		// kept, the claim put its probe off by a whole further
+		// ResetInterval. A probe its caller cancelled keeps its claim, as
+		// a loser does: a driver cancels each losing speculative execution,
+		// and released, a sick replica was probed, and waited for, by every
+		// statement (a review's scenario; a healed one is asked again an
+		// interval later).
 		k.cand.score.unclaim(k.probeAt, k.c.snitch.cfg.ResetInterval)
 	}
 	k.markScored()

@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -16,11 +15,6 @@ type readContext struct {
 	deadline        time.Time
 }
 
-// errReadEnded is the cause a read cancels its context with when it ends,
-// so that a request it cancels then is told from one its caller cancelled
-// before (see callerCancelled).
-var errReadEnded = errors.New("coordinator: the read ended")
-
 func newReadContext(parent context.Context, deadline time.Time) *readContext {
 	ctx, cancel := context.WithCancelCause(parent)
 	return &readContext{Context: ctx, cancel: cancel, deadline: deadline}
@@ -29,14 +23,6 @@ func newReadContext(parent context.Context, deadline time.Time) *readContext {
 // Deadline is the read's: the caller's or the read timeout, whichever is
 // first.
 func (c *readContext) Deadline() (time.Time, bool) { return c.deadline, true }
-
-// callerCancelled reports whether ctx, a read's context, was cancelled by
-// the read's caller before the read ended (with a cause of its own, or
-// none): not at a deadline, nor at the read's end, nor by a caller that
-// cancelled once the read had returned, as a deferred cancel does.
-func callerCancelled(ctx context.Context) bool {
-	return ctx.Err() == context.Canceled && context.Cause(ctx) != errReadEnded
-}
 
 // Err reports context.DeadlineExceeded once the read's deadline has passed,
 // as a deadline context would.
