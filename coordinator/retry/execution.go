@@ -127,7 +127,7 @@ func (x *execution) judge(ctx context.Context, a attemptSpec, f failure, err err
 	}
 	s := x.stmt
 	s.Level = a.level
-	return f.ask(x.policy, s, err, x.counted)
+	return f.ask(x.policy, s, x.stmt.Level, err, x.counted)
 }
 
 // follow carries out verdict v on attempt a's failure.
@@ -205,7 +205,7 @@ func (x *execution) allow(next attemptSpec) (time.Duration, time.Time, error) {
 // forbid returns why retry next may not run whatever its wait, or nil.
 func (x *execution) forbid(next attemptSpec) error {
 	switch {
-	case !next.level.Valid() || (next.level == consistency.Any && x.stmt.Level != consistency.Any):
+	case badLevel(next.level, x.stmt.Level):
 		return ErrInvalidVerdict
 	case next.target >= x.planLen:
 		x.e.m.exhausted.Add(1)
@@ -215,6 +215,13 @@ func (x *execution) forbid(next attemptSpec) error {
 		return ErrTooManyRetries
 	}
 	return nil
+}
+
+// badLevel reports whether a retry at l is refused for a statement that
+// asked for level requested: l is undefined, or ANY, which only a
+// statement at ANY may run at.
+func badLevel(l, requested consistency.Level) bool {
+	return !l.Valid() || (l == consistency.Any && requested != consistency.Any)
 }
 
 // passesDeadline reports whether a wait of d from now would end at or after
@@ -315,12 +322,13 @@ func (f failure) notSent() bool {
 // OnWriteTimeout for each, and the strictest verdict holds. A timeout or an
 // unavailable error that joins requests (errors.Join) gets the strictest of
 // the verdicts each of its requests would get alone, each asked of the
-// callback of its own cause. A panic of p is returned as a
-// *PolicyPanicError, with the zero Verdict, Rethrow.
-func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, perr error) {
+// callback of its own cause. A verdict the executor would refuse for a
+// statement at level requested (see refused) is the strictest. A panic of p
+// is returned as a *PolicyPanicError, with the zero Verdict, Rethrow.
+func (f failure) ask(p Policy, s Statement, requested consistency.Level, err error, retries int) (v Verdict, perr error) {
 	defer recoverPolicy(&perr)
 	if f.reqs != nil && f.cause != CauseRequestAborted && f.cause != CauseErrorResponse {
-		return askEach(p, s, f.reqs, retries)
+		return askEach(p, s, requested, f.reqs, retries)
 	}
 	switch f.cause {
 	case CauseReadTimeout:
@@ -328,7 +336,7 @@ func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, 
 	case CauseWriteTimeout:
 		v = p.OnWriteTimeout(s, f.wt, retries)
 		for _, wt := range f.more {
-			v = stricter(v, p.OnWriteTimeout(s, wt, retries))
+			v = stricter(v, p.OnWriteTimeout(s, wt, retries), requested)
 		}
 		return v, nil
 	case CauseUnavailable:
@@ -341,37 +349,56 @@ func (f failure) ask(p Policy, s Statement, err error, retries int) (v Verdict, 
 
 // askEach returns the strictest of the verdicts p gives each of reqs, the
 // requests of a join, asked alone.
-func askEach(p Policy, s Statement, reqs []error, retries int) (Verdict, error) {
+func askEach(p Policy, s Statement, requested consistency.Level, reqs []error, retries int) (Verdict, error) {
 	var v Verdict
 	for i, r := range reqs {
-		w, perr := classify(r).ask(p, s, r, retries)
+		w, perr := classify(r).ask(p, s, requested, r, retries)
 		if perr != nil {
 			return rethrow(), perr
 		}
 		if i == 0 {
 			v = w
 		}
-		v = stricter(v, w)
+		v = stricter(v, w, requested)
 	}
 	return v, nil
 }
 
-// stricter returns the stricter of v and w: Rethrow, then a retry, then
+// stricter returns the stricter of v and w: a verdict the executor refuses
+// (see refused), which alone ends the statement with ErrInvalidVerdict and
+// must not be hidden by a request's retry; then Rethrow, then a retry, then
 // Ignore, which alone ends a write that another request of the statement
 // may not have made durable as a success; of two retries, the one at the
 // stronger level, which weakens less what the application asked for, then
 // RetryNext. The order is total, so that the strictest of several verdicts
 // does not depend on the order they come in.
-func stricter(v, w Verdict) Verdict {
-	if strictness(w) > strictness(v) {
+func stricter(v, w Verdict, requested consistency.Level) Verdict {
+	if strictness(w, requested) > strictness(v, requested) {
 		return w
 	}
 	return v
 }
 
 // strictness orders verdicts for stricter.
-func strictness(v Verdict) int {
-	return rank(v.Decision)<<17 | levelRank(v.Level)<<8 | int(v.Decision)
+func strictness(v Verdict, requested consistency.Level) int {
+	r := rank(v.Decision)
+	if refused(v, requested) {
+		r = 3
+	}
+	return r<<17 | levelRank(v.Level)<<8 | int(v.Decision)
+}
+
+// refused reports whether the executor refuses v for a statement at level
+// requested: its decision is undefined, or it retries at a level badLevel
+// refuses.
+func refused(v Verdict, requested consistency.Level) bool {
+	switch v.Decision {
+	case Rethrow, Ignore:
+		return false
+	case RetrySame, RetryNext:
+		return badLevel(v.Level, requested)
+	}
+	return true
 }
 
 // rank orders decisions by strictness for stricter.

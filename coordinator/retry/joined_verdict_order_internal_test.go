@@ -66,7 +66,7 @@ func TestJoinedVerdictIsTheStrictestInAnyOrder(t *testing.T) {
 		}
 		var alone []Verdict
 		for _, r := range reqs {
-			v, perr := classify(r).ask(p, s, r, n)
+			v, perr := classify(r).ask(p, s, s.Level, r, n)
 			if perr != nil {
 				t.Fatal(perr)
 			}
@@ -81,7 +81,7 @@ func TestJoinedVerdictIsTheStrictestInAnyOrder(t *testing.T) {
 			perm := slices.Clone(reqs)
 			rapid.Permutation(perm).Draw(t, fmt.Sprint("perm", i))
 			joined := errors.Join(perm...)
-			v, perr := classify(joined).ask(p, s, joined, n)
+			v, perr := classify(joined).ask(p, s, s.Level, joined, n)
 			if perr != nil {
 				t.Fatal(perr)
 			}

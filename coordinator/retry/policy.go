@@ -26,8 +26,9 @@ import "github.com/readpath/readpath/consistency"
 // An error that joins requests (errors.Join) and holds a timeout or an
 // unavailable error is judged request by request, each by the callback of
 // its own cause as if it were alone, and the strictest verdict holds, in
-// any order: Rethrow, then a retry (at the stronger level, then
-// RetryNext), then Ignore. One that joins only aborts and error responses
+// any order: a verdict the executor refuses (ErrInvalidVerdict), then
+// Rethrow, then a retry (at the stronger level, then RetryNext), then
+// Ignore. One that joins only aborts and error responses
 // is asked of OnRequestAborted or OnErrorResponse once, whole.
 // A policy that matches sentinels with errors.Is should know that it reaches
 // into a read or write failure's replica errors. A policy that panics fails
