@@ -20,7 +20,12 @@ var errAdapter = errors.New("adapter: node 2")
 // or a request not sent under a label of the adapter's passes the gate as
 // it does alone, and a request not sent still takes no retry from the
 // policy's allowance; but a label that itself says the request went out (a
-// lost connection) closes the gate.
+// lost connection) closes the gate. So does an adapter's label of
+// ErrServerError or ErrOverloaded over every error the server answered:
+// only a join's branch that says nothing else is an error response that may
+// have been applied (TestGateClosesOnANotSentJoinedToARequestSent); a
+// reviewer found such labels closing the gate once joins were judged
+// branch by branch.
 func TestGateTakesAnErrorWrappedTwiceForOneRequest(t *testing.T) {
 	failures := []struct {
 		name     string
@@ -34,6 +39,12 @@ func TestGateTakesAnErrorWrappedTwiceForOneRequest(t *testing.T) {
 			"OnUnavailable", 1},
 		{"a labelled request not sent", fmt.Errorf("%w: %w", errAdapter, retry.ErrNotSent), "OnRequestAborted", 0},
 		{"a labelled aborted request not sent", fmt.Errorf("%w: %w", errAdapter,
+			&retry.RequestAbortedError{Err: retry.ErrNotSent}), "OnRequestAborted", 0},
+		{"an unavailable error labelled a server error", fmt.Errorf("%w: %w", retry.ErrServerError,
+			unavailable(c.Quorum, 2, 1)), "OnUnavailable", 1},
+		{"a read timeout labelled overloaded", fmt.Errorf("%w: %w", retry.ErrOverloaded,
+			readTimeout(c.Quorum, 2, 1, false)), "OnReadTimeout", 1},
+		{"a request not sent labelled overloaded", fmt.Errorf("%w: %w", retry.ErrOverloaded,
 			&retry.RequestAbortedError{Err: retry.ErrNotSent}), "OnRequestAborted", 0},
 	}
 	for _, f := range failures {
