@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -214,7 +215,8 @@ func (o *Outcome) UnmarshalText(b []byte) error {
 }
 
 // RequestTrace is one request of a read. It is a plain value, safe for
-// concurrent reads.
+// concurrent reads. In JSON, Err is its text (null for nil), and Sent and
+// Done are nanoseconds, as are Trace's and HedgeTrace's durations.
 type RequestTrace struct {
 	Endpoint string
 	Rack     string
@@ -232,6 +234,62 @@ type RequestTrace struct {
 	// whose data a result holds, look at KindData requests only.
 	Used bool
 	Err  error
+}
+
+// requestTraceFields is RequestTrace without its methods, for its JSON.
+type requestTraceFields RequestTrace
+
+// MarshalJSON implements json.Marshaler: Err is written as its text, or
+// null when nil (an error interface would marshal as {}, its reason lost).
+// The text is as String prints it, "<nil>" for a nil pointer in Err, and a
+// panic of its Error method is in the text, not the caller's.
+func (r RequestTrace) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		requestTraceFields
+		Err *string // shadows the embedded Err
+	}{requestTraceFields(r), errorText(r.Err)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler: an Err written as text reads
+// back as an error whose Error() is that text (not the original error's
+// type, so errors.Is and errors.As do not find it), null as nil.
+func (r *RequestTrace) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*requestTraceFields
+		Err json.RawMessage // shadows the embedded Err
+	}{requestTraceFields: (*requestTraceFields)(r)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	return readErrorText(&r.Err, v.Err, "RequestTrace")
+}
+
+// errorText is err's text for JSON, nil for a nil err: fmt's, which
+// prints a nil pointer as "<nil>" and recovers a panic of Error.
+func errorText(err error) *string {
+	if err == nil {
+		return nil
+	}
+	s := fmt.Sprint(err)
+	return &s
+}
+
+// readErrorText sets *dst from an error's JSON that errorText wrote: an
+// error of the text, nil for null; absent (empty raw) leaves it, as json
+// leaves an absent field.
+func readErrorText(dst *error, raw json.RawMessage, typ string) error {
+	switch {
+	case raw == nil:
+	case string(raw) == "null":
+		*dst = nil
+	default:
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return fmt.Errorf("coordinator: %s.Err: %w", typ, err)
+		}
+		*dst = errors.New(text)
+	}
+	return nil
 }
 
 // HedgeTrace says whether and why a read hedged. It is a plain value,
