@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/readpath/readpath/repair"
@@ -147,6 +148,32 @@ type RepairEvent struct {
 	// repair, which runs after its read returned. Zero for a dropped one.
 	Sent time.Time
 	Took time.Duration
+}
+
+// repairEventFields is RepairEvent without its methods, for its JSON.
+type repairEventFields RepairEvent
+
+// MarshalJSON implements json.Marshaler: Err is written as its text, or
+// null when nil, as RequestTrace's is; Took is nanoseconds.
+func (e RepairEvent) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		repairEventFields
+		Err *string // shadows the embedded Err
+	}{repairEventFields(e), errorText(e.Err)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler: an Err written as text reads
+// back as an error whose Error() is that text (errors.Is and errors.As do
+// not find ErrTableDropped or a *BacklogError in it), null as nil.
+func (e *RepairEvent) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*repairEventFields
+		Err json.RawMessage // shadows the embedded Err
+	}{repairEventFields: (*repairEventFields)(e)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	return readErrorText(&e.Err, v.Err, "RepairEvent")
 }
 
 // ObserverFuncs adapts functions to Observer; nil fields are skipped. It
