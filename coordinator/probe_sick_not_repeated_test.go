@@ -45,11 +45,7 @@ func TestASickReplicasProbeIsNotRepeated(t *testing.T) {
 					ReadTimeout: ms(100), HedgeBudget: coordinator.HedgeBudget{Unlimited: true},
 					Snitch:  coordinator.SnitchConfig{ResetInterval: ms(500)},
 					Locator: wrapID(cl, A, func(r replica.Replica) replica.Replica { return slowToStop{r, ms(1)} })})
-				e.behave(t, A, constant(ms(10)))
-				_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
-				require.NoError(t, err)
-				e.behave(t, A, constant(ms(1000))) // A worse
-				time.Sleep(ms(501))                // and its score expires
+				expireDemotedA(t, e, ms(1000)) // A worse
 
 				ctx := context.Background()
 				if tc.deadline > 0 {
@@ -69,7 +65,7 @@ func TestASickReplicasProbeIsNotRepeated(t *testing.T) {
 				time.Sleep(ms(2)) // the probe's replica returns
 				settle()
 
-				res, _, err = e.read(consistency.One)
+				res, _, err := e.read(consistency.One)
 				require.NoError(t, err)
 				assert.NotEqual(t, A, firstContact(t, res), "A is not probed again\n%s", res.Trace)
 				settle()

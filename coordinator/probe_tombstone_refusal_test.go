@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,11 +41,7 @@ func TestAProbeRefusedForTombstonesIsReleased(t *testing.T) {
 						WithDeletion(replica.DeletedAt(20, 1_700_000_000)))
 				}
 				require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(dead, rows...)))
-				e.behave(t, A, constant(ms(10)))
-				_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
-				require.NoError(t, err)
-				e.behave(t, A, constant(now))
-				time.Sleep(ms(501)) // A's score expires
+				expireDemotedA(t, e, now)
 
 				res, err := e.c.Read(t.Context(), coordinator.Request{Table: tbl, Key: dead, Level: consistency.One})
 				var toe *replica.TombstoneOverwhelmingError

@@ -40,11 +40,7 @@ func TestAProbeClaimedAndNeverSentIsReleased(t *testing.T) {
 				})
 				e := newEnvOn(t, cl, coordinator.Config{Locator: locate, DefaultTable: policy(t, "NEVER"),
 					Snitch: coordinator.SnitchConfig{ResetInterval: ms(500)}})
-				e.behave(t, A, constant(ms(10)))
-				_, _, err := e.read(consistency.All) // A scored at 10 ms, B and C at 1 ms
-				require.NoError(t, err)
-				e.behave(t, A, constant(ms(1))) // A heals
-				time.Sleep(ms(501))             // and its score expires
+				expireDemotedA(t, e, ms(1)) // A heals
 
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -67,4 +63,16 @@ func TestAProbeClaimedAndNeverSentIsReleased(t *testing.T) {
 			})
 		})
 	}
+}
+
+// expireDemotedA scores A at 10 ms, and B and C at 1 ms, by a read at ALL,
+// then gives A latency d and waits out its score (a ResetInterval of 500
+// ms): the next read at ONE claims A's probe.
+func expireDemotedA(t *testing.T, e *env, d time.Duration) {
+	t.Helper()
+	e.behave(t, A, constant(ms(10)))
+	_, _, err := e.read(consistency.All)
+	require.NoError(t, err)
+	e.behave(t, A, constant(d))
+	time.Sleep(ms(501))
 }

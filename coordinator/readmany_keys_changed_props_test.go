@@ -1,16 +1,13 @@
 package coordinator_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
-	"github.com/readpath/readpath/replica"
 )
 
 // A request Next made, after one to three pages, one of whose keys after
@@ -24,19 +21,9 @@ func TestReadManyKeyChangedInPlaceReadsAsAFreshList(t *testing.T) {
 	seedRows(t, e, 3, "a", "b", "c", "d", "e", "f")
 	rapid.Check(t, func(rt *rapid.T) {
 		all := []string{"a", "b", "c", "d", "e", "f", "g"}
-		keys := rapid.SliceOfN(rapid.SampledFrom(all), 2, 7).Draw(rt, "keys")
-		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
-			Limit: rapid.IntRange(0, 12).Draw(rt, "limit"), PageSize: rapid.IntRange(1, 4).Draw(rt, "ps"),
-			Query: replica.Query{Limit: rapid.IntRange(0, 3).Draw(rt, "ppl")}, Concurrency: rapid.IntRange(1, 3).Draw(rt, "conc"), NowInSec: now}
-		pages := rapid.IntRange(1, 3).Draw(rt, "pages")
-		for range pages {
-			res, err := e.c.ReadMany(context.Background(), req)
-			require.NoError(rt, err)
-			next, more := req.Next(res)
-			if !more {
-				return
-			}
-			req = next
+		req, more := pagedManyRequest(rt, e, all, 2, 12, 1, 1)
+		if !more {
+			return
 		}
 		if len(req.Keys) < 2 {
 			return
