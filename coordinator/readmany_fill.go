@@ -57,6 +57,10 @@ type pageFill struct {
 	exited    atomic.Bool // a key's read called runtime.Goexit
 }
 
+// maxPageRoom bounds the results a page makes room for at first, where its
+// keys may each hold many of its rows: past it, they grow as read.
+const maxPageRoom = 1024
+
 func newPageFill(ctx context.Context, keys []string, size, window int, stop context.CancelFunc) *pageFill {
 	f := &pageFill{keys: keys, size: size, stop: stop, cut: len(keys), window: window}
 	f.moved.L = &f.mu
@@ -67,6 +71,11 @@ func newPageFill(ctx context.Context, keys []string, size, window int, stop cont
 		}
 		return f
 	}
+	// Room for a key a row and the window's keys read past the page's
+	// last: grown by appends from nothing, a page of 100 keys allocated
+	// its results' 584 bytes a key twice over, in eight arrays.
+	room := min(len(keys), size+window, maxPageRoom)
+	f.out, f.rows = make([]KeyResult, 0, room), make([]int, 0, room)
 	f.unwake = context.AfterFunc(ctx, func() {
 		f.mu.Lock()
 		f.done = true
