@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/readpath/readpath/internal/errtext"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
@@ -159,7 +160,7 @@ func (e RepairEvent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		repairEventFields
 		Err *string // shadows the embedded Err
-	}{repairEventFields(e), errorText(e.Err)})
+	}{repairEventFields(e), errtext.Of(e.Err)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler: an Err written as text reads
@@ -173,7 +174,7 @@ func (e *RepairEvent) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	return readErrorText(&e.Err, v.Err, "RepairEvent")
+	return errtext.Read(&e.Err, v.Err, "coordinator: RepairEvent.Err")
 }
 
 // ObserverFuncs adapts functions to Observer; nil fields are skipped. It

@@ -75,7 +75,8 @@ type ManyRequest struct {
 // error its read ended with. To release the results, release each in its
 // place, for i := range results { results[i].Result.Release() }: a range
 // loop's copy would hand back memory the slice's Result still shows. It
-// is safe for concurrent reads until its Result is released.
+// is safe for concurrent reads until its Result is released. In JSON its
+// Err is its text, null for nil, as a RequestTrace's is.
 type KeyResult struct {
 	Key    string
 	Result Result

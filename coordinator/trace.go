@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/readpath/readpath/internal/errtext"
 )
 
 // Trace records what one read did, cheaply enough to be always on. Times
@@ -247,7 +249,7 @@ func (r RequestTrace) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		requestTraceFields
 		Err *string // shadows the embedded Err
-	}{requestTraceFields(r), errorText(r.Err)})
+	}{requestTraceFields(r), errtext.Of(r.Err)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler: an Err written as text reads
@@ -261,35 +263,7 @@ func (r *RequestTrace) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	return readErrorText(&r.Err, v.Err, "RequestTrace")
-}
-
-// errorText is err's text for JSON, nil for a nil err: fmt's, which
-// prints a nil pointer as "<nil>" and recovers a panic of Error.
-func errorText(err error) *string {
-	if err == nil {
-		return nil
-	}
-	s := fmt.Sprint(err)
-	return &s
-}
-
-// readErrorText sets *dst from an error's JSON that errorText wrote: an
-// error of the text, nil for null; absent (empty raw) leaves it, as json
-// leaves an absent field.
-func readErrorText(dst *error, raw json.RawMessage, typ string) error {
-	switch {
-	case raw == nil:
-	case string(raw) == "null":
-		*dst = nil
-	default:
-		var text string
-		if err := json.Unmarshal(raw, &text); err != nil {
-			return fmt.Errorf("coordinator: %s.Err: %w", typ, err)
-		}
-		*dst = errors.New(text)
-	}
-	return nil
+	return errtext.Read(&r.Err, v.Err, "coordinator: RequestTrace.Err")
 }
 
 // HedgeTrace says whether and why a read hedged. It is a plain value,
