@@ -17,7 +17,8 @@ const (
 	causeCount = iota
 )
 
-// ErrUnknownCause is returned, wrapped, by ParseCause.
+// ErrUnknownCause is returned, wrapped, by ParseCause, and by
+// Cause.MarshalText for an undefined cause.
 var ErrUnknownCause = errors.New("retry: unknown cause")
 
 var causeNames = []string{
@@ -34,6 +35,19 @@ func (c Cause) String() string { return nameOf(causeNames, uint8(c), "Cause") }
 // ParseCause parses a name String returns, in any letter case.
 func ParseCause(s string) (Cause, error) {
 	return parseName[Cause](causeNames, s, ErrUnknownCause)
+}
+
+// MarshalText implements encoding.TextMarshaler with the cause's name, so
+// that JSON writes it as "READ_TIMEOUT", not a number. An undefined cause
+// is an error wrapping ErrUnknownCause.
+func (c Cause) MarshalText() ([]byte, error) {
+	return marshalName(causeNames, uint8(c), ErrUnknownCause)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseCause. On
+// error c is left unchanged.
+func (c *Cause) UnmarshalText(b []byte) error {
+	return unmarshalName(c, causeNames, b, ErrUnknownCause)
 }
 
 // Classify returns the cause of a failed attempt's error. It looks at err

@@ -27,7 +27,8 @@ const (
 	Ignore
 )
 
-// ErrUnknownDecision is returned, wrapped, by ParseDecision.
+// ErrUnknownDecision is returned, wrapped, by ParseDecision, and by
+// Decision.MarshalText for an undefined decision.
 var ErrUnknownDecision = errors.New("retry: unknown decision")
 
 var decisionNames = []string{
@@ -43,6 +44,19 @@ func (d Decision) String() string { return nameOf(decisionNames, uint8(d), "Deci
 // ParseDecision parses a name String returns, in any letter case.
 func ParseDecision(s string) (Decision, error) {
 	return parseName[Decision](decisionNames, s, ErrUnknownDecision)
+}
+
+// MarshalText implements encoding.TextMarshaler with the decision's name,
+// so that JSON writes it as "RETRY_NEXT", not a number. An undefined
+// decision is an error wrapping ErrUnknownDecision.
+func (d Decision) MarshalText() ([]byte, error) {
+	return marshalName(decisionNames, uint8(d), ErrUnknownDecision)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseDecision. On
+// error d is left unchanged.
+func (d *Decision) UnmarshalText(b []byte) error {
+	return unmarshalName(d, decisionNames, b, ErrUnknownDecision)
 }
 
 // Verdict is a Policy's answer to a failed attempt: what to do, and at which

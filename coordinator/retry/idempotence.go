@@ -21,7 +21,8 @@ const (
 	NotIdempotent
 )
 
-// ErrUnknownIdempotence is returned, wrapped, by ParseIdempotence.
+// ErrUnknownIdempotence is returned, wrapped, by ParseIdempotence, and by
+// Idempotence.MarshalText for an undefined value.
 var ErrUnknownIdempotence = errors.New("retry: unknown idempotence")
 
 var idempotenceNames = []string{
@@ -36,6 +37,19 @@ func (i Idempotence) String() string { return nameOf(idempotenceNames, uint8(i),
 // ParseIdempotence parses a name String returns, in any letter case.
 func ParseIdempotence(s string) (Idempotence, error) {
 	return parseName[Idempotence](idempotenceNames, s, ErrUnknownIdempotence)
+}
+
+// MarshalText implements encoding.TextMarshaler with the state's name, so
+// that JSON writes it as "IDEMPOTENT", not a number. An undefined value is
+// an error wrapping ErrUnknownIdempotence.
+func (i Idempotence) MarshalText() ([]byte, error) {
+	return marshalName(idempotenceNames, uint8(i), ErrUnknownIdempotence)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseIdempotence.
+// On error i is left unchanged.
+func (i *Idempotence) UnmarshalText(b []byte) error {
+	return unmarshalName(i, idempotenceNames, b, ErrUnknownIdempotence)
 }
 
 // Valid reports whether i is one of the three states.

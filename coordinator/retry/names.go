@@ -25,3 +25,23 @@ func nameOf(names []string, i uint8, kind string) string {
 	}
 	return fmt.Sprintf("%s(%d)", kind, i)
 }
+
+// marshalName is names[i], or, for a value with no name, an error wrapping
+// sentinel: a name that would not parse back.
+func marshalName(names []string, i uint8, sentinel error) ([]byte, error) {
+	if int(i) >= len(names) {
+		return nil, fmt.Errorf("%w %d", sentinel, i)
+	}
+	return []byte(names[i]), nil
+}
+
+// unmarshalName sets *v to the value named b (see parseName), or leaves it
+// unchanged and returns the error.
+func unmarshalName[T ~uint8](v *T, names []string, b []byte, sentinel error) error {
+	x, err := parseName[T](names, string(b), sentinel)
+	if err != nil {
+		return err
+	}
+	*v = x
+	return nil
+}
