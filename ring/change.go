@@ -38,7 +38,8 @@ func (c Cause) String() string {
 	return "Cause(" + strconv.Itoa(int(c)) + ")"
 }
 
-// ErrUnknownCause is wrapped by ParseCause's errors.
+// ErrUnknownCause is wrapped by ParseCause's errors, and by
+// Cause.MarshalText's for the zero or an undefined Cause.
 var ErrUnknownCause = errors.New("ring: unknown cause")
 
 // ParseCause parses a name String returns, such as "connection failed", in
@@ -53,8 +54,30 @@ func ParseCause(s string) (Cause, error) {
 	return 0, fmt.Errorf("%w %q", ErrUnknownCause, s)
 }
 
+// MarshalText implements encoding.TextMarshaler with the cause's name, so
+// that a Change in JSON says "connection failed", not 2. The zero or an
+// undefined Cause, which has no name, is an error wrapping ErrUnknownCause.
+func (c Cause) MarshalText() ([]byte, error) {
+	if c == 0 || int(c) >= len(causeNames) {
+		return nil, fmt.Errorf("%w %d", ErrUnknownCause, uint8(c))
+	}
+	return []byte(causeNames[c]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseCause. On
+// error c is left unchanged.
+func (c *Cause) UnmarshalText(b []byte) error {
+	x, err := ParseCause(string(b))
+	if err != nil {
+		return err
+	}
+	*c = x
+	return nil
+}
+
 // Change is a transition of a node between up and down. It is a plain
-// value, safe for concurrent use.
+// value, safe for concurrent use. In JSON its Cause is its name and At is
+// RFC 3339.
 type Change struct {
 	// Endpoint is the node as the detector knows it: a node known only by
 	// its heartbeats has only an ID.
