@@ -10,15 +10,18 @@ import (
 // Every exported enum (an integer type with constants of its own) of every
 // package but the commands has a String method and a ParseX function, as
 // STYLE.md's convention 9 asks, so that what a trace, a log or a config
-// file shows can be read back.
+// file shows can be read back; and MarshalText and UnmarshalText, so that
+// JSON (an exporter's, a log's) writes and reads its name, not a number.
 func TestExportedEnumsHaveNamesAndParsers(t *testing.T) {
 	for _, dir := range packageDirs(t) {
 		for _, typ := range exportedTypes(t, dir) {
 			if !isEnum(typ) {
 				continue
 			}
-			if !slices.ContainsFunc(typ.Methods, func(f *doc.Func) bool { return f.Name == "String" }) {
-				t.Errorf("%s.%s has no String method", dir, typ.Name)
+			for _, m := range []string{"String", "MarshalText", "UnmarshalText"} {
+				if !slices.ContainsFunc(typ.Methods, func(f *doc.Func) bool { return f.Name == m }) {
+					t.Errorf("%s.%s has no %s method", dir, typ.Name, m)
+				}
 			}
 			if !slices.ContainsFunc(typ.Funcs, func(f *doc.Func) bool { return f.Name == "Parse"+typ.Name }) {
 				t.Errorf("%s.%s has no Parse%[2]s", dir, typ.Name)

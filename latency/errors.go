@@ -8,5 +8,5 @@ import "errors"
 var ErrInvalidSpeculativeRetry = errors.New("latency: invalid speculative retry policy")
 
 // ErrUnknownKind is returned, wrapped, by ParseKind for a name that is no
-// Kind.
+// Kind, and by Kind.MarshalText for the zero or an undefined Kind.
 var ErrUnknownKind = errors.New("latency: unknown speculative retry kind")

@@ -46,3 +46,24 @@ func ParseKind(s string) (Kind, error) {
 	}
 	return 0, fmt.Errorf("%w %q", ErrUnknownKind, s)
 }
+
+// MarshalText implements encoding.TextMarshaler with the kind's name, so
+// that JSON says "PERCENTILE", not 3. The zero or an undefined Kind, which
+// has no name, is an error wrapping ErrUnknownKind.
+func (k Kind) MarshalText() ([]byte, error) {
+	if k == 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("%w %d", ErrUnknownKind, uint8(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseKind. On
+// error k is left unchanged.
+func (k *Kind) UnmarshalText(b []byte) error {
+	x, err := ParseKind(string(b))
+	if err != nil {
+		return err
+	}
+	*k = x
+	return nil
+}

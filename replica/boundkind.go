@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// ErrUnknownBoundKind is wrapped by ParseBoundKind's errors.
+// ErrUnknownBoundKind is wrapped by ParseBoundKind's errors, and by
+// BoundKind.MarshalText's for an undefined kind.
 var ErrUnknownBoundKind = errors.New("replica: unknown bound kind")
 
 var boundKindNames = [...]string{
@@ -37,4 +38,25 @@ func ParseBoundKind(s string) (BoundKind, error) {
 		}
 	}
 	return 0, fmt.Errorf("%w %q", ErrUnknownBoundKind, s)
+}
+
+// MarshalText implements encoding.TextMarshaler with the kind's name, so
+// that a Bound in JSON says "inclusive start", not 1. An undefined kind is
+// an error wrapping ErrUnknownBoundKind.
+func (k BoundKind) MarshalText() ([]byte, error) {
+	if int(k) >= len(boundKindNames) {
+		return nil, fmt.Errorf("%w %d", ErrUnknownBoundKind, uint8(k))
+	}
+	return []byte(boundKindNames[k]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseBoundKind.
+// On error k is left unchanged.
+func (k *BoundKind) UnmarshalText(b []byte) error {
+	x, err := ParseBoundKind(string(b))
+	if err != nil {
+		return err
+	}
+	*k = x
+	return nil
 }
