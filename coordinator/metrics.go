@@ -20,7 +20,9 @@ import (
 // nowhere: its caller has the error. A DC-local level without
 // Config.LocalDatacenter is found only once the read has located its
 // replicas (see ErrInvalidRequest): that read counts, in OtherErrors. A
-// Metrics is a plain value, a snapshot, safe for concurrent reads.
+// Metrics is a plain value, a snapshot, safe for concurrent reads. In JSON
+// its durations (the latencies, Threshold) are nanoseconds, Since is RFC
+// 3339 and ReadsByLevel is keyed by the levels' names.
 type Metrics struct {
 	Total TableMetrics
 	// Tables lists, sorted by name, the tables the coordinator keeps

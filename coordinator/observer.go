@@ -101,7 +101,8 @@ func (c *Coordinator) logHookPanic(hook string, v any) {
 
 // HedgeEvent is a speculative action that was taken: a request, or (for
 // additional writes) the first of its requests. It is a plain value, safe
-// for concurrent reads.
+// for concurrent reads. In JSON Kind and Phase are their names, and At,
+// Threshold and After nanoseconds.
 type HedgeEvent struct {
 	Table, Key string
 	To         replica.Endpoint

@@ -6,7 +6,9 @@ import "time"
 // it is a bucket midpoint, within 0.8 % of the recorded value from 1 µs to
 // MaxLatency; Mean is the mean of those midpoints.
 //
-// A Snapshot is an immutable value, safe for concurrent use.
+// A Snapshot is an immutable value, safe for concurrent use. In JSON its
+// durations are nanoseconds, and its buckets, unexported, are left out:
+// take the quantiles an exporter needs with Quantile first.
 type Snapshot struct {
 	// Count is the number of samples in the window, clamped ones included,
 	// negative ones not.

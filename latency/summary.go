@@ -8,7 +8,8 @@ import (
 // Summary describes the samples of a window as a Snapshot does, without a
 // copy of its buckets.
 //
-// A Summary is a plain value, safe for concurrent use.
+// A Summary is a plain value, safe for concurrent use. In JSON its
+// durations are nanoseconds.
 type Summary struct {
 	// Count, Min, Max, Mean, Clamped and Negative are as in Snapshot.
 	Count             int64

@@ -7,7 +7,8 @@ import (
 )
 
 // Metrics is a snapshot of an Executor's counters, all since it was made. It
-// is a plain value, safe for concurrent reads.
+// is a plain value, safe for concurrent reads. In JSON Retries is an array
+// in the order of the Cause constants (CauseReadTimeout first), as in Go.
 type Metrics struct {
 	// Executions counts the statements Execute ran (calls rejected before
 	// any attempt excluded).
