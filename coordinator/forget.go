@@ -70,7 +70,8 @@ func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *ato
 // ring.Detector.Forget); without it, every replica the coordinator has ever
 // sent a request to stays listed. A read still running that contacted it
 // finishes normally; the next read to contact it starts it afresh, ranked
-// as a replica never heard from. ASYNC repairs still queued for it are
+// as a replica never heard from, its row counting from zero with a later
+// Since (see ReplicaMetrics.Since). ASYNC repairs still queued for it are
 // dropped, and counted in RepairsDropped, when their turn comes; one
 // already being written when ForgetReplica is called finishes. Its
 // requests that end after ForgetReplica (such a write, or a read's request

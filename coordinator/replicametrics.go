@@ -16,6 +16,12 @@ import (
 // concurrent reads.
 type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
+	// Since is when its counts (Requests, Misses, Repairs) started from
+	// zero: when it was first a candidate, and again after ForgetReplica
+	// when a read makes it a candidate again, later each time (see
+	// TableMetrics.Since), so that an exporter that finds it changed
+	// knows they were reset.
+	Since time.Time
 	// Requests counts the read requests sent to it; Misses those that
 	// ended without an answer: failed, timed out, or cancelled by a read
 	// that had waited more than twice its usual latency. A refusal for
@@ -57,7 +63,7 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 		misses, ended := sc.missAll.Load(), sc.endedAll.Load()
 		sent := sc.sentAll.Load()
 		rs = append(rs, ReplicaMetrics{
-			Endpoint: *sc.ep.Load(), Requests: sent, Misses: misses, Outstanding: sent - ended,
+			Endpoint: *sc.ep.Load(), Since: sc.since, Requests: sent, Misses: misses, Outstanding: sent - ended,
 			Abandoned: max(0, sc.abandoned.Load()), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true

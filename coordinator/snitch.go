@@ -36,6 +36,8 @@ type snitch struct {
 	logBadness float64
 	// abandonCap is Config.MaxAbandonedPerReplica; 0 for none.
 	abandonCap int64
+	// lastSince is the UnixNano of the last score's since (see newSince).
+	lastSince atomic.Int64
 }
 
 // ranksLast reports whether ranking puts sc's replica behind every other:
@@ -127,6 +129,8 @@ type score struct {
 	asyncTimedOut atomic.Int64
 	asyncSlow     atomic.Int64
 	asyncSlowAt   atomic.Int64
+	// since is when it was made: ReplicaMetrics.Since.
+	since time.Time
 }
 
 // maxMisses caps a replica's misses, which order the replicas that missed
@@ -152,7 +156,7 @@ func (s *snitch) entry(ep *replica.Endpoint) *score {
 func (s *snitch) lookup(ep *replica.Endpoint) *score {
 	v, ok := s.scores.Load(ep.ID)
 	if !ok {
-		fresh := &score{id: ep.ID}
+		fresh := &score{id: ep.ID, since: newSince(&s.lastSince)}
 		fresh.ep.Store(new(*ep))
 		v, _ = s.scores.LoadOrStore(ep.ID, fresh)
 	}

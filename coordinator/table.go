@@ -50,18 +50,23 @@ func (c *Coordinator) newTable(name string, o TableOptions) *table {
 	return t
 }
 
-// newSince returns the time a table made now starts counting from: now,
-// or a nanosecond after the last table's if the clock has not moved past
-// it (a coarse clock, or a testing/synctest bubble's, which stands still),
-// so that a table dropped and made again at once still shows its reset.
-func (c *Coordinator) newSince() time.Time {
+// newSince returns the time a table made now starts counting from (see
+// newSince).
+func (c *Coordinator) newSince() time.Time { return newSince(&c.lastSince) }
+
+// newSince returns the time counters made now start from: now, or a
+// nanosecond after the last such time, the UnixNano kept in last, if the
+// clock has not moved past it (a coarse clock, or a testing/synctest
+// bubble's, which stands still), so that a table dropped, or a replica
+// forgotten, and made again at once still shows its reset.
+func newSince(last *atomic.Int64) time.Time {
 	t := now()
 	for {
-		last := c.lastSince.Load()
-		if d := last + 1 - t.UnixNano(); d > 0 {
+		l := last.Load()
+		if d := l + 1 - t.UnixNano(); d > 0 {
 			t = t.Add(time.Duration(d))
 		}
-		if c.lastSince.CompareAndSwap(last, t.UnixNano()) {
+		if last.CompareAndSwap(l, t.UnixNano()) {
 			return t
 		}
 	}
