@@ -12,7 +12,9 @@ import (
 
 // ReplicaMetrics is the coordinator's view of one replica that was a live
 // candidate of its reads (sent requests or not): where it is, how it has
-// answered, and how the snitch ranks it. It is a plain value, safe for
+// answered, and how the snitch ranks it. Requests, Misses and Repairs are
+// counters, which only grow until ForgetReplica (see Since); Outstanding,
+// Abandoned and Latency are gauges. It is a plain value, safe for
 // concurrent reads.
 type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
