@@ -179,19 +179,35 @@ func FuzzMurmur3Token(f *testing.F) {
 	})
 }
 
+// FuzzCompositeKey decodes the key CompositeKey writes for two components
+// back into them (each a two-byte big-endian length, its bytes and a 0,
+// with nothing after the last), and checks that AppendCompositeKey appends
+// the same bytes to what it is given.
 func FuzzCompositeKey(f *testing.F) {
 	f.Add([]byte("a"), []byte("bc"))
+	f.Add([]byte{}, []byte{0, 0, 0})
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		key, err := ring.CompositeKey(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(key) != len(a)+len(b)+6 {
-			t.Fatalf("length %d for parts of %d and %d bytes", len(key), len(a), len(b))
+		rest := key
+		for i, want := range [][]byte{a, b} {
+			if len(rest) < 3 {
+				t.Fatalf("component %d cut short in %x", i, key)
+			}
+			n := int(rest[0])<<8 | int(rest[1])
+			if n != len(want) || len(rest) < 3+n || !bytes.Equal(rest[2:2+n], want) || rest[2+n] != 0 {
+				t.Fatalf("component %d (%x) not encoded as length, bytes, 0 in %x", i, want, key)
+			}
+			rest = rest[3+n:]
 		}
-		n := int(key[0])<<8 | int(key[1])
-		if n != len(a) || !bytes.Equal(key[2:2+n], a) || key[2+n] != 0 {
-			t.Fatalf("first component not encoded as length, bytes, 0: %x", key)
+		if len(rest) != 0 {
+			t.Fatalf("%x after the last component of %x", rest, key)
+		}
+		got, err := ring.AppendCompositeKey([]byte("p"), a, b)
+		if err != nil || string(got) != "p"+string(key) {
+			t.Fatalf("AppendCompositeKey(p) = %x, %v; want p then %x", got, err, key)
 		}
 	})
 }
