@@ -9,6 +9,16 @@ import (
 // Metrics is a snapshot of an Executor's counters, all since it was made. It
 // is a plain value, safe for concurrent reads. In JSON Retries is an array
 // in the order of the Cause constants (CauseReadTimeout first), as in Go.
+//
+// A snapshot taken while statements run keeps these bounds, which a
+// dashboard may rely on: RetrySuccesses + Ignores <= Executions (a
+// statement ends once); RetrySuccesses <= TotalRetries and Downgrades <=
+// TotalRetries (only a retry runs at another level); Exhausted <=
+// Executions + SpeculativeAttempts (a statement that speculates counts
+// one at most per chain of attempts, the first and each speculative one
+// with their retries, and one that does not, one at most). Executions
+// less RetrySuccesses and Ignores is not the statements running: one that
+// won at its first attempt, or failed, counts neither.
 type Metrics struct {
 	// Executions counts the statements Execute ran (calls rejected before
 	// any attempt excluded).
@@ -76,17 +86,31 @@ type counters struct {
 }
 
 func (c *counters) snapshot() Metrics {
-	m := Metrics{
-		Executions:          c.executions.Load(),
-		RetrySuccesses:      c.retrySuccesses.Load(),
-		Ignores:             c.ignores.Load(),
-		Exhausted:           c.exhausted.Load(),
-		SpeculativeAttempts: c.speculative.Load(),
-		BudgetRefusals:      c.refusals.Load(),
-		Downgrades:          c.downgrades.Load(),
-	}
-	for i := range c.retries {
-		m.Retries[i] = c.retries[i].Load()
+	var m Metrics
+	for _, load := range snapshotLoads {
+		load(c, &m)
 	}
 	return m
+}
+
+// snapshotLoads are snapshot's loads, in order. A statement counts its
+// execution first, each attempt as it starts (a downgrade after its
+// retry), and how it ended last; loaded one at a time while statements
+// run, counts are loaded the other way round, what is counted last
+// first, so that a snapshot keeps the bounds Metrics documents: loaded
+// first, Executions was behind the endings of the statements that began
+// and ended between the loads.
+var snapshotLoads = [...]func(c *counters, m *Metrics){
+	func(c *counters, m *Metrics) { m.RetrySuccesses = c.retrySuccesses.Load() },
+	func(c *counters, m *Metrics) { m.Ignores = c.ignores.Load() },
+	func(c *counters, m *Metrics) { m.Exhausted = c.exhausted.Load() },
+	func(c *counters, m *Metrics) { m.Downgrades = c.downgrades.Load() },
+	func(c *counters, m *Metrics) {
+		for i := range c.retries {
+			m.Retries[i] = c.retries[i].Load()
+		}
+	},
+	func(c *counters, m *Metrics) { m.SpeculativeAttempts = c.speculative.Load() },
+	func(c *counters, m *Metrics) { m.BudgetRefusals = c.refusals.Load() },
+	func(c *counters, m *Metrics) { m.Executions = c.executions.Load() },
 }
