@@ -71,7 +71,9 @@ func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *ato
 // sent a request to stays listed. A read still running that contacted it
 // finishes normally; the next read to contact it starts it afresh, ranked
 // as a replica never heard from, its row counting from zero with a later
-// Since (see ReplicaMetrics.Since). ASYNC repairs still queued for it are
+// Since (see ReplicaMetrics.Since): the rows' Repairs summed then fall
+// short of Total.RepairsSent, which keeps its repairs, by its old count
+// (see ReplicaMetrics.Repairs). ASYNC repairs still queued for it are
 // dropped, and counted in RepairsDropped, when their turn comes; one
 // already being written when ForgetReplica is called finishes. Its
 // requests that end after ForgetReplica (such a write, or a read's request

@@ -41,8 +41,13 @@ type ReplicaMetrics struct {
 	// (BacklogError).
 	Abandoned int64
 	// Repairs counts the read-repair writes sent to it as a stale
-	// replica, one per read that found it stale: summed over replicas,
-	// RepairsSent of the tables it serves. A replica that lost data shows
+	// replica, one per read that found it stale. Summed over
+	// Metrics.Replicas, taken while no read sends repairs, it is
+	// Total.RepairsSent (dropped tables' included) less what the rows
+	// ForgetReplica dropped had counted, a read's that had contacted the
+	// replica before it was forgotten included: Total only grows. Taken
+	// while reads send repairs, the sum may be ahead of Total, a replica's
+	// count coming before its table's. A replica that lost data shows
 	// here, and where its repairs come from in their tables' counts.
 	Repairs int64
 	// Latency is the snitch's latency score: a moving average of its
