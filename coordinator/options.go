@@ -3,8 +3,8 @@ package coordinator
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
+	"github.com/readpath/readpath/internal/enumname"
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/repair"
 )
@@ -127,44 +127,20 @@ var strategyNames = [...]string{DataAndDigests: "DATA_AND_DIGESTS", DigestFirst:
 func (s Strategy) valid() bool { return int(s) < len(strategyNames) }
 
 // String returns "DATA_AND_DIGESTS" or "DIGEST_FIRST".
-func (s Strategy) String() string {
-	if !s.valid() {
-		return "Strategy(" + strconv.Itoa(int(s)) + ")"
-	}
-	return strategyNames[s]
-}
+func (s Strategy) String() string { return enumname.Of(s, strategyNames[:], "Strategy") }
 
 // ParseStrategy parses a strategy name as String prints it, in any ASCII
 // letter case.
 func ParseStrategy(s string) (Strategy, error) {
-	return parseEnum[Strategy](s, strategyNames[:], ErrUnknownStrategy)
-}
-
-func isASCII(s string) bool {
-	for i := range len(s) {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return enumname.Parse[Strategy](s, strategyNames[:], ErrUnknownStrategy)
 }
 
 // MarshalText implements encoding.TextMarshaler with the strategy's name.
 // An undefined Strategy is an error wrapping ErrUnknownStrategy.
 func (s Strategy) MarshalText() ([]byte, error) {
-	if !s.valid() {
-		return nil, fmt.Errorf("%w %d", ErrUnknownStrategy, uint8(s))
-	}
-	return []byte(s.String()), nil
+	return enumname.Marshal(s, strategyNames[:], ErrUnknownStrategy)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseStrategy. On
 // error s is left unchanged.
-func (s *Strategy) UnmarshalText(b []byte) error {
-	v, err := ParseStrategy(string(b))
-	if err != nil {
-		return err
-	}
-	*s = v
-	return nil
-}
+func (s *Strategy) UnmarshalText(b []byte) error { return enumname.Unmarshal(s, b, ParseStrategy) }

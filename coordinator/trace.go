@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/readpath/readpath/internal/enumname"
 	"github.com/readpath/readpath/internal/errtext"
 )
 
@@ -81,63 +81,23 @@ var ErrUnknownRequestKind = errors.New("coordinator: unknown request kind")
 
 // String returns "data", "digest" or "repair" (RequestKind(n) for an
 // undefined kind).
-func (k RequestKind) String() string { return enumName(k, requestKindNames, "RequestKind") }
+func (k RequestKind) String() string { return enumname.Of(k, requestKindNames, "RequestKind") }
 
 // ParseRequestKind parses a name String returns, in any ASCII letter case.
 func ParseRequestKind(s string) (RequestKind, error) {
-	return parseEnum[RequestKind](s, requestKindNames, ErrUnknownRequestKind)
+	return enumname.Parse[RequestKind](s, requestKindNames, ErrUnknownRequestKind)
 }
 
 // MarshalText implements encoding.TextMarshaler with the kind's name. An
 // undefined kind is an error wrapping ErrUnknownRequestKind.
 func (k RequestKind) MarshalText() ([]byte, error) {
-	return marshalEnum(k, requestKindNames, ErrUnknownRequestKind)
+	return enumname.Marshal(k, requestKindNames, ErrUnknownRequestKind)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseRequestKind.
 // On error k is left unchanged.
 func (k *RequestKind) UnmarshalText(b []byte) error {
-	return unmarshalEnum(k, b, requestKindNames, ErrUnknownRequestKind)
-}
-
-// enumName is v's name in names, or type(v) for a value with none: a
-// String method must not panic on a value of its type.
-func enumName[T ~uint8](v T, names []string, typ string) string {
-	if int(v) < len(names) {
-		return names[v]
-	}
-	return typ + "(" + strconv.Itoa(int(v)) + ")"
-}
-
-// parseEnum returns the value named s in names, in any ASCII letter case
-// (Unicode folding is not applied), or an error wrapping sentinel.
-func parseEnum[T ~uint8](s string, names []string, sentinel error) (T, error) {
-	for i, name := range names {
-		if strings.EqualFold(s, name) && isASCII(s) {
-			return T(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w %q", sentinel, s)
-}
-
-// marshalEnum is v's name in names, or, for a value with none, an error
-// wrapping sentinel: a name that would not parse back.
-func marshalEnum[T ~uint8](v T, names []string, sentinel error) ([]byte, error) {
-	if int(v) >= len(names) {
-		return nil, fmt.Errorf("%w %d", sentinel, uint8(v))
-	}
-	return []byte(names[v]), nil
-}
-
-// unmarshalEnum sets *v to the value named b (see parseEnum), or leaves
-// it unchanged and returns the error.
-func unmarshalEnum[T ~uint8](v *T, b []byte, names []string, sentinel error) error {
-	x, err := parseEnum[T](string(b), names, sentinel)
-	if err != nil {
-		return err
-	}
-	*v = x
-	return nil
+	return enumname.Unmarshal(k, b, ParseRequestKind)
 }
 
 // Phase is the part of a read a request belongs to. It is a plain value,
@@ -161,21 +121,21 @@ var ErrUnknownPhase = errors.New("coordinator: unknown read phase")
 
 // String returns a name such as "short read" (Phase(n) for an undefined
 // phase).
-func (p Phase) String() string { return enumName(p, phaseNames, "Phase") }
+func (p Phase) String() string { return enumname.Of(p, phaseNames, "Phase") }
 
 // ParsePhase parses a name String returns, in any ASCII letter case.
 func ParsePhase(s string) (Phase, error) {
-	return parseEnum[Phase](s, phaseNames, ErrUnknownPhase)
+	return enumname.Parse[Phase](s, phaseNames, ErrUnknownPhase)
 }
 
 // MarshalText implements encoding.TextMarshaler with the phase's name. An
 // undefined phase is an error wrapping ErrUnknownPhase.
-func (p Phase) MarshalText() ([]byte, error) { return marshalEnum(p, phaseNames, ErrUnknownPhase) }
+func (p Phase) MarshalText() ([]byte, error) { return enumname.Marshal(p, phaseNames, ErrUnknownPhase) }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParsePhase. On
 // error p is left unchanged.
 func (p *Phase) UnmarshalText(b []byte) error {
-	return unmarshalEnum(p, b, phaseNames, ErrUnknownPhase)
+	return enumname.Unmarshal(p, b, ParsePhase)
 }
 
 // Outcome is how a request ended, as far as the read saw. It is a plain
@@ -197,23 +157,23 @@ var ErrUnknownOutcome = errors.New("coordinator: unknown request outcome")
 
 // String returns "pending", "answered" or "failed" (Outcome(n) for an
 // undefined outcome).
-func (o Outcome) String() string { return enumName(o, outcomeNames, "Outcome") }
+func (o Outcome) String() string { return enumname.Of(o, outcomeNames, "Outcome") }
 
 // ParseOutcome parses a name String returns, in any ASCII letter case.
 func ParseOutcome(s string) (Outcome, error) {
-	return parseEnum[Outcome](s, outcomeNames, ErrUnknownOutcome)
+	return enumname.Parse[Outcome](s, outcomeNames, ErrUnknownOutcome)
 }
 
 // MarshalText implements encoding.TextMarshaler with the outcome's name.
 // An undefined outcome is an error wrapping ErrUnknownOutcome.
 func (o Outcome) MarshalText() ([]byte, error) {
-	return marshalEnum(o, outcomeNames, ErrUnknownOutcome)
+	return enumname.Marshal(o, outcomeNames, ErrUnknownOutcome)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseOutcome. On
 // error o is left unchanged.
 func (o *Outcome) UnmarshalText(b []byte) error {
-	return unmarshalEnum(o, b, outcomeNames, ErrUnknownOutcome)
+	return enumname.Unmarshal(o, b, ParseOutcome)
 }
 
 // RequestTrace is one request of a read. It is a plain value, safe for
@@ -309,26 +269,29 @@ var ErrUnknownSuppressCause = errors.New("coordinator: unknown hedge suppression
 // String returns "budget", "overload" or "no candidate", and "" for
 // NotSuppressed (SuppressCause(n) for an undefined cause).
 func (s SuppressCause) String() string {
-	return enumName(s, suppressCauseNames, "SuppressCause")
+	return enumname.Of(s, suppressCauseNames, "SuppressCause")
 }
 
 // ParseSuppressCause parses a name String returns, in any ASCII letter
 // case: "" is NotSuppressed.
 func ParseSuppressCause(s string) (SuppressCause, error) {
-	return parseEnum[SuppressCause](s, suppressCauseNames, ErrUnknownSuppressCause)
+	return enumname.Parse[SuppressCause](s, suppressCauseNames, ErrUnknownSuppressCause)
 }
 
 // MarshalText implements encoding.TextMarshaler with the cause's name, ""
 // for NotSuppressed. An undefined cause is an error wrapping
 // ErrUnknownSuppressCause.
 func (s SuppressCause) MarshalText() ([]byte, error) {
-	return marshalEnum(s, suppressCauseNames, ErrUnknownSuppressCause)
+	if s == NotSuppressed {
+		return []byte{}, nil // its name is ""
+	}
+	return enumname.Marshal(s, suppressCauseNames, ErrUnknownSuppressCause)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with
 // ParseSuppressCause. On error s is left unchanged.
 func (s *SuppressCause) UnmarshalText(b []byte) error {
-	return unmarshalEnum(s, b, suppressCauseNames, ErrUnknownSuppressCause)
+	return enumname.Unmarshal(s, b, ParseSuppressCause)
 }
 
 // String renders the trace, one request per line.

@@ -3,6 +3,8 @@ package latency
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/readpath/readpath/internal/enumname"
 )
 
 // Kind is the shape of a speculative retry policy. It is a plain value,
@@ -51,19 +53,9 @@ func ParseKind(s string) (Kind, error) {
 // that JSON says "PERCENTILE", not 3. The zero or an undefined Kind, which
 // has no name, is an error wrapping ErrUnknownKind.
 func (k Kind) MarshalText() ([]byte, error) {
-	if k == 0 || int(k) >= len(kindNames) {
-		return nil, fmt.Errorf("%w %d", ErrUnknownKind, uint8(k))
-	}
-	return []byte(kindNames[k]), nil
+	return enumname.Marshal(k, kindNames[:], ErrUnknownKind)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseKind. On
 // error k is left unchanged.
-func (k *Kind) UnmarshalText(b []byte) error {
-	x, err := ParseKind(string(b))
-	if err != nil {
-		return err
-	}
-	*k = x
-	return nil
-}
+func (k *Kind) UnmarshalText(b []byte) error { return enumname.Unmarshal(k, b, ParseKind) }

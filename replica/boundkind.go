@@ -2,9 +2,9 @@ package replica
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/readpath/readpath/internal/enumname"
 )
 
 // ErrUnknownBoundKind is wrapped by ParseBoundKind's errors, and by
@@ -31,32 +31,16 @@ func (k BoundKind) String() string {
 
 // ParseBoundKind parses a name String returns, in any ASCII letter case.
 func ParseBoundKind(s string) (BoundKind, error) {
-	for i, name := range boundKindNames {
-		// Equal lengths keep the folding to ASCII: "ſ" is no "s".
-		if len(s) == len(name) && strings.EqualFold(s, name) {
-			return BoundKind(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w %q", ErrUnknownBoundKind, s)
+	return enumname.Parse[BoundKind](s, boundKindNames[:], ErrUnknownBoundKind)
 }
 
 // MarshalText implements encoding.TextMarshaler with the kind's name, so
 // that a Bound in JSON says "inclusive start", not 1. An undefined kind is
 // an error wrapping ErrUnknownBoundKind.
 func (k BoundKind) MarshalText() ([]byte, error) {
-	if int(k) >= len(boundKindNames) {
-		return nil, fmt.Errorf("%w %d", ErrUnknownBoundKind, uint8(k))
-	}
-	return []byte(boundKindNames[k]), nil
+	return enumname.Marshal(k, boundKindNames[:], ErrUnknownBoundKind)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseBoundKind.
 // On error k is left unchanged.
-func (k *BoundKind) UnmarshalText(b []byte) error {
-	x, err := ParseBoundKind(string(b))
-	if err != nil {
-		return err
-	}
-	*k = x
-	return nil
-}
+func (k *BoundKind) UnmarshalText(b []byte) error { return enumname.Unmarshal(k, b, ParseBoundKind) }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/replica"
+
+	"github.com/readpath/readpath/internal/enumname"
 )
 
 // Cause says why a Detector changed its mind about a node. It is a plain
@@ -58,22 +60,12 @@ func ParseCause(s string) (Cause, error) {
 // that a Change in JSON says "connection failed", not 2. The zero or an
 // undefined Cause, which has no name, is an error wrapping ErrUnknownCause.
 func (c Cause) MarshalText() ([]byte, error) {
-	if c == 0 || int(c) >= len(causeNames) {
-		return nil, fmt.Errorf("%w %d", ErrUnknownCause, uint8(c))
-	}
-	return []byte(causeNames[c]), nil
+	return enumname.Marshal(c, causeNames[:], ErrUnknownCause)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseCause. On
 // error c is left unchanged.
-func (c *Cause) UnmarshalText(b []byte) error {
-	x, err := ParseCause(string(b))
-	if err != nil {
-		return err
-	}
-	*c = x
-	return nil
-}
+func (c *Cause) UnmarshalText(b []byte) error { return enumname.Unmarshal(c, b, ParseCause) }
 
 // Change is a transition of a node between up and down. It is a plain
 // value, safe for concurrent use. In JSON its Cause is its name and At is

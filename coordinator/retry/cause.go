@@ -1,6 +1,10 @@
 package retry
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/readpath/readpath/internal/enumname"
+)
 
 // Cause is the kind of failure, which says which Policy callback judges it.
 // It is a plain value, safe for concurrent use.
@@ -30,24 +34,24 @@ var causeNames = []string{
 }
 
 // String returns a name such as "READ_TIMEOUT".
-func (c Cause) String() string { return nameOf(causeNames, uint8(c), "Cause") }
+func (c Cause) String() string { return enumname.Of(c, causeNames, "Cause") }
 
 // ParseCause parses a name String returns, in any letter case.
 func ParseCause(s string) (Cause, error) {
-	return parseName[Cause](causeNames, s, ErrUnknownCause)
+	return enumname.Parse[Cause](s, causeNames, ErrUnknownCause)
 }
 
 // MarshalText implements encoding.TextMarshaler with the cause's name, so
 // that JSON writes it as "READ_TIMEOUT", not a number. An undefined cause
 // is an error wrapping ErrUnknownCause.
 func (c Cause) MarshalText() ([]byte, error) {
-	return marshalName(causeNames, uint8(c), ErrUnknownCause)
+	return enumname.Marshal(c, causeNames, ErrUnknownCause)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseCause. On
 // error c is left unchanged.
 func (c *Cause) UnmarshalText(b []byte) error {
-	return unmarshalName(c, causeNames, b, ErrUnknownCause)
+	return enumname.Unmarshal(c, b, ParseCause)
 }
 
 // Classify returns the cause of a failed attempt's error. It looks at err

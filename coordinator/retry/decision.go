@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/enumname"
 )
 
 // Decision is what a Policy decides after a failed attempt.
@@ -39,24 +40,24 @@ var decisionNames = []string{
 }
 
 // String returns the driver's name, such as "RETRY_NEXT".
-func (d Decision) String() string { return nameOf(decisionNames, uint8(d), "Decision") }
+func (d Decision) String() string { return enumname.Of(d, decisionNames, "Decision") }
 
 // ParseDecision parses a name String returns, in any letter case.
 func ParseDecision(s string) (Decision, error) {
-	return parseName[Decision](decisionNames, s, ErrUnknownDecision)
+	return enumname.Parse[Decision](s, decisionNames, ErrUnknownDecision)
 }
 
 // MarshalText implements encoding.TextMarshaler with the decision's name,
 // so that JSON writes it as "RETRY_NEXT", not a number. An undefined
 // decision is an error wrapping ErrUnknownDecision.
 func (d Decision) MarshalText() ([]byte, error) {
-	return marshalName(decisionNames, uint8(d), ErrUnknownDecision)
+	return enumname.Marshal(d, decisionNames, ErrUnknownDecision)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseDecision. On
 // error d is left unchanged.
 func (d *Decision) UnmarshalText(b []byte) error {
-	return unmarshalName(d, decisionNames, b, ErrUnknownDecision)
+	return enumname.Unmarshal(d, b, ParseDecision)
 }
 
 // Verdict is a Policy's answer to a failed attempt: what to do, and at which

@@ -1,6 +1,10 @@
 package retry
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/readpath/readpath/internal/enumname"
+)
 
 // Idempotence says whether applying a statement twice has the same effect as
 // applying it once. It is a tri-state so that "the application did not say"
@@ -32,24 +36,24 @@ var idempotenceNames = []string{
 }
 
 // String returns "UNSET", "IDEMPOTENT" or "NOT_IDEMPOTENT".
-func (i Idempotence) String() string { return nameOf(idempotenceNames, uint8(i), "Idempotence") }
+func (i Idempotence) String() string { return enumname.Of(i, idempotenceNames, "Idempotence") }
 
 // ParseIdempotence parses a name String returns, in any letter case.
 func ParseIdempotence(s string) (Idempotence, error) {
-	return parseName[Idempotence](idempotenceNames, s, ErrUnknownIdempotence)
+	return enumname.Parse[Idempotence](s, idempotenceNames, ErrUnknownIdempotence)
 }
 
 // MarshalText implements encoding.TextMarshaler with the state's name, so
 // that JSON writes it as "IDEMPOTENT", not a number. An undefined value is
 // an error wrapping ErrUnknownIdempotence.
 func (i Idempotence) MarshalText() ([]byte, error) {
-	return marshalName(idempotenceNames, uint8(i), ErrUnknownIdempotence)
+	return enumname.Marshal(i, idempotenceNames, ErrUnknownIdempotence)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler with ParseIdempotence.
 // On error i is left unchanged.
 func (i *Idempotence) UnmarshalText(b []byte) error {
-	return unmarshalName(i, idempotenceNames, b, ErrUnknownIdempotence)
+	return enumname.Unmarshal(i, b, ParseIdempotence)
 }
 
 // Valid reports whether i is one of the three states.
