@@ -117,7 +117,8 @@ type Config struct {
 	// recomputed from its latency tracker. Default 1 s.
 	ThresholdRefresh time.Duration
 	// LatencyWindow is how far back a table's latency tracker looks, at
-	// least latency.MinWindow. Default: latency.DefaultWindow.
+	// least latency.MinWindow (New refuses a shorter one). Default:
+	// latency.DefaultWindow.
 	LatencyWindow time.Duration
 	// Snitch tunes the ordering of replicas by their recent latency.
 	Snitch SnitchConfig

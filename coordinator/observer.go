@@ -113,7 +113,9 @@ type HedgeEvent struct {
 	// writes.
 	Phase Phase
 	// At is when it was sent, from the start of the read (as
-	// HedgeTrace.At); Threshold is the table's read threshold at the time.
+	// HedgeTrace.At); Threshold is the table's read threshold the read
+	// loaded as it started (Trace.Threshold), in every phase: additional
+	// writes wait on the AdditionalWritePolicy threshold instead.
 	At        time.Duration
 	Threshold time.Duration
 	// Deprecated: After is At, under its old name.

@@ -126,7 +126,8 @@ var strategyNames = [...]string{DataAndDigests: "DATA_AND_DIGESTS", DigestFirst:
 
 func (s Strategy) valid() bool { return int(s) < len(strategyNames) }
 
-// String returns "DATA_AND_DIGESTS" or "DIGEST_FIRST".
+// String returns "DATA_AND_DIGESTS" or "DIGEST_FIRST" (Strategy(n) for an
+// undefined Strategy).
 func (s Strategy) String() string { return enumname.Of(s, strategyNames[:], "Strategy") }
 
 // ParseStrategy parses a strategy name as String prints it, in any ASCII
