@@ -67,8 +67,8 @@ func (c *Coordinator) countRepairs(t *table, n int64, field func(*counters) *ato
 // ForgetReplica forgets what the snitch knows of replica id (its latency
 // score, misses and request counts), which Metrics().Replicas then no
 // longer lists. Call it when a node leaves the ring for good (with
-// ring.Detector.Forget); without it, every replica the coordinator has ever
-// sent a request to stays listed. A read still running that contacted it
+// ring.Detector.Forget); without it, every replica that was ever a live
+// candidate of a read stays listed. A read still running that contacted it
 // finishes normally; the next read to contact it starts it afresh, ranked
 // as a replica never heard from, its row counting from zero with a later
 // Since (see ReplicaMetrics.Since): the rows' Repairs summed then fall

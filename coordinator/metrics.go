@@ -108,10 +108,11 @@ type TableMetrics struct {
 	DigestMismatches int64
 	// Repairs of stale replicas (one per stale replica per read): sent,
 	// and how each ended — acknowledged, failed, dropped (a full or closed
-	// ASYNC queue, or a replica forgotten, reported down, at
-	// Config.MaxAbandonedPerReplica, holding an ASYNC write given up on,
-	// timing out or slow (see RepairTimingOutError, RepairSlowError) before
-	// its queued repair's turn), or abandoned to a replica whose Apply ignored
+	// ASYNC queue, its table dropped (counted in Metrics().Total), or a
+	// replica forgotten, reported down, at Config.MaxAbandonedPerReplica,
+	// holding an ASYNC write given up on, timing out or slow (see
+	// RepairTimingOutError, RepairSlowError) before its queued repair's
+	// turn), or abandoned to a replica whose Apply ignored
 	// its context (by its ASYNC worker, a read timeout after the write's
 	// context ended, or by Close); once every repair has ended, RepairsSent is
 	// the sum of those four. RepairsTimedOut counts repairs still running when

@@ -138,9 +138,9 @@ type RepairEvent struct {
 	Mutation replica.Partition
 	// Err is nil when the replica acknowledged the repair. A dropped
 	// repair (ASYNC queue full, coordinator closed, its table dropped, or
-	// its replica forgotten, reported down, backlogged or timing out before
-	// its turn) has Dropped set, and Err ErrTableDropped if its table was
-	// dropped, a *BacklogError if its replica was backlogged (see
+	// its replica forgotten, reported down, backlogged, timing out or slow
+	// before its turn) has Dropped set, and Err ErrTableDropped if its table
+	// was dropped, a *BacklogError if its replica was backlogged (see
 	// BacklogError), a *RepairTimingOutError if a write to its replica
 	// had just timed out, a *RepairSlowError if one was running and the
 	// last took half the read timeout or more. A repair given up on (see
