@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readpath/readpath/replica"
-
 	"github.com/readpath/readpath/internal/enumname"
+	"github.com/readpath/readpath/replica"
 )
 
 // Cause says why a Detector changed its mind about a node. It is a plain
