@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/nametest"
 )
 
 func TestLevelCodesAreProtocolCodes(t *testing.T) {
@@ -115,29 +116,9 @@ func FuzzParseLevel(f *testing.F) {
 	f.Add("")
 	f.Add("ＯＮＥ")
 	f.Add("ſERIAL")
+	f.Add("quorum_serıal")
 	f.Fuzz(func(t *testing.T, s string) {
-		upper := []byte(s)
-		for i, c := range upper {
-			if 'a' <= c && c <= 'z' {
-				upper[i] = c - ('a' - 'A')
-			}
-		}
-		want, known := consistency.Level(0), false
-		for _, l := range consistency.Levels() {
-			if string(upper) == l.String() {
-				want, known = l, true
-			}
-		}
-		l, err := consistency.ParseLevel(s)
-		if !known {
-			if !errors.Is(err, consistency.ErrUnknownLevel) {
-				t.Fatalf("ParseLevel(%q) = %v, %v; want an error wrapping ErrUnknownLevel", s, l, err)
-			}
-			return
-		}
-		if err != nil || l != want {
-			t.Fatalf("ParseLevel(%q) = %v, %v; want %v", s, l, err, want)
-		}
+		nametest.Check(t, s, consistency.ParseLevel, consistency.ErrUnknownLevel, consistency.Levels()...)
 	})
 }
 

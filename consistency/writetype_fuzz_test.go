@@ -1,29 +1,21 @@
 package consistency_test
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/internal/nametest"
 )
 
-// Whatever ParseWriteType accepts is a protocol name in some ASCII letter
-// case, which prints back as that name; anything else is a typed error.
+// ParseWriteType accepts exactly a protocol name with its ASCII letters in
+// any case (no Unicode folding, such as ſ or ı for S or I, and no
+// trimming), and refuses anything else with an error wrapping
+// ErrUnknownWriteType.
 func FuzzParseWriteType(f *testing.F) {
-	for _, s := range []string{"SIMPLE", "unlogged_batch", "Batch_Log", "CDC", "", "ſIMPLE", "BATCH ", "VIEWS"} {
+	for _, s := range []string{"SIMPLE", "unlogged_batch", "Batch_Log", "CDC", "", "ſIMPLE", "sımple", "BATCH ", "VIEWS"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		w, err := consistency.ParseWriteType(s)
-		if err != nil {
-			if !errors.Is(err, consistency.ErrUnknownWriteType) {
-				t.Fatalf("%q: error %v does not wrap ErrUnknownWriteType", s, err)
-			}
-			return
-		}
-		if strings.ToUpper(s) != w.String() {
-			t.Fatalf("%q parsed as %s", s, w)
-		}
+		nametest.Check(t, s, consistency.ParseWriteType, consistency.ErrUnknownWriteType, consistency.WriteTypes()...)
 	})
 }

@@ -4,12 +4,12 @@ import (
 	"encoding"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
 	"github.com/readpath/readpath/digest"
+	"github.com/readpath/readpath/internal/nametest"
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/repair"
 )
@@ -91,7 +91,7 @@ func FuzzTextValuesRoundTrip(f *testing.F) {
 			if merr != nil {
 				t.Fatalf("%s: MarshalText of %v: %v", v.name, got, merr)
 			}
-			if v.folded && strings.ToUpper(s) != string(m) {
+			if v.folded && !nametest.EqualFold(s, string(m)) {
 				t.Fatalf("%s: %q accepted as %q, which is not its case-folded name", v.name, s, m)
 			}
 			back := v.fresh()
