@@ -47,17 +47,35 @@ func fuzzCluster(tb testing.TB) *replicatest.Cluster {
 	})
 	require.NoError(tb, err)
 	for _, k := range []string{"k0", "k1", "k2"} {
-		p := replica.NewPartition(k)
-		for i, ck := range fuzzKeys {
-			r := replica.NewRow(ck, replica.Live("a", "v", 10), replica.Live("b", "w", 10))
-			if i%3 == 2 {
-				r.Deletion = replica.DeletedAt(20, now-10)
-			}
-			p.Rows = append(p.Rows, r)
-		}
-		require.NoError(tb, cl.Seed(tbl, p))
+		require.NoError(tb, cl.Seed(tbl, fuzzPartition(k)))
 	}
 	return cl
+}
+
+// fuzzPartition is the partition of key k that fuzzCluster seeds.
+func fuzzPartition(k string) replica.Partition {
+	p := replica.NewPartition(k)
+	for i, ck := range fuzzKeys {
+		r := replica.NewRow(ck, replica.Live("a", "v", 10), replica.Live("b", "w", 10))
+		if i%3 == 2 {
+			r.Deletion = replica.DeletedAt(20, now-10)
+		}
+		p.Rows = append(p.Rows, r)
+	}
+	return p
+}
+
+// respondedView is what a client sees of a read of stored with q and
+// columns, in a page of pageSize (0 for unpaged) at now: the view of what
+// the replica package answers, an oracle independent of the coordinator.
+func respondedView(t *testing.T, stored replica.Partition, q replica.Query, columns []string, pageSize int) replica.View {
+	if pageSize > 0 && (q.Limit == 0 || pageSize < q.Limit) {
+		q.Limit = pageSize
+	}
+	cmd := replica.Command{Table: tbl, Key: stored.Key, Query: q, Columns: columns, NowInSec: now}
+	resp, err := cmd.Respond(stored)
+	require.NoError(t, err)
+	return resp.Partition.Visible(now)
 }
 
 // fuzzQuery draws a query, its column selection and a page size from shape.
