@@ -1,7 +1,9 @@
 package coordinator_test
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -133,12 +135,16 @@ func fedBack(t *testing.T, req coordinator.Request, state []byte, how uint8, dat
 // or forged, and pages on from it: each read either fails with
 // ErrInvalidRequest or returns only rows of the query, after the forged
 // row, in the query's order, each page within its page size, and all the
-// pages within the query's limit when a page size makes it a total.
+// pages within the query's limit when a page size makes it a total. Fed
+// back unchanged, the state makes the first page and the rest the rows of
+// the query read unpaged (with no limit when a page size does not make it
+// a total).
 func FuzzPagingStateFedBack(f *testing.F) {
 	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3, 8 | 32 | 64 | 256 | 2} {
 		for how := range uint8(4) {
 			f.Add(shape, how, []byte("b"))
 		}
+		f.Add(shape, uint8(1), []byte{}) // the state unchanged
 	}
 	f.Add(uint16(8|64), uint8(6), []byte("c\x00"))
 	f.Fuzz(func(t *testing.T, shape uint16, how uint8, data []byte) {
@@ -148,23 +154,37 @@ func FuzzPagingStateFedBack(f *testing.F) {
 				PageSize: pageSize, NowInSec: now}
 			first, err := c.Read(context.Background(), req)
 			require.NoError(t, err)
-			pageOnFrom(t, c, req, fedBack(t, req, first.PagingState, how, data))
+			from := fedBack(t, req, first.PagingState, how, data)
+			rest := pageOnFrom(t, c, req, from)
+			if first.PagingState != nil && bytes.Equal(from.state, first.PagingState) {
+				got := append(inQueryOrder(first, q), rest...)
+				all := q // without a page size the limit is a page's, not a total
+				if pageSize == 0 {
+					all.Limit = 0
+				}
+				want := respondedView(t, fuzzPartition(req.Key), all, columns, 0).Rows
+				if q.Reversed {
+					slices.Reverse(want)
+				}
+				require.True(t, slices.EqualFunc(want, got, replica.ViewRow.Equal), "pages %v, unpaged %v", got, want)
+			}
 		})
 	})
 }
 
 // pageOnFrom reads req and the pages after it, checking what
-// FuzzPagingStateFedBack promises.
-func pageOnFrom(t *testing.T, c *coordinator.Coordinator, req coordinator.Request, from fed) {
+// FuzzPagingStateFedBack promises, and returns the rows they show.
+func pageOnFrom(t *testing.T, c *coordinator.Coordinator, req coordinator.Request, from fed) []replica.ViewRow {
 	q, total, last, after := req.Query, 0, from.last, from.after
 	req.PagingState = from.state
+	var shown []replica.ViewRow
 	for page := 0; ; page++ {
 		require.Less(t, page, 2*len(fuzzKeys), "paging does not end")
 		res, err := c.Read(context.Background(), req)
 		if err != nil {
 			require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
 			require.Zero(t, page, "a state the coordinator made was refused")
-			return
+			return nil
 		}
 		require.False(t, from.foreign && page == 0, "a state of another query was accepted")
 		require.NoError(t, res.Partition.Validate())
@@ -178,8 +198,9 @@ func pageOnFrom(t *testing.T, c *coordinator.Coordinator, req coordinator.Reques
 		if total += rows; req.PageSize > 0 && q.Limit > 0 {
 			require.LessOrEqual(t, total, q.Limit, "rows over the pages past the limit")
 		}
+		shown = append(shown, inQueryOrder(res, q)...)
 		if last, after = res.Partition.LastClustering(q); !after || res.PagingState == nil {
-			return
+			return shown
 		}
 		req.PagingState = res.PagingState
 	}
