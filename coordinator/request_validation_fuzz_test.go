@@ -19,7 +19,8 @@ import (
 // no local datacenter configured, a negative read time or page size, an
 // invalid query, a paging state that does not decode or resume this read);
 // a table never seeded reads as empty; and a usable read returns a valid partition of the
-// query, within its limit and page size, at the read time asked for.
+// query, within its limit and page size, at the read time asked for, and,
+// read from its start, the rows the seeded partition holds under it.
 func FuzzRequestValidation(f *testing.F) {
 	f.Add(uint8(0), uint8(4), []byte{1, 1, 3, 5}, uint16(8), int64(0), int64(now), []byte{})
 	f.Add(uint8(1), uint8(5), []byte{}, uint16(3|8<<4), int64(2), int64(0), []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
@@ -27,6 +28,7 @@ func FuzzRequestValidation(f *testing.F) {
 	f.Add(uint8(3), uint8(0), []byte{6, 1, 3, 2}, uint16(1<<9), int64(1), int64(now), []byte{2})
 	f.Add(uint8(0), uint8(8), []byte{}, uint16(0), int64(0), int64(now), []byte{})
 	f.Add(uint8(0), uint8(42), []byte{}, uint16(0), int64(0), int64(now), []byte{})
+	f.Add(uint8(0), uint8(4), []byte{}, uint16(0x106), int64(0), int64(now), []byte{}) // every row
 	f.Fuzz(func(t *testing.T, target, level uint8, sliceBytes []byte, shape uint16, pageSize, nowInSec int64, state []byte) {
 		var slices []replica.Slice
 		for i := 0; i+3 < len(sliceBytes) && len(slices) < 3; i += 4 {
@@ -101,5 +103,26 @@ func FuzzRequestValidation(f *testing.F) {
 		if q.Limit > 0 && rows > q.Limit || req.PageSize > 0 && rows > req.PageSize {
 			t.Fatalf("%d live rows, limit %d, page size %d", rows, q.Limit, req.PageSize)
 		}
+		if len(state) == 0 && req.Table == tbl {
+			requireSeededRows(t, req, res)
+		}
 	})
+}
+
+// requireSeededRows checks that res, read by req from the start of a
+// partition fuzzCluster seeded, shows what the replica package answers
+// from it under req's query, columns and page size at res's time.
+func requireSeededRows(t *testing.T, req coordinator.Request, res coordinator.Result) {
+	q := req.Query
+	if req.PageSize > 0 && (q.Limit == 0 || req.PageSize < q.Limit) {
+		q.Limit = req.PageSize
+	}
+	cmd := replica.Command{Table: req.Table, Key: req.Key, Query: q, Columns: req.Columns, NowInSec: res.NowInSec}
+	want, err := cmd.Respond(fuzzPartition(req.Key))
+	if err != nil {
+		t.Fatalf("Respond(%+v): %v", cmd, err)
+	}
+	if got := res.Partition.Visible(res.NowInSec); !got.Equal(want.Partition.Visible(res.NowInSec)) {
+		t.Fatalf("Read(%+v) shows %v, want %v", req, got, want.Partition.Visible(res.NowInSec))
+	}
 }
