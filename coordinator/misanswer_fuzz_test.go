@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -28,7 +29,8 @@ import (
 // by its deadline however the replicas stall, with nothing left running,
 // either failing with a typed error whose reasons name only bad replicas,
 // or with a valid result of the query; no repair write is malformed or
-// outside the query or its columns.
+// outside the query or its columns. With a program too short to act, at
+// ALL, the pages of a Read show the replicas' merged rows exactly.
 func FuzzMisansweringReplicas(f *testing.F) {
 	for act := range byte(12) {
 		for _, setup := range []uint32{0, 1 | 1<<7 | 8<<10, 2 | 4 | 2<<7 | 9<<10, 1 | 3<<5 | 4<<7 | 26<<10} {
@@ -45,9 +47,13 @@ func FuzzMisansweringReplicas(f *testing.F) {
 			f.Add(setup|shape<<10, []byte{0, 1, 0, 0, 2, 3})
 		}
 	}
+	for _, shape := range honestShapes {
+		f.Add(2|shape<<10, []byte{})
+		f.Add(2|4|shape<<10, []byte{7})
+	}
 	f.Fuzz(func(t *testing.T, setup uint32, prog []byte) {
 		synctest.Test(t, func(t *testing.T) {
-			readThrough(t, setup, stalls(prog), func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
+			readThrough(t, setup, stalls(prog), len(prog) < 2, func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica {
 				m := misanswer{Replica: r, at: at, check: check}
 				if bad {
 					m.prog = prog
@@ -57,6 +63,10 @@ func FuzzMisansweringReplicas(f *testing.F) {
 		})
 	})
 }
+
+// honestShapes are queries, column selections and page sizes (see
+// fuzzQuery) the seeds read at ALL from honest replicas.
+var honestShapes = []uint32{0, 8 | 64, 4 | 64, 3 | 8 | 128, 1 | 4 | 16 | 64, 32 | 256 | 64}
 
 // stalls reports whether prog has a replica wait for its context's end
 // (action 9) or sleep (action 10).
@@ -78,8 +88,10 @@ const readTimeout = 5 * time.Second
 // its requests and the check of its repair writes, and checks the read.
 // Unless the replicas stall, the reads end in milliseconds of fake time:
 // half the read timeout is a hedge's delay before the table has latency
-// samples, so a read that took it waited on a lost answer.
-func readThrough(t *testing.T, setup uint32, stall bool, wrap func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica) {
+// samples, so a read that took it waited on a lost answer. When every
+// replica is honest, a Read at ALL must show, over its pages, exactly the
+// merged rows of all three under the query.
+func readThrough(t *testing.T, setup uint32, stall, honest bool, wrap func(r replica.Replica, bad bool, at *atomic.Int64, check *writeCheck) replica.Replica) {
 	cl := divergedCluster(t)
 	check := &writeCheck{keys: map[string]bool{key: true, otherKey: true}}
 	bad, steps := map[string]bool{}, map[string]*atomic.Int64{}
@@ -110,8 +122,13 @@ func readThrough(t *testing.T, setup uint32, stall bool, wrap func(r replica.Rep
 		readManyMisanswered(t, c, bad, coordinator.ManyRequest{Table: tbl, Keys: []string{key, otherKey}, Level: level,
 			Query: q, Columns: columns, PageSize: pageSize, Limit: int(setup>>27) % 4, NowInSec: now})
 	} else {
-		readPagesMisanswered(t, c, bad, coordinator.Request{Table: tbl, Key: key, Level: level, Query: q,
+		shown, err := readPagesMisanswered(t, c, bad, coordinator.Request{Table: tbl, Key: key, Level: level, Query: q,
 			Columns: columns, PageSize: pageSize, NowInSec: now})
+		if honest && level == consistency.All {
+			require.NoError(t, err)
+			want := mergedRows(t, q, columns, pageSize)
+			require.True(t, slices.EqualFunc(want, shown, replica.ViewRow.Equal), "pages %v, merged %v", shown, want)
+		}
 	}
 	require.True(t, stall || time.Since(start) < readTimeout/2, "reads from replicas that never stall took %v", time.Since(start))
 	c.Close()
@@ -130,8 +147,12 @@ func requireWithinTimeout(t *testing.T, start time.Time, n int) {
 // otherKey is a partition no replica holds, read with key by ReadMany.
 const otherKey = "k2"
 
-// readPagesMisanswered reads req page by page, checking each page.
-func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[string]bool, req coordinator.Request) {
+// readPagesMisanswered reads req page by page, checking each page, and
+// returns the rows the pages show, in the query's order, and the error
+// that ended them.
+func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[string]bool,
+	req coordinator.Request) ([]replica.ViewRow, error) {
+	var shown []replica.ViewRow
 	for page := 0; ; page++ {
 		require.Less(t, page, 2*len(fuzzKeys), "paging does not end")
 		start := time.Now()
@@ -139,13 +160,36 @@ func readPagesMisanswered(t *testing.T, c *coordinator.Coordinator, bad map[stri
 		requireWithinTimeout(t, start, 1)
 		if err != nil {
 			requireNamesBad(t, err, bad)
-			return
+			return shown, err
 		}
 		requireValidPage(t, req.Key, req.Query, req.Columns, req.PageSize, res)
+		shown = append(shown, inQueryOrder(res, req.Query)...)
 		if req.PagingState = res.PagingState; req.PagingState == nil {
-			return
+			return shown, nil
 		}
 	}
+}
+
+// mergedRows are the rows a client sees of divergedCluster's three
+// versions merged, read with q and columns in pages of pageSize to the
+// end, in q's order: the limit is a total only when a page size is set.
+func mergedRows(t *testing.T, q replica.Query, columns []string, pageSize int) []replica.ViewRow {
+	versions := divergedVersions()
+	merged, err := repair.Merge(versions[A], versions[B], versions[C])
+	require.NoError(t, err)
+	if pageSize == 0 {
+		q.Limit = 0
+	}
+	resp, err := replica.Command{Table: tbl, Key: key, Query: q, Columns: columns, NowInSec: now}.Respond(merged)
+	require.NoError(t, err)
+	rows := resp.Partition.Visible(now).Rows
+	if len(rows) == 1 && rows[0].Static && !q.SelectsAllRows() {
+		rows = nil
+	}
+	if q.Reversed {
+		slices.Reverse(rows)
+	}
+	return rows
 }
 
 // readManyMisanswered reads req page by page, checking each key's result.
@@ -240,6 +284,15 @@ func divergedCluster(t *testing.T) *replicatest.Cluster {
 	})
 	require.NoError(t, err)
 	require.NoError(t, cl.Pin(tbl, key, A, B, C))
+	for id, p := range divergedVersions() {
+		require.NoError(t, cl.SeedOn(tbl, p, id))
+	}
+	return cl
+}
+
+// divergedVersions are the versions of key divergedCluster seeds on A, B
+// and C.
+func divergedVersions() map[string]replica.Partition {
 	a, b := replica.NewPartition(key), replica.NewPartition(key)
 	for i, ck := range fuzzKeys {
 		a.Rows = append(a.Rows, replica.NewRow(ck, replica.Live("a", "v", 10), replica.Live("b", "w", 10)))
@@ -250,8 +303,5 @@ func divergedCluster(t *testing.T) *replicatest.Cluster {
 	b = b.WithRangeTombstones(replica.NewRangeTombstone(replica.StartAt("d"), replica.EndAt("e"), replica.DeletedAt(25, now-10)))
 	c := replica.NewPartition(key, replica.NewRow("c", replica.Expiring("a", "gone", 40, 10, now)),
 		replica.NewRow("f", replica.Live("b", "late", 50))).WithStatic(replica.Live("s", "static", 30))
-	for id, p := range map[string]replica.Partition{A: a, B: b, C: c} {
-		require.NoError(t, cl.SeedOn(tbl, p, id))
-	}
-	return cl
+	return map[string]replica.Partition{A: a, B: b, C: c}
 }
