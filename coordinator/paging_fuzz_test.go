@@ -209,12 +209,16 @@ func pageOnFrom(t *testing.T, c *coordinator.Coordinator, req coordinator.Reques
 // FuzzManyPagingStateFedBack does for ReadMany what FuzzPagingStateFedBack
 // does for Read: the state Next hands out, mutated or forged, either makes
 // ReadMany fail with ErrInvalidRequest or reads only rows of the query,
-// within the page size and the per-partition limit.
+// within the page size and the per-partition limit. Fed back unchanged, the
+// state makes the pages, followed with Next to the end, show each key's
+// rows under the query in key order, up to the limit when pages have a size.
 func FuzzManyPagingStateFedBack(f *testing.F) {
 	for _, shape := range []uint16{0, 8, 8 | 4, 16 | 64, 24 | 128 | 2, 8 | 32 | 3, 8 | 32 | 64 | 256 | 2} {
 		for how := range uint8(4) {
 			f.Add(shape, uint8(3), how, []byte("b"))
 		}
+		f.Add(shape, uint8(3), uint8(1), []byte{}) // the state unchanged
+		f.Add(shape, uint8(0), uint8(1), []byte{})
 	}
 	f.Fuzz(func(t *testing.T, shape uint16, limit, how uint8, data []byte) {
 		readsAtOnce(t, overFuzzCluster, func(t *testing.T, c *coordinator.Coordinator) {
@@ -236,14 +240,48 @@ func readManyFedBack(t *testing.T, c *coordinator.Coordinator, shape uint16, lim
 	}
 	from := fedBack(t, coordinator.Request{Table: tbl, Key: next.Keys[0], Query: q, Columns: columns},
 		next.PagingState, how, data)
+	unchanged := ok && bytes.Equal(from.state, next.PagingState)
 	next.PagingState = from.state
-	res, err = c.ReadMany(context.Background(), next)
-	if err != nil {
-		require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
-		return
+	shown := manyPageShows(res, q)
+	for page := 0; ; page++ {
+		require.Less(t, page, 4*len(fuzzKeys), "paging does not end")
+		res, err = c.ReadMany(context.Background(), next)
+		if err != nil {
+			require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
+			require.Zero(t, page, "a state the coordinator made was refused")
+			return
+		}
+		require.False(t, from.foreign && page == 0, "a state of another query was accepted")
+		requireManyPage(t, next, res, from.last, from.after && page == 0)
+		if shown = append(shown, manyPageShows(res, q)...); !unchanged {
+			return
+		}
+		if next, ok = next.Next(res); !ok {
+			break
+		}
 	}
-	require.False(t, from.foreign, "a state of another query was accepted")
-	requireManyPage(t, next, res, from.last, from.after)
+	var want []replica.ViewRow
+	for _, k := range req.Keys {
+		rows := respondedView(t, fuzzPartition(k), q, columns, 0).Rows
+		if q.Reversed {
+			slices.Reverse(rows)
+		}
+		want = append(want, rows...)
+	}
+	if req.PageSize > 0 && req.Limit > 0 && len(want) > req.Limit {
+		want = want[:req.Limit]
+	}
+	require.True(t, slices.EqualFunc(want, shown, replica.ViewRow.Equal), "pages %v, want %v", shown, want)
+}
+
+// manyPageShows are the rows a page of ReadMany shows, key by key, each key's
+// in q's order.
+func manyPageShows(res []coordinator.KeyResult, q replica.Query) []replica.ViewRow {
+	var rows []replica.ViewRow
+	for _, kr := range res {
+		rows = append(rows, inQueryOrder(kr.Result, q)...)
+	}
+	return rows
 }
 
 // requireManyPage checks one page of ReadMany read by req from a state
