@@ -10,13 +10,12 @@ import (
 
 // runShape is the shape of one measured run, which the model repeats: a
 // warm-up of warmUp reads, then measured latencies (reads, or requests of
-// model.fanout reads). threshold is the median speculative-retry threshold
-// the measured reads ran with, for a policy that follows latency; 0 when
-// not known.
+// model.fanout reads). thresholds are the speculative-retry thresholds the
+// measured reads ran with, in the order they ended; empty when not known.
 type runShape struct {
-	warmUp    int
-	measured  int
-	threshold time.Duration
+	warmUp     int
+	measured   int
+	thresholds []time.Duration
 }
 
 // figures are a model's results under one policy.
@@ -42,17 +41,17 @@ const (
 // Every policy of a scenario draws from the same random stream, so that
 // their differences are the policies', not the draws'.
 func (m *model) evaluate(p latency.SpeculativeRetry, shape runShape, seed uint64) figures {
-	h := m.plan(p, shape.threshold, seed)
+	s := m.schedule(p, shape, seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var lat []time.Duration
 	var reads, hedges, requests int
 	for len(lat) < idealLatencies && reads < idealReads {
 		run := m.newRun(rng)
 		for range shape.warmUp {
-			run.read(h)
+			run.read(s.warmUp)
 		}
-		for range shape.measured {
-			d, t := run.request(h)
+		for i := range shape.measured {
+			d, t := run.request(s.at(i))
 			lat = append(lat, d)
 			reads, hedges, requests = reads+t.reads, hedges+t.hedges, requests+t.requests
 		}
@@ -83,17 +82,57 @@ func (r *modelRun) request(h hedgePlan) (time.Duration, tally) {
 	return longest, t
 }
 
-// plan turns policy p into when the model's reads hedge. A policy that
-// follows latency hedges at learned, the threshold the run's reads ran
-// with, when it is known. The coordinator takes its first value from the
-// first ⌈2/(1−p)⌉ reads and refreshes it from a window that still holds
-// them, so in a run of a few thousand reads it stays near that first
-// estimate, which depends on the draws: 10 ms in one gc-pauses run and
-// 60 ms in another where the settled 99th percentile is 76 ms. Otherwise a
-// percentile is taken of the model's own first-round latency without
-// hedging, where the threshold settles in a long run: it records a hedged
-// read's first round at more than the threshold, so hedging leaves the
-// share of reads below the threshold unchanged.
+// hedgeSchedule is when the model's reads hedge: the warm-up's reads at
+// warmUp, measured request i at measured[i], or at warmUp when measured is
+// nil.
+type hedgeSchedule struct {
+	warmUp   hedgePlan
+	measured []hedgePlan
+}
+
+func (s hedgeSchedule) at(i int) hedgePlan {
+	if s.measured == nil {
+		return s.warmUp
+	}
+	return s.measured[i]
+}
+
+// schedule turns policy p into when the model's reads hedge. A policy
+// that follows latency hedges as the run's reads did, when their
+// thresholds are known: measured request i at the threshold of the run's
+// read at the same place in its order, the warm-up at the first. The
+// coordinator takes its first value from the first ⌈2/(1−p)⌉ reads and
+// refreshes it from a window that still holds them, so in a run of a few
+// thousand reads it mostly stays near that first estimate, which depends
+// on the draws and on the order concurrent reads end in: 10 ms in one
+// gc-pauses run and 60 ms in another of the same seed, where the settled
+// 99th percentile is 76 ms; and when it moves during the run, reads before
+// and after hedge at different thresholds, which no single value stands
+// for (the median did not: found by CI). Without thresholds a percentile
+// is taken of the model's own first-round latency without hedging, where
+// the threshold settles in a long run: it records a hedged read's first
+// round at more than the threshold, so hedging leaves the share of reads
+// below the threshold unchanged.
+func (m *model) schedule(p latency.SpeculativeRetry, shape runShape, seed uint64) hedgeSchedule {
+	thr := shape.thresholds
+	if !followsLatency(p) || len(thr) == 0 || shape.measured == 0 {
+		return hedgeSchedule{warmUp: m.plan(p, 0, seed)}
+	}
+	s := hedgeSchedule{warmUp: m.plan(p, thr[0], seed), measured: make([]hedgePlan, shape.measured)}
+	for i := range s.measured {
+		s.measured[i] = m.plan(p, thr[i*len(thr)/shape.measured], seed)
+	}
+	return s
+}
+
+func followsLatency(p latency.SpeculativeRetry) bool {
+	k := p.Kind()
+	return k == latency.KindPercentile || k == latency.KindMin || k == latency.KindMax
+}
+
+// plan turns policy p into when a read hedges: a policy that follows
+// latency at learned when it is more than 0, otherwise at its percentile
+// of the model's first round (see schedule).
 func (m *model) plan(p latency.SpeculativeRetry, learned time.Duration, seed uint64) hedgePlan {
 	var after time.Duration
 	switch k := p.Kind(); {

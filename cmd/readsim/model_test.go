@@ -202,3 +202,26 @@ func TestNearestRank(t *testing.T) {
 	}
 	assert.Zero(t, nearestRank(nil, 0.5))
 }
+
+// A percentile policy whose threshold moved during the run is modelled
+// read by read, as the run's reads hedged: with 90 % of reads at 10 ms and
+// the last 10 % at 200 ms, where no read is still waiting, a tenth of the
+// paused reads take 101 ms (0.2 % of reads: the p99.9), where a single
+// threshold (10 ms, their median) would have rescued them all. However
+// many thresholds the run recorded, each stands for its share of reads.
+func TestModelFollowsTheThresholdsTheRunRanWith(t *testing.T) {
+	for _, recorded := range []int{10, 1000, 4000} {
+		thresholds := make([]time.Duration, recorded)
+		for i := range thresholds {
+			thresholds[i] = 10 * ms1
+			if i >= recorded*9/10 {
+				thresholds[i] = 200 * ms1
+			}
+		}
+		m := twoPoint()
+		f := m.evaluate(policy(t, "99p"), runShape{warmUp: 100, measured: 1000, thresholds: thresholds}, 1)
+		assert.Equal(t, 11*ms1, f.p99, "%d thresholds", recorded)
+		assert.Equal(t, 101*ms1, f.p999, "%d thresholds", recorded)
+		assert.InDelta(t, 0.9*0.0199, f.hedgesPerRead, 0.002, "%d thresholds", recorded)
+	}
+}

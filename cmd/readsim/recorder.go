@@ -41,16 +41,6 @@ func (r *recorder) recordCorrected(d, interval time.Duration) {
 	r.h.RecordCorrectedValue(micros(d), interval.Microseconds())
 }
 
-// median returns the median recorded, 0 when none was.
-func (r *recorder) median() time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.h.TotalCount() == 0 {
-		return 0
-	}
-	return time.Duration(r.h.ValueAtQuantile(50)) * time.Microsecond
-}
-
 // quantileMS returns the q-th percentile (0-100) in milliseconds.
 func (r *recorder) quantileMS(q float64) float64 {
 	r.mu.Lock()

@@ -83,13 +83,13 @@ func runJob(j job, o options) (outcome, error) {
 	before := c.Metrics().Total
 	w.errors.Store(0)
 	lat := newRecorder()
-	w.thresholds = newRecorder()
+	w.thresholds = &thresholdLog{}
 	end := o.meter()
 	w.run(w.measured(), lat)
 	t := end()
 	t.IdleLateP99 = idle
 	out := outcome{job: j, lat: lat, metrics: since(c.Metrics().Total, before), errors: w.errors.Load(), timing: t,
-		shape: runShape{warmUp: warm, measured: w.measured(), threshold: w.thresholds.median()}}
+		shape: runShape{warmUp: warm, measured: w.measured(), thresholds: w.thresholds.list()}}
 	if j.s.midRun != nil {
 		out.changedReplicaReads = cl.Replicas()[0].Stats().Reads - changed
 	}

@@ -23,7 +23,7 @@ type workload struct {
 	lat     *recorder // nil while warming up
 	// thresholds records the threshold each measured read ran with, when
 	// its policy speculates; nil while warming up.
-	thresholds *recorder
+	thresholds *thresholdLog
 	errors     atomic.Int64
 	phase      uint64 // seeds each phase's random choices apart
 }
@@ -130,7 +130,7 @@ func (w *workload) record(d time.Duration) {
 // ranWith records the threshold a measured read ran with.
 func (w *workload) ranWith(tr coordinator.Trace) {
 	if w.thresholds != nil && tr.Speculate && tr.Threshold > 0 {
-		w.thresholds.record(tr.Threshold)
+		w.thresholds.add(tr.Threshold)
 	}
 }
 
