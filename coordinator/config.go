@@ -371,6 +371,11 @@ func (b HedgeBudget) budgetError(err error) error {
 		return configError("%s = %v allows less than one speculative action in a Window of %v, so none: raise it or the Window, or set it negative for no floor",
 			field, b.MinPerSecond, b.Window)
 	}
+	if field == "HedgeBudget.MinPerSecond" && b.MinPerSecond*b.Window.Seconds() > 1<<30 {
+		// retry's reason counts attempts, a retry's word for them.
+		return configError("%s = %v allows more than 2^30 speculative actions in a Window of %v, more than the budget counts",
+			field, b.MinPerSecond, b.Window)
+	}
 	return configError("%s = %v: %s", field, ce.Value, ce.Reason)
 }
 

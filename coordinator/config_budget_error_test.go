@@ -33,4 +33,10 @@ func TestHedgeBudgetRefusalNamesItsOwnFields(t *testing.T) {
 	_, err = coordinator.New(coordinator.Config{Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Window: 2 * time.Hour}})
 	require.ErrorIs(t, err, coordinator.ErrInvalidConfig)
 	assert.Contains(t, err.Error(), "HedgeBudget.Window = 2h0m0s: must be at most 1h")
+
+	huge := coordinator.HedgeBudget{Window: time.Second, MinPerSecond: 1 << 31}
+	_, err = coordinator.New(coordinator.Config{Locator: nowhere, HedgeBudget: huge})
+	require.ErrorIs(t, err, coordinator.ErrInvalidConfig)
+	assert.Contains(t, err.Error(), "HedgeBudget.MinPerSecond = 2.147483648e+09 allows more than 2^30 speculative actions in a Window of 1s")
+	assert.NotContains(t, err.Error(), "attempts", "retry's word")
 }
