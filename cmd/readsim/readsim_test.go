@@ -100,13 +100,23 @@ func checkIdeals(t *testing.T, rows []map[string]any) {
 		assert.InDelta(t, r["p99_ms"].(float64)/ideal["p99_ms"].(float64), r["p99_vs_ideal"], 0.006)
 		assert.InDelta(t, r["p50_ms"].(float64)/ideal["p50_ms"].(float64), r["p50_vs_ideal"], 0.006)
 	}
-	never, hedged := find(t, rows, "gc-pauses", "NEVER")["ideal"].(map[string]any), find(t, rows, "gc-pauses", "95p")["ideal"].(map[string]any)
 	// The model's own gc-pauses figures, as the project's simulation
 	// target states them: a percentile policy cuts p99 by 10x or more with at
-	// most 6 % extra replica reads.
-	assert.Less(t, hedged["p99_ms"].(float64)*10, never["p99_ms"].(float64))
-	assert.Less(t, hedged["extra_load"].(float64), 0.06)
-	assert.Zero(t, never["extra_load"])
+	// most 6 % extra replica reads. Taken from the model itself, hedging at
+	// its own percentile: the rows' ideals hedge at the thresholds the run's
+	// reads ran with, which the order concurrent reads end in moves from run
+	// to run (95p's 4.1–5.1 ms in 66 -quick runs, the ideal's p99 6.6–7.2
+	// ms), and at 5.75 ms the ideal's p99 is 7.8 ms, over a tenth of NEVER's.
+	s, err := scenarioNamed("gc-pauses")
+	require.NoError(t, err)
+	m, ok := modelOf(s, 1)
+	require.True(t, ok)
+	quick := runShape{warmUp: 250, measured: 1000} // -quick: 1,000 reads after at least 250
+	never, hedged := m.evaluate(latency.Never(), quick, 1), m.evaluate(policy(t, "95p"), quick, 1)
+	assert.Less(t, hedged.p99*10, never.p99)
+	assert.Less(t, hedged.hedgesPerRead/never.requestsPerRead, 0.06)
+	assert.Zero(t, never.hedgesPerRead)
+	assert.Zero(t, find(t, rows, "gc-pauses", "NEVER")["ideal"].(map[string]any)["extra_load"])
 }
 
 // fixedMeter is a meter that reports late as every measurement's
