@@ -31,7 +31,12 @@ func disagreeing(t *testing.T, keys ...string) *coordinator.Coordinator {
 // disagreeingRows is disagreeing with rows[k] rows for key k.
 func disagreeingRows(t *testing.T, sizes map[string]int) *coordinator.Coordinator {
 	t.Helper()
-	return staleCoordinator(t, func(i int) []replica.Partition {
+	return staleCoordinator(t, disagreeingSeed(sizes))
+}
+
+// disagreeingSeed is what disagreeingRows seeds replica i with.
+func disagreeingSeed(sizes map[string]int) func(i int) []replica.Partition {
+	return func(i int) []replica.Partition {
 		var ps []replica.Partition
 		for k, n := range sizes {
 			rows := make([]replica.Row, n)
@@ -49,7 +54,7 @@ func disagreeingRows(t *testing.T, sizes map[string]int) *coordinator.Coordinato
 			ps = append(ps, replica.NewPartition(k, rows...))
 		}
 		return ps
-	})
+	}
 }
 
 // staleCoordinator returns a coordinator over three replicas that stay
