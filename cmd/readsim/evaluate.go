@@ -41,11 +41,22 @@ const (
 // Every policy of a scenario draws from the same random stream, so that
 // their differences are the policies', not the draws'.
 func (m *model) evaluate(p latency.SpeculativeRetry, shape runShape, seed uint64) figures {
+	lat, t := m.latencies(p, shape, seed)
+	return figures{
+		p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), p999: nearestRank(lat, 0.999),
+		hedgesPerRead:   float64(t.hedges) / float64(t.reads),
+		requestsPerRead: float64(t.requests) / float64(t.reads),
+	}
+}
+
+// latencies are evaluate's measured latencies, sorted, and what their
+// reads sent.
+func (m *model) latencies(p latency.SpeculativeRetry, shape runShape, seed uint64) ([]time.Duration, tally) {
 	s := m.schedule(p, shape, seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var lat []time.Duration
-	var reads, hedges, requests int
-	for len(lat) < idealLatencies && reads < idealReads {
+	var sum tally
+	for len(lat) < idealLatencies && sum.reads < idealReads {
 		run := m.newRun(rng)
 		for range shape.warmUp {
 			run.read(s.warmUp)
@@ -53,15 +64,11 @@ func (m *model) evaluate(p latency.SpeculativeRetry, shape runShape, seed uint64
 		for i := range shape.measured {
 			d, t := run.request(s.at(i))
 			lat = append(lat, d)
-			reads, hedges, requests = reads+t.reads, hedges+t.hedges, requests+t.requests
+			sum = tally{sum.reads + t.reads, sum.hedges + t.hedges, sum.requests + t.requests}
 		}
 	}
 	slices.Sort(lat)
-	return figures{
-		p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), p999: nearestRank(lat, 0.999),
-		hedgesPerRead:   float64(hedges) / float64(reads),
-		requestsPerRead: float64(requests) / float64(reads),
-	}
+	return lat, sum
 }
 
 // tally counts what one request's reads sent.
@@ -101,18 +108,17 @@ func (s hedgeSchedule) at(i int) hedgePlan {
 // that follows latency hedges as the run's reads did, when their
 // thresholds are known: measured request i at the threshold of the run's
 // read at the same place in its order, the warm-up at the first. The
-// coordinator takes its first value from the first ⌈2/(1−p)⌉ reads and
-// refreshes it from a window that still holds them, so in a run of a few
-// thousand reads it mostly stays near that first estimate, which depends
-// on the draws and on the order concurrent reads end in: 10 ms in one
-// gc-pauses run and 60 ms in another of the same seed, where the settled
-// 99th percentile is 76 ms; and when it moves during the run, reads before
-// and after hedge at different thresholds, which no single value stands
-// for (the median did not: found by CI). Without thresholds a percentile
-// is taken of the model's own first-round latency without hedging, where
-// the threshold settles in a long run: it records a hedged read's first
-// round at more than the threshold, so hedging leaves the share of reads
-// below the threshold unchanged.
+// coordinator's threshold in a run of a few thousand reads depends on the
+// draws and on the order concurrent reads end in, which a bubble does not
+// fix: a gc-pauses 99p threshold sits at the edge of the pauses, near 10
+// ms in one run of a seed and 60 ms in another (the settled 99th
+// percentile is 76 ms), and in one run went 61, 9, 61, then 14 ms from one
+// refresh to the next, its window holding more reads each time: no single
+// value stands for such a run. Without thresholds a percentile is taken
+// of the model's own first-round latency without hedging, where the
+// threshold settles in a long run: it records a hedged read's first round
+// at more than the threshold, so hedging leaves the share of reads below
+// the threshold unchanged.
 func (m *model) schedule(p latency.SpeculativeRetry, shape runShape, seed uint64) hedgeSchedule {
 	thr := shape.thresholds
 	if !followsLatency(p) || len(thr) == 0 || shape.measured == 0 {
