@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -21,6 +22,10 @@ type runShape struct {
 // figures are a model's results under one policy.
 type figures struct {
 	p50, p99, p999 time.Duration
+	// p50Range and p99Range are where the p50 and p99 of a sample of the
+	// run's size, drawn from the model, fall 19 times in 20 (see
+	// sampleRange).
+	p50Range, p99Range [2]time.Duration
 	// hedgesPerRead and requestsPerRead count speculative requests, and
 	// data and digest requests in all, per partition read.
 	hedgesPerRead, requestsPerRead float64
@@ -44,6 +49,8 @@ func (m *model) evaluate(p latency.SpeculativeRetry, shape runShape, seed uint64
 	lat, t := m.latencies(p, shape, seed)
 	return figures{
 		p50: nearestRank(lat, 0.5), p99: nearestRank(lat, 0.99), p999: nearestRank(lat, 0.999),
+		p50Range:        sampleRange(lat, 0.5, shape.measured),
+		p99Range:        sampleRange(lat, 0.99, shape.measured),
 		hedgesPerRead:   float64(t.hedges) / float64(t.reads),
 		requestsPerRead: float64(t.requests) / float64(t.reads),
 	}
@@ -183,4 +190,15 @@ func nearestRank(sorted []time.Duration, q float64) time.Duration {
 	}
 	rank := int(q*float64(len(sorted)) + 0.5)
 	return sorted[min(max(rank, 1), len(sorted))-1]
+}
+
+// sampleRange is where the q-th quantile of n latencies drawn from sorted
+// falls 19 times in 20: the latencies at the ranks two standard deviations
+// of a sample quantile's rank either side of q. Where the model's
+// latencies have a gap at q (gc-pauses' healthy reads end near 15 ms and
+// its paused ones start at 50), its ends are far apart, and a run with no
+// overhead at all can have its percentile on either side of the gap.
+func sampleRange(sorted []time.Duration, q float64, n int) [2]time.Duration {
+	sd := math.Sqrt(q * (1 - q) / float64(max(n, 1)))
+	return [2]time.Duration{nearestRank(sorted, max(q-2*sd, 0)), nearestRank(sorted, min(q+2*sd, 1))}
 }

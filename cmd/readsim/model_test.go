@@ -55,7 +55,8 @@ func TestModelConstantLatencyIsExact(t *testing.T) {
 		t.Run(tc.policy, func(t *testing.T) {
 			m := quorum3(replicatest.Constant(2 * ms1))
 			f := m.evaluate(policy(t, tc.policy), oneRunShape, 1)
-			assert.Equal(t, figures{p50: 2 * ms1, p99: 2 * ms1, p999: 2 * ms1, hedgesPerRead: tc.hedges, requestsPerRead: tc.requests}, f)
+			exact := [2]time.Duration{2 * ms1, 2 * ms1}
+			assert.Equal(t, figures{p50: 2 * ms1, p99: 2 * ms1, p999: 2 * ms1, p50Range: exact, p99Range: exact, hedgesPerRead: tc.hedges, requestsPerRead: tc.requests}, f)
 		})
 	}
 }

@@ -40,7 +40,7 @@ func cellsOf(r row) []string {
 	}
 	return []string{
 		r.Scenario, r.Policy, reads, ms(r.P50), ms(r.P99), p999, ms(r.Max),
-		times(r.P50VsIdeal), times(r.P99VsIdeal), fmt.Sprintf("%+.1f%%", 100*r.ExtraLoad),
+		idealCell(r.P50VsIdeal, r.Ideal, p50Range), idealCell(r.P99VsIdeal, r.Ideal, p99Range), fmt.Sprintf("%+.1f%%", 100*r.ExtraLoad),
 		fmt.Sprint(r.Hedges), fmt.Sprint(r.HedgeWins), fmt.Sprint(r.Suppressed),
 		fmt.Sprint(r.Mismatches), fmt.Sprint(r.Repairs), fmt.Sprint(r.Errors), late,
 	}
@@ -55,6 +55,18 @@ func times(x *float64) string {
 	}
 	return fmt.Sprintf("%.2f", *x)
 }
+
+// idealCell prints a ratio to the ideal (see times), marked ~ where the
+// ideal's percentile sits at a gap in its latencies (see gapped).
+func idealCell(x *float64, ideal *idealFigures, pick func(*idealFigures) [2]float64) string {
+	if x != nil && ideal != nil && gapped(pick(ideal)) {
+		return times(x) + "~"
+	}
+	return times(x)
+}
+
+func p50Range(f *idealFigures) [2]float64 { return f.P50Range }
+func p99Range(f *idealFigures) [2]float64 { return f.P99Range }
 
 // footer explains the columns, and the marks the rows carry.
 func footer(rows []row) string {
@@ -71,9 +83,35 @@ func footer(rows []row) string {
 	if anyRow(rows, func(r row) bool { return r.Latencies < fewLatencies }) {
 		fmt.Fprintf(&b, "* p99.9 of at most %d latencies: their largest, or next to it\n", fewLatencies-1)
 	}
+	b.WriteString(gapNote(rows))
 	b.WriteString(deadReplicaNote(rows))
 	b.WriteString(overloadWarning(rows))
 	return b.String()
+}
+
+// gapNote explains the ~ marks, naming each marked percentile's sample
+// range, or is empty.
+func gapNote(rows []row) string {
+	var lines []string
+	for _, r := range rows {
+		if r.Ideal == nil {
+			continue
+		}
+		for _, q := range []struct {
+			name string
+			r    [2]float64
+		}{{"p50", r.Ideal.P50Range}, {"p99", r.Ideal.P99Range}} {
+			if gapped(q.r) {
+				lines = append(lines, fmt.Sprintf("~   %s %s: the %s of %d latencies drawn from the model lies in %.1f-%.1f ms\n",
+					r.Scenario, r.Policy, q.name, r.Latencies, q.r[0], q.r[1]))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "~ the model's latencies have a gap at this percentile (19 times in 20, a sample of the row's size puts it in the range below): a run with no overhead can land on either side, so the ratio says little\n" +
+		strings.Join(lines, "")
 }
 
 // deadReplicaNote says, for replica-down, how many requests reached the

@@ -8,7 +8,7 @@ import (
 )
 
 func TestTableCells(t *testing.T) {
-	two := 1.07
+	two, low := 1.07, 0.21
 	for _, tc := range []struct {
 		name string
 		r    row
@@ -22,6 +22,15 @@ func TestTableCells(t *testing.T) {
 			map[string]string{"reads": "1000x100"}},
 		{"untrustworthy", row{Reads: 1000, Latencies: 1000, Timing: timing{LateP99: 7.25}},
 			map[string]string{"late": "7.2!"}},
+		{"a ratio at a gap in the ideal's latencies is marked", row{Reads: 1000, Latencies: 1000, P50VsIdeal: &two, P99VsIdeal: &low,
+			Ideal: &idealFigures{P50Range: [2]float64{2.4, 2.6}, P99Range: [2]float64{9.4, 70.6}}, Trustworthy: true},
+			map[string]string{"p50/ideal": "1.07", "p99/ideal": "0.21~"}},
+		{"a range of less than twice is not", row{Reads: 1000, Latencies: 1000, P50VsIdeal: &two, P99VsIdeal: &two,
+			Ideal: &idealFigures{P50Range: [2]float64{2.4, 2.6}, P99Range: [2]float64{61.7, 123.4}}, Trustworthy: true},
+			map[string]string{"p99/ideal": "1.07"}},
+		{"nor is a missing ratio", row{Reads: 1000, Latencies: 1000,
+			Ideal: &idealFigures{P99Range: [2]float64{9.4, 70.6}}, Trustworthy: true},
+			map[string]string{"p99/ideal": "–"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cells := cellsOf(tc.r)
@@ -41,15 +50,22 @@ func TestFooterExplainsTheMarks(t *testing.T) {
 	assert.NotContains(t, f, "no model")
 	assert.NotContains(t, f, "* p99.9")
 	assert.NotContains(t, f, "WARNING")
+	assert.NotContains(t, f, "~")
 
 	few, noModel, bad := clean, clean, clean
 	few.Latencies = 250
 	noModel.Ideal = nil
 	bad.Scenario, bad.Policy, bad.Trustworthy, bad.Warning = "fanout", "90p", false, "wake-ups 9.0 ms late (p99)"
-	f = footer([]row{clean, few, noModel, bad})
+	gap := clean
+	gap.Scenario, gap.Policy = "gc-pauses", "99p"
+	gap.Ideal = &idealFigures{P50Range: [2]float64{1, 4}, P99Range: [2]float64{9.4, 70.6}}
+	f = footer([]row{clean, few, noModel, bad, gap})
+	assert.Contains(t, f, "~ the model's latencies have a gap at this percentile")
+	assert.Contains(t, f, "~   gc-pauses 99p: the p50 of 4000 latencies drawn from the model lies in 1.0-4.0 ms\n")
+	assert.Contains(t, f, "~   gc-pauses 99p: the p99 of 4000 latencies drawn from the model lies in 9.4-70.6 ms\n")
 	assert.Contains(t, f, "– no model: ")
 	assert.Contains(t, f, "* p99.9 of at most 1500 latencies")
-	assert.Contains(t, f, "! WARNING: 1 of 4 rows")
+	assert.Contains(t, f, "! WARNING: 1 of 5 rows")
 	assert.Contains(t, f, "!   fanout 90p: wake-ups 9.0 ms late (p99)\n")
 }
 
