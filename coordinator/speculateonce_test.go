@@ -29,7 +29,7 @@ func TestEachRoundSpeculatesAtMostOnce(t *testing.T) {
 	require.NoError(t, err)
 	ids := []string{A, B, C, "dc1-r4-n4", "dc1-r5-n5"}
 	require.NoError(t, cl.Pin(tbl, key, ids...))
-	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, ReadTimeout: time.Second,
+	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, ReadTimeout: time.Minute,
 		DefaultTable: coordinator.TableOptions{SpeculativeRetry: policy(t, "1ms").SpeculativeRetry, ReadRepair: repair.Blocking}})
 	require.NoError(t, err)
 	defer c.Close()

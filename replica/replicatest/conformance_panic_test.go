@@ -94,7 +94,7 @@ var misbehaviours = map[string]struct{ check, says, passes string }{
 	"MaxDigestVersion":     {"missing_partition", "MaxDigestVersion panicked: boom in MaxDigestVersion", "endpoint"},
 	"exits in Read":        {"missing_partition", "data Read of \"missing\" called runtime.Goexit", "response_key"},
 	"hangs in Endpoint":    {"endpoint", "Endpoint did not return", "missing_partition"},
-	"times out every call": {"read_time", "did not answer within 20ms", "endpoint"},
+	"times out every call": {"read_time", "did not answer within 100ms", "endpoint"},
 	"nil error pointer":    {"missing_partition", "data Read of \"missing\" returned a nil *replicatest_test.wireError as its error", "endpoint"},
 }
 
@@ -110,7 +110,10 @@ func TestMisbehavingReplicaHelper(t *testing.T) {
 	for in := range misbehaviours {
 		t.Run(in, func(t *testing.T) {
 			if in == "times out every call" {
-				replicatest.SetCallTimeouts(t, 20*time.Millisecond, 10*time.Millisecond)
+				// Each check fails at its first call, so this case takes
+				// about 15 × 150 ms; its passing check's Endpoint call must
+				// still answer within them on a loaded host under -race.
+				replicatest.SetCallTimeouts(t, 100*time.Millisecond, 50*time.Millisecond)
 			}
 			replicatest.TestReplica(t, func(t *testing.T) replica.Replica {
 				m := &misbehaving{mapReplica: newMapReplica(mutant{}), in: in, release: make(chan struct{})}

@@ -11,7 +11,7 @@ import (
 )
 
 // A three-replica cluster in which one replica is in a stop-the-world GC
-// pause: its read is still waiting when its 100 ms deadline passes, while
+// pause: its read is still waiting when its 500 ms deadline passes, while
 // the other two answer at once. (Inside a testing/synctest bubble the same
 // test runs in no wall time and sees exact virtual times.)
 func Example() {
@@ -34,7 +34,7 @@ func Example() {
 	replicas, rf, _ := c.Locate("users", "ada")
 	fmt.Println("replication:", rf)
 	for _, r := range replicas {
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		resp, err := r.Read(ctx, replica.Command{Table: "users", Key: "ada"})
 		cancel()
 		if err != nil {
