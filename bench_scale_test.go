@@ -52,6 +52,58 @@ func BenchmarkReadOneRF9(b *testing.B) { benchRFRead(b, 9, consistency.One) }
 // BenchmarkReadOneRF3 is the reference for BenchmarkReadOneRF9.
 func BenchmarkReadOneRF3(b *testing.B) { benchRFRead(b, 3, consistency.One) }
 
+// BenchmarkReadOnePaced is BenchmarkReadOneRF3 with the reading goroutine
+// doing arithmetic of its own (pace) between reads, as much as
+// BenchmarkPace's sub-benchmark of the same name takes: a read should take
+// ReadOneRF3's time plus that. On one core it does; on two, past some pace,
+// each read also pays for waking the other core's thread, which has stopped
+// looking for work before the read hands its request to a worker. It shows
+// that ReadOneRF9 against ReadOneRF3 on two cores measures where a read's
+// length falls against that point, not only its cost.
+func BenchmarkReadOnePaced(b *testing.B) {
+	for _, n := range paces {
+		b.Run(fmt.Sprintf("pace=%d", n), func(b *testing.B) {
+			c := benchCoordinator(b, rfCluster(b, 3))
+			req := coordinator.Request{Table: "t", Key: "k", Level: consistency.One}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				pace(n)
+				if _, err := c.Read(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPace is the reference for BenchmarkReadOnePaced: the pace alone.
+func BenchmarkPace(b *testing.B) {
+	for _, n := range paces {
+		b.Run(fmt.Sprintf("pace=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				pace(n)
+			}
+		})
+	}
+}
+
+// paces are the steps of pace that BenchmarkReadOnePaced tries: about a
+// quarter, a half, one and two microseconds on the VM of the README.
+var paces = []int{256, 512, 1024, 2048}
+
+var sinkPace uint64
+
+// pace does n steps of a linear congruential generator, which the compiler
+// cannot skip: work that touches no memory and wakes nothing.
+func pace(n int) {
+	x := sinkPace
+	for range n {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sinkPace = x
+}
+
 // BenchmarkReadAllRF9 sends nine requests: its cost per request should be
 // about BenchmarkReadAllRF3's (three requests).
 func BenchmarkReadAllRF9(b *testing.B) { benchRFRead(b, 9, consistency.All) }
