@@ -31,7 +31,7 @@ func TestARefusedRequestIsReplacedWhenAlwaysWasSuppressed(t *testing.T) {
 			e.behave(t, d1n1, constant(ms(1)))
 			time.Sleep(2 * time.Hour) // the wedged requests return
 		}()
-		_, _, err := e.read(consistency.Quorum)
+		first, _, err := e.read(consistency.Quorum)
 		var timeout *consistency.ReadTimeoutError
 		require.ErrorAs(t, err, &timeout, "no budget for ALWAYS's extra request: the first read times out")
 
@@ -40,11 +40,64 @@ func TestARefusedRequestIsReplacedWhenAlwaysWasSuppressed(t *testing.T) {
 		require.NoError(t, err, "the refused request is replaced\n%s", res.Trace)
 		assert.Equal(t, 1, refusedIn(res.Trace), "the wedged replica's request was refused\n%s", res.Trace)
 		assert.True(t, res.Trace.Hedge.Fired, "and replaced")
-		assert.Equal(t, coordinator.NotSuppressed, res.Trace.Hedge.Suppressed)
+		assert.Equal(t, coordinator.SuppressedBudget, res.Trace.Hedge.Suppressed,
+			"the extra request the budget held back stays booked, as the metrics count it")
 		settle()
 		assert.Equal(t, int64(4), e.totalReads()-before, "as many requests sent as a healthy QUORUM read sends")
 		tm, _ := e.c.TableMetrics(tbl)
 		assert.Equal(t, int64(2), tm.SuppressedBudget, "each read's extra request was suppressed once")
 		assert.Equal(t, int64(1), tm.SpeculativeRetries, "the replacement is the only one sent")
+		assertSuppressionsTraced(t, tm, first.Trace, res.Trace)
 	})
+}
+
+// A stand-in that finds too few replicas left, after the budget held back
+// ALWAYS's extra request in the same round, books nothing over it: the
+// trace keeps the budget, and the table counts that alone, as the trace
+// says. It once booked "no candidate" in the trace over the budget and
+// counted both, and a scrape's totals no longer added up to the traces.
+func TestAStandInFindingTooFewKeepsTheBudgetSuppression(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{
+			DefaultTable:           policy(t, "ALWAYS"),
+			ReadTimeout:            ms(50),
+			MaxAbandonedPerReplica: 1,
+			Snitch:                 coordinator.SnitchConfig{Disabled: true}, // A and B are the contacts
+			HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1},
+		})
+		e.hangs(t, A)
+		e.hangs(t, B)
+		defer func() {
+			e.behave(t, A, constant(ms(1)))
+			e.behave(t, B, constant(ms(1)))
+			time.Sleep(2 * time.Hour) // the wedged requests return
+		}()
+		first, _, err := e.read(consistency.Quorum)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &timeout, "A and B hang, and leave a request each abandoned\n%s", first.Trace)
+
+		res, _, err := e.read(consistency.Quorum)
+		require.Error(t, err, "A and B refused, C alone cannot stand in for both\n%s", res.Trace)
+		assert.Equal(t, 2, refusedIn(res.Trace), "%s", res.Trace)
+		assert.False(t, res.Trace.Hedge.Fired, "%s", res.Trace)
+		assert.Equal(t, coordinator.SuppressedBudget, res.Trace.Hedge.Suppressed, "the round's first cause stays")
+		settle()
+		tm, _ := e.c.TableMetrics(tbl)
+		assert.Equal(t, int64(2), tm.SuppressedBudget, "each read's extra request, once")
+		assert.Equal(t, int64(0), tm.NoCandidate, "nothing booked over the budget, nothing counted")
+		assertSuppressionsTraced(t, tm, first.Trace, res.Trace)
+	})
+}
+
+// assertSuppressionsTraced checks that tm counts the suppressions the
+// traces of every read of its table book, no more.
+func assertSuppressionsTraced(t *testing.T, tm coordinator.TableMetrics, traces ...coordinator.Trace) {
+	t.Helper()
+	var want coordinator.TableMetrics
+	for _, tr := range traces {
+		expectFromTrace(&want, consistency.Quorum, tr, nil)
+	}
+	assert.Equal(t, want.SuppressedBudget, tm.SuppressedBudget, "budget")
+	assert.Equal(t, want.SuppressedOverload, tm.SuppressedOverload, "overload")
+	assert.Equal(t, want.NoCandidate, tm.NoCandidate, "no candidate")
 }

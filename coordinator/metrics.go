@@ -95,7 +95,9 @@ type TableMetrics struct {
 	// at ALL, which asks every replica by definition, though its trace
 	// says NoCandidate), a budget was spent, or the overload switch held it
 	// back (too many reads in flight, or a first-round threshold at or above
-	// the read timeout: see Config.MaxInFlight).
+	// the read timeout: see Config.MaxInFlight). Each is counted once for
+	// the cause a read's trace books (HedgeTrace.Suppressed: the first, if
+	// several stopped one action).
 	NoCandidate, SuppressedBudget, SuppressedOverload int64
 	// PostponedSpeculations counts speculative actions put off when due
 	// because a request of their round had not yet started on one of the

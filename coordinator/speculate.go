@@ -130,13 +130,20 @@ func (r *read) hedge() bool {
 }
 
 // suppressed books in h why a speculative action that was due is not
-// taken, and when, if cause says it is not; and reports whether.
+// taken, and when, if cause says it is not, and counts it; and reports
+// whether. h keeps the first cause booked in it, and only that one is
+// counted, so that the table's counters are what the reads' traces say:
+// under ALWAYS, an extra request the budget held back stays booked when a
+// stand-in for a request refused unsent then fires, or finds too few
+// replicas left (both were once booked over it, and counted besides).
 func (r *read) suppressed(h *HedgeTrace, cause SuppressCause) bool {
-	h.Suppressed = cause
 	if cause == NotSuppressed {
 		return false
 	}
-	h.At = r.since()
+	if h.Suppressed == NotSuppressed {
+		h.Suppressed, h.At = cause, r.since()
+		r.countSuppressed(cause)
+	}
 	return true
 }
 
@@ -206,34 +213,44 @@ func (r *read) sendable(c *candidate) bool {
 
 // allowed checks, in order, that a candidate is left, that the
 // coordinator is not overloaded, and withdraws from the table's budget and
-// the shared one. It counts what stops the speculation. A speculation that
-// stands in for a request refused unsent, without which the round cannot
-// complete, adds no load: neither the switch nor the budgets stop it, or a
-// wedged replica the plan cannot leave out (a local one at QUORUM) would
-// fail most reads once the budget was spent.
+// the shared one; it returns what stops the speculation, which suppressed
+// books and counts. A speculation that stands in for a request refused
+// unsent, without which the round cannot complete, adds no load: neither
+// the switch nor the budgets stop it, or a wedged replica the plan cannot
+// leave out (a local one at QUORUM) would fail most reads once the budget
+// was spent.
 func (r *read) allowed(candidate bool) SuppressCause {
-	m := &r.t.m
 	switch {
 	case !candidate:
+		return NoCandidate
+	case r.rd.standsIn():
+		return NotSuppressed
+	case r.c.overloaded() || r.thresholdPastTimeout():
+		return SuppressedOverload
+	}
+	at := r.now()
+	if !r.c.withdraw(r.t, at) {
+		return SuppressedBudget
+	}
+	r.rd.drawn = at
+	return NotSuppressed
+}
+
+// countSuppressed counts a cause suppressed books in the table's metrics.
+func (r *read) countSuppressed(cause SuppressCause) {
+	m := &r.t.m
+	switch cause {
+	case NoCandidate:
 		// ALL contacts every replica, so it never has one to spare:
 		// Cassandra does not count that as insufficient replicas.
 		if r.req.Level != consistency.All {
 			m.noCandidate.Add(1)
 		}
-		return NoCandidate
-	case r.rd.standsIn():
-		return NotSuppressed
-	case r.c.overloaded() || r.thresholdPastTimeout():
+	case SuppressedOverload:
 		m.suppressedOverload.Add(1)
-		return SuppressedOverload
-	}
-	at := r.now()
-	if !r.c.withdraw(r.t, at) {
+	case SuppressedBudget:
 		m.suppressedBudget.Add(1)
-		return SuppressedBudget
 	}
-	r.rd.drawn = at
-	return NotSuppressed
 }
 
 // refundUnsent returns what the round's speculation drew on the budgets
