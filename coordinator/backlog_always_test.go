@@ -12,20 +12,25 @@ import (
 	"github.com/readpath/readpath/coordinator"
 )
 
+// alwaysWithoutBudget is ALWAYS with no hedge ever allowed by the budget,
+// a cap of one abandoned request a replica, and the locator's order:
+// ranked, a replica at its cap comes last, and is no contact to refuse.
+func alwaysWithoutBudget(t *testing.T) coordinator.Config {
+	return coordinator.Config{
+		DefaultTable:           policy(t, "ALWAYS"),
+		ReadTimeout:            ms(50),
+		MaxAbandonedPerReplica: 1,
+		Snitch:                 coordinator.SnitchConfig{Disabled: true},
+		HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1},
+	}
+}
+
 // Under ALWAYS a spent budget suppresses the up-front extra request, the
 // round's speculative action; a contact then refused for its replica's
 // backlog must still be replaced, free, as under any other policy.
 func TestARefusedRequestIsReplacedWhenAlwaysWasSuppressed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newTwoDCs(t, coordinator.Config{
-			DefaultTable:           policy(t, "ALWAYS"),
-			ReadTimeout:            ms(50),
-			MaxAbandonedPerReplica: 1,
-			// The locator's order: ranked, a replica at its cap comes last,
-			// and is no contact to refuse.
-			Snitch:      coordinator.SnitchConfig{Disabled: true},
-			HedgeBudget: coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1}, // no hedge ever allowed
-		})
+		e := newTwoDCs(t, alwaysWithoutBudget(t))
 		e.hangs(t, d1n1)
 		defer func() {
 			e.behave(t, d1n1, constant(ms(1)))
@@ -58,13 +63,7 @@ func TestARefusedRequestIsReplacedWhenAlwaysWasSuppressed(t *testing.T) {
 // counted both, and a scrape's totals no longer added up to the traces.
 func TestAStandInFindingTooFewKeepsTheBudgetSuppression(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{
-			DefaultTable:           policy(t, "ALWAYS"),
-			ReadTimeout:            ms(50),
-			MaxAbandonedPerReplica: 1,
-			Snitch:                 coordinator.SnitchConfig{Disabled: true}, // A and B are the contacts
-			HedgeBudget:            coordinator.HedgeBudget{Percent: -1, MinPerSecond: -1},
-		})
+		e := newEnv(t, alwaysWithoutBudget(t)) // A and B are the contacts
 		e.hangs(t, A)
 		e.hangs(t, B)
 		defer func() {
