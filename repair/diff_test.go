@@ -45,6 +45,24 @@ func TestDiffSendsNothingOlderThanTheVersion(t *testing.T) {
 	requireDiff(t, part("k"), merged, newer)
 }
 
+// A range tombstone of merged that the version's partition deletion is at
+// least as strong as is not sent, as Diff's documentation says: the
+// version's own range tombstones are not the only cover it checks.
+func TestDiffSendsNoRangeTombstoneThePartitionDeletionCovers(t *testing.T) {
+	merged := part("k").WithRangeTombstones(rt(1, 3, 5), rt(5, 7, 9))
+	for _, tc := range []struct {
+		name    string
+		version replica.Partition
+		want    replica.Partition
+	}{
+		{"stronger", part("k").WithDeletion(delAt(10, 1)), part("k")},
+		{"as strong as one", part("k").WithDeletion(delAt(5, 1)), part("k").WithRangeTombstones(rt(5, 7, 9))},
+		{"weaker", part("k").WithDeletion(delAt(4, 1)), merged},
+	} {
+		t.Run(tc.name, func(t *testing.T) { requireDiff(t, tc.want, merged, tc.version) })
+	}
+}
+
 func TestDiffDoesNotModifyItsArguments(t *testing.T) {
 	merged := part("k", row("r", live("x", "vvv", 2)))
 	version := part("k", row("r", live("x", "v", 1)))
