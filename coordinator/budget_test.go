@@ -128,6 +128,24 @@ func TestASharedBudgetCapsRetriesAndHedgesTogether(t *testing.T) {
 	})
 }
 
+// A hedge the shared budget refuses gives back what the table's budget
+// granted it: the table's floor of one hedge a window is still there for
+// the next read, which the shared budget (half an attempt a read) then
+// allows.
+func TestASharedBudgetsRefusalRefundsTheTablesBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		shared, err := retry.NewBudget(retry.BudgetConfig{Percent: 0.5})
+		require.NoError(t, err)
+		e := newEnv(t, coordinator.Config{Budget: shared, HedgeBudget: coordinator.HedgeBudget{Percent: -1, MinPerSecond: 0.1},
+			DefaultTable: policy(t, hedgeAtOnce)})
+		readTable(t, e.c, tbl, 2)
+
+		m := tableMetrics(t, e.c, tbl)
+		assert.Equal(t, int64(1), m.SuppressedBudget, "the shared budget refused the first read's hedge")
+		assert.Equal(t, int64(1), m.SpeculativeRetries, "the table's floor allowed the second")
+	})
+}
+
 // With BudgetWithdrawOnly the coordinator's reads do not deposit into the
 // shared budget: only its floor, and the executor's statements, fund it.
 func TestAWithdrawOnlyBudgetIsNotFundedByReads(t *testing.T) {
