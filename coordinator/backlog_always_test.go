@@ -1,6 +1,7 @@
 package coordinator_test
 
 import (
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // alwaysWithoutBudget is ALWAYS with no hedge ever allowed by the budget,
@@ -99,4 +101,34 @@ func assertSuppressionsTraced(t *testing.T, tm coordinator.TableMetrics, traces 
 	assert.Equal(t, want.SuppressedBudget, tm.SuppressedBudget, "budget")
 	assert.Equal(t, want.SuppressedOverload, tm.SuppressedOverload, "overload")
 	assert.Equal(t, want.NoCandidate, tm.NoCandidate, "no candidate")
+}
+
+// Under ALWAYS the extra request, sent, makes up for one contact refused
+// for its replica's backlog; only a second refusal calls for a stand-in
+// (see mayStandIn). A failure of another contact then fails the round: the
+// extra request is not sent again as a stand-in for the refused one, as no
+// policy replaces a replica that failed. Two DCs, QUORUM of 4: d1n1 is at
+// its cap, d1n2 fails at 1 ms, d2n3 is left free and stays unasked.
+func TestAlwaysSendsNoStandInForOneRefusalWhenAContactFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := alwaysWithoutBudget(t)
+		cfg.HedgeBudget = coordinator.HedgeBudget{Unlimited: true}
+		e := newTwoDCs(t, cfg)
+		e.hangs(t, d1n1)
+		defer func() {
+			e.behave(t, d1n1, constant(ms(1)))
+			time.Sleep(2 * time.Hour) // the wedged request returns
+		}()
+		first, _, err := e.read(consistency.Quorum)
+		require.NoError(t, err, "ALWAYS's extra request completes the quorum without d1n1\n%s", first.Trace)
+
+		require.NoError(t, e.replica(d1n2).SetFault(replicatest.ErrorAfter(ms(1), errors.New("boom"))))
+		res, _, err := e.read(consistency.Quorum)
+		var failure *consistency.ReadFailureError
+		require.ErrorAs(t, err, &failure, "d1n2's failure leaves 3 of the 4 needed\n%s", res.Trace)
+		assert.Equal(t, 1, refusedIn(res.Trace), "%s", res.Trace)
+		for _, rq := range res.Trace.Requests {
+			assert.NotEqual(t, d2n3, rq.Endpoint, "no stand-in for the refusal the extra request made up for\n%s", res.Trace)
+		}
+	})
 }
