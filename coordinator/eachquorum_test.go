@@ -155,3 +155,25 @@ func TestBlockingRepairCountsAcknowledgementsPerDatacenter(t *testing.T) {
 		time.Sleep(time.Second) // let the stalled write's cancellation land
 	})
 }
+
+// EACH_QUORUM never speculates, in the reconcile round either (see
+// reconcileMaySpeculate): with a 0 ms threshold and a digest mismatch whose
+// reconcile reads take a millisecond, the reconcile round books no
+// speculative action, not even one suppressed for want of a candidate.
+func TestEachQuorumReconcileRoundDoesNotSpeculate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{DefaultTable: policy(t, hedgeAtOnce)})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), d1n1, d2n1))
+		for _, id := range twoDCs {
+			e.behave(t, id, constant(ms(1)))
+		}
+
+		res, _, err := e.read(consistency.EachQuorum)
+		require.NoError(t, err)
+		require.True(t, res.Trace.DigestMismatch, "%s", res.Trace)
+		h := res.Trace.ReconcileHedge
+		assert.False(t, h.Fired, "%s", res.Trace)
+		assert.Equal(t, coordinator.NotSuppressed, h.Suppressed, "%s", res.Trace)
+		assert.Equal(t, int64(0), e.c.Metrics().Total.ReconcileSpeculations)
+	})
+}
