@@ -135,3 +135,17 @@ func TestNoReconcileHedgeWhileItsReadWaitsForTheCoordinator(t *testing.T) {
 		assert.Zero(t, e.stats(C).Reads, "C was asked nothing")
 	})
 }
+
+// A 0 ms threshold puts nothing off: there is no later threshold to wait
+// for, so the hedge goes at once even though the coordinator's goroutines
+// have not taken up the read's requests (see postponeSpeculation). Real
+// time, not a bubble: re-arming a 0 ms wait spins without letting time
+// pass, so a bubble would never get to the release.
+func TestAZeroThresholdIsNeverPostponed(t *testing.T) {
+	e := newEnv(t, coordinator.Config{DefaultTable: policy(t, hedgeAtOnce)})
+	res, _ := e.heldRead(t, every, 20*time.Millisecond, nil)
+	h := res.Trace.Hedge
+	assert.True(t, h.Fired, "%s", res.Trace)
+	assert.Equal(t, 0, h.Postponed, "%s", res.Trace)
+	assert.Zero(t, e.c.Metrics().Total.PostponedSpeculations)
+}
