@@ -177,3 +177,29 @@ func TestEachQuorumReconcileRoundDoesNotSpeculate(t *testing.T) {
 		assert.Equal(t, int64(0), e.c.Metrics().Total.ReconcileSpeculations)
 	})
 }
+
+// A BLOCKING repair that finds a quorum of each datacenter already up to
+// date has nothing to wait for: the stale replica's write goes to the ASYNC
+// queue, not into the read as a repair request that the read's end would
+// cancel at once. Digest-first, dc1 gives three versions, d1n3's stale.
+func TestBlockingRepairWithQuorumsUpToDateQueuesTheWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newTwoDCs(t, coordinator.Config{DefaultTable: digestFirstOptions(t)})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "v2", 20), d1n1, d1n2, d2n1, d2n2, d2n3))
+		for id, lat := range map[string]float64{d1n1: 1, d1n2: 1.1, d1n3: 1.2, d2n1: 2, d2n2: 2.1, d2n3: 50} {
+			e.behave(t, id, constant(ms(lat)))
+		}
+
+		res, _, err := e.read(consistency.EachQuorum)
+		require.NoError(t, err)
+		assert.True(t, res.Partition.Equal(row(key, "v2", 20)))
+		require.Equal(t, []string{d1n3}, res.Trace.Repaired, "%s", res.Trace)
+		for _, rq := range res.Trace.Requests {
+			assert.NotEqual(t, coordinator.PhaseRepair, rq.Phase, "no repair round to wait in\n%s", res.Trace)
+		}
+		time.Sleep(time.Second)
+		m := e.c.Metrics().Total
+		assert.Equal(t, int64(1), m.RepairsSent)
+		assert.Equal(t, int64(1), m.RepairsAcked, "the queued write was acknowledged")
+	})
+}
