@@ -138,12 +138,38 @@ func TestNoReconcileHedgeWhileItsReadWaitsForTheCoordinator(t *testing.T) {
 
 // A 0 ms threshold puts nothing off: there is no later threshold to wait
 // for, so the hedge goes at once even though the coordinator's goroutines
-// have not taken up the read's requests (see postponeSpeculation). Real
-// time, not a bubble: re-arming a 0 ms wait spins without letting time
-// pass, so a bubble would never get to the release.
+// have not taken up the read's requests (see postponeSpeculation). The
+// test waits for the hedge itself, the third request the held workers
+// take, and gives up after a minute only if it never comes. Not in a
+// bubble: code that re-armed a 0 ms wait would spin without letting a
+// bubble's clock move, and hang the test instead of failing it.
 func TestAZeroThresholdIsNeverPostponed(t *testing.T) {
 	e := newEnv(t, coordinator.Config{DefaultTable: policy(t, hedgeAtOnce)})
-	res, _ := e.heldRead(t, every, 20*time.Millisecond, nil)
+	taken, release := make(chan struct{}, 3), make(chan struct{})
+	coordinator.HoldWorkers(e.c, 3, func(coordinator.HeldCall) bool {
+		select {
+		case taken <- struct{}{}:
+		default:
+		}
+		return true
+	}, release)
+	results := make(chan coordinator.Result, 1)
+	go func() {
+		res, err := e.c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		assert.NoError(t, err)
+		results <- res
+	}()
+	for i := range 3 {
+		select {
+		case <-taken:
+		case <-time.After(time.Minute):
+			close(release)
+			<-results
+			t.Fatalf("the hedge was not sent: the workers took %d of the 3 requests", i)
+		}
+	}
+	close(release)
+	res := <-results
 	h := res.Trace.Hedge
 	assert.True(t, h.Fired, "%s", res.Trace)
 	assert.Equal(t, 0, h.Postponed, "%s", res.Trace)
