@@ -85,6 +85,18 @@ func TestPoliciesDoNotLookIntoReplicaReasons(t *testing.T) {
 	assert.Equal(t, next(c.Quorum), retry.IdempotentOnlyPolicy{}.OnRequestAborted(q, refusedError{}, 0))
 }
 
+// OnErrorResponse rethrows a read or write failure even when the error
+// also says transient and connection lost, which alone would move on: its
+// replicas must be repaired first (Java's DefaultRetryPolicy rethrows
+// ReadFailureException and WriteFailureException in onErrorResponse).
+func TestErrorResponseRethrowsAFailureThatAlsoMoves(t *testing.T) {
+	q := stmt(c.Quorum, retry.Idempotent)
+	err := fmt.Errorf("%w; %w; %w", retry.ErrServerError, retry.ErrConnectionClosed, readFailure())
+	for _, p := range []retry.Policy{retry.DefaultPolicy{}, retry.DowngradingPolicy{}} {
+		assert.Equal(t, rethrown, p.OnErrorResponse(q, err, 0), "%T", p)
+	}
+}
+
 // The trial's repro: a write failure one of whose replicas was not sent to
 // may be applied on the others. Not idempotent, it must be rethrown by the
 // gate; idempotent, DefaultPolicy rethrows a failure as the Java driver does.
