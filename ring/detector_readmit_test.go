@@ -93,3 +93,28 @@ func TestAReplicaReadmittedWithoutAnAnswerIsConvictedByItsNextFailure(t *testing
 		}
 	})
 }
+
+// A replica readmitted because a probe answered starts its count of
+// failures in a row again, as readmit's doc says: with ConnectionFailures
+// 2, one refusal after the readmission leaves it up, with Failures 1; it
+// takes two more to convict it again, not the next one.
+func TestAReplicaReadmittedByAProbeStartsItsFailuresAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{ConnectionFailures: 2})
+		defer d.Close()
+		a := prober("a", replicatest.Fault{}) // answers probes
+		refused := replica.Outcome{Replica: a, Endpoint: a.Endpoint(), Err: replicatest.ErrDown}
+		d.ReportOutcome(refused)
+		d.ReportOutcome(refused)
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if got := rec.list(); len(got) != 2 || got[1].Cause != ring.ProbeSucceeded {
+			t.Fatalf("changes %v, want a conviction and a readmission by probe", got)
+		}
+		d.ReportOutcome(refused)
+		if ns := d.Nodes(time.Now()); !d.IsAlive(a.Endpoint()) || len(ns) != 1 || ns[0].Failures != 1 {
+			t.Errorf("one refusal after a readmission by probe: alive %v, Nodes %+v; want alive with Failures 1",
+				d.IsAlive(a.Endpoint()), ns)
+		}
+	})
+}
