@@ -61,3 +61,24 @@ func TestRecordAtCountsTheSamplesAfterAGapOfABusyTracker(t *testing.T) {
 		assert.Equal(t, int64(1000), tr.Snapshot().Count)
 	})
 }
+
+// A busy tracker is quiet again once a query begins a new sub-window:
+// samples recorded after a gap since that query count at once, as after a
+// gap of a tracker that was never busy. Left busy by the query's rotation,
+// Record read no clock, filed them with the sub-window the query began,
+// and the next query dropped them with it.
+func TestABusyTrackerQueriedIsQuietInTheNewSubWindow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker() // thirds of 20 s
+		for range 1000 {
+			tr.Record(time.Millisecond) // past clockEvery: busy
+		}
+		time.Sleep(30 * time.Second)
+		assert.Equal(t, int64(1000), tr.Snapshot().Count) // begins the second third
+		time.Sleep(2 * time.Minute)
+		for range 10 {
+			tr.Record(40 * time.Millisecond)
+		}
+		assert.Equal(t, int64(10), tr.Snapshot().Count)
+	})
+}
