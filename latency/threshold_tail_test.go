@@ -37,3 +37,22 @@ func TestTailFollowsTheLastPercentileUnderAnyPolicy(t *testing.T) {
 		}
 	})
 }
+
+// Under a policy without a percentile, the tail is the last percentile
+// policy's, not the default 99p's: after 50p, a 40 ms policy keeps a tail
+// at the 50p of the window (10 ms), where 99p would put it at 50 ms.
+func TestTailKeepsTheLastPercentileNotTheDefault(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker()
+		th := latency.NewThreshold(mustParse(t, "50p"), tr, readTimeout)
+		recordN(tr, 10*time.Millisecond, 90)
+		recordN(tr, 50*time.Millisecond, 10)
+		time.Sleep(time.Second)
+		withinBucket(t, 10*time.Millisecond, load(th), "50p")
+
+		th.SetPolicy(mustParse(t, "40ms"))
+		time.Sleep(time.Second)
+		load(th)
+		withinBucket(t, 10*time.Millisecond, th.Tail(), "the 50p, refreshed")
+	})
+}
