@@ -29,3 +29,30 @@ func TestThresholdRefreshesAfterItsClockSteppedBack(t *testing.T) {
 	d, _ = th.LoadFor(latency.SpeculativeRetry{}, wall)
 	withinBucket(t, 50*time.Millisecond, d, "LoadFor")
 }
+
+// LoadFor, called before any Load at the stepped-back time, refreshes too:
+// it returned the threshold of the year ahead until Load came.
+func TestLoadForRefreshesAfterItsClockSteppedBack(t *testing.T) {
+	tr := frozen()
+	recordN(tr, 10*time.Millisecond, 1000)
+	th := latency.NewThreshold(latency.SpeculativeRetry{}, tr, readTimeout)
+	wall := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	th.Load(wall.Add(365 * 24 * time.Hour)) // a refresh at the time stepped forward
+	recordN(tr, 50*time.Millisecond, 1000)  // the table got slower
+	d, _ := th.LoadFor(latency.SpeculativeRetry{}, wall.Add(2*latency.DefaultRefresh))
+	withinBucket(t, 50*time.Millisecond, d, "two refresh intervals after the clock went back")
+}
+
+// A Load whose now is a little before the last refresh, as a caller's
+// that read its clock before another's Load refreshed, is no step back:
+// within a refresh interval of it, the refreshed threshold stands.
+func TestALoadJustBeforeTheRefreshKeepsItsThreshold(t *testing.T) {
+	tr := frozen()
+	recordN(tr, 10*time.Millisecond, 1000)
+	th := latency.NewThreshold(latency.SpeculativeRetry{}, tr, readTimeout)
+	wall := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	th.Load(wall)
+	recordN(tr, 50*time.Millisecond, 1000)
+	d, _ := th.Load(wall.Add(-time.Millisecond))
+	withinBucket(t, 10*time.Millisecond, d, "not refreshed before its interval")
+}
