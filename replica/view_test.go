@@ -132,6 +132,9 @@ func TestViewEqual(t *testing.T) {
 	} {
 		assert.False(t, a.Equal(b), name)
 	}
+	// The static-only row is not a row of a table without clustering
+	// columns, whose clustering is empty too.
+	assert.False(t, replica.ViewRow{Static: true}.Equal(replica.ViewRow{}), "static flag")
 	assert.True(t, replica.View{}.IsEmpty())
 	assert.False(t, a.IsEmpty())
 }
