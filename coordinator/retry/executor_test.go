@@ -203,6 +203,28 @@ func TestLadderDowngradesEachRetry(t *testing.T) {
 	})
 }
 
+// Every attempt at a level other than the statement's is a downgrade, as
+// OnDowngrade's doc says, also one that keeps the level of the downgraded
+// attempt before it: a lost connection at ONE moves to b at ONE.
+func TestARetryAtTheDowngradedLevelIsADowngradeToo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var got []retry.Downgrade
+		ex := newExecutor(t, retry.Config{Policy: retry.DowngradingPolicy{},
+			OnDowngrade: func(d retry.Downgrade) { got = append(got, d) }})
+		cl := newCluster()
+		plan := []target{{name: "a", errs: []error{readTimeout(c.Quorum, 2, 1, false),
+			&retry.RequestAbortedError{Err: retry.ErrConnectionClosed}}}, {name: "b"}}
+		res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), plan, cl.attempt)
+		require.NoError(t, err)
+		assert.Equal(t, "b", res.Value)
+		assert.Equal(t, []c.Level{c.Quorum, c.One, c.One}, levels(cl.log()))
+		require.Len(t, got, 2)
+		assert.Equal(t, retry.Downgrade{Requested: c.Quorum, From: c.One, To: c.One,
+			Cause: retry.CauseRequestAborted, Target: 1, Retry: 2}, got[1])
+		assert.Equal(t, uint64(2), ex.Metrics().Downgrades)
+	})
+}
+
 // A statement's own policy is an execution profile: it replaces the
 // executor's.
 func TestStatementPolicyOverrides(t *testing.T) {
