@@ -277,3 +277,30 @@ func TestLocateAllocatesNothing(t *testing.T) {
 		t.Errorf("Murmur3Token allocates %v times per call, want 0", n)
 	}
 }
+
+// Tables share placements only when their replication is the same: a
+// factor of 1 in datacenter "x1" is not a factor of 11 in "x", though the
+// two spell alike without quoting the datacenter's name.
+func TestTablesOfReplicationsThatSpellAlikeKeepTheirOwnPlacements(t *testing.T) {
+	nodes := []ring.Node{
+		{ID: "a", Datacenter: "x1", Rack: "r1", Tokens: []int64{1}},
+		{ID: "b", Datacenter: "x", Rack: "r1", Tokens: []int64{2}},
+	}
+	l, err := ring.NewLocator(ring.LocatorConfig{Nodes: nodes, Connect: new(connector).connect,
+		Tables: map[string]consistency.Replication{
+			"one":    consistency.NetworkTopology(map[string]int{"x1": 1}),
+			"eleven": consistency.NetworkTopology(map[string]int{"x": 11}),
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for table, want := range map[string]string{"one": "a", "eleven": "b"} {
+		got, _, err := l.Locate(table, "k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids := endpointIDs(got); !slices.Equal(ids, []string{want}) {
+			t.Errorf("%s: replicas %v, want [%s]", table, ids, want)
+		}
+	}
+}
