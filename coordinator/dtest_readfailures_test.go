@@ -98,6 +98,21 @@ func TestDtestTombstoneWarning(t *testing.T) {
 	})
 }
 
+// Cassandra warns only past tombstone_warn_threshold (ReadCommand's
+// MetricRecording: tombstones > warningThreshold): 600 tombstones under a
+// threshold of 600 do not warn.
+func TestTombstoneWarningOnlyPastTheThreshold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stored := cellTombstones(600)
+		e := srpEnv(t, coordinator.TableOptions{TombstoneWarnThreshold: 600}, stored, stored, stored)
+		res, err := e.selectValue(consistency.All)
+		require.NoError(t, err)
+		assert.Equal(t, 600, res.Trace.Tombstones)
+		assert.False(t, res.Trace.TombstoneWarning)
+		assert.Zero(t, e.c.Metrics().Total.TombstoneWarnings)
+	})
+}
+
 // paging_test.py TestPagingWithDeletions.test_failure_threshold_deletions:
 // id 1 of its five partitions of 40 rows gets 3,000 rows more, each
 // inserted with col1 null (a cell tombstone), and the partitions are read
