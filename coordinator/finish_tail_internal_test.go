@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/latency"
 )
 
@@ -26,5 +27,24 @@ func TestAReadAtExactlyTheTailIsInIt(t *testing.T) {
 		assert.False(t, r.inTheTail(), "a nanosecond short of the tail")
 		time.Sleep(time.Nanosecond)
 		assert.True(t, r.inTheTail(), "at the tail")
+	})
+}
+
+// A round that timed out at its read timeout is recorded whether or not
+// it ran into the tail, as timedOutToRecord's doc says: only a caller's
+// sooner deadline must reach the tail. Here the read timeout (5 ms) ends
+// the round short of a tail learnt under a longer one (10 ms).
+func TestATimeoutAtTheReadTimeoutIsRecordedShortOfTheTail(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, err := latency.Percentile(99)
+		require.NoError(t, err)
+		th := latency.NewThreshold(p, nil, 20*time.Millisecond)
+		r := &read{readState: readState{t: &table{threshold: th}}}
+		r.start = time.Now()
+		time.Sleep(5 * time.Millisecond)
+		timeout := &consistency.ReadTimeoutError{Level: consistency.Quorum, BlockFor: 2}
+		assert.True(t, r.timedOutToRecord(timeout), "at the read timeout")
+		r.callers = true
+		assert.False(t, r.timedOutToRecord(timeout), "at a caller's deadline short of the tail")
 	})
 }
