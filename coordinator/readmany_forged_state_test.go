@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
@@ -37,5 +38,24 @@ func TestReadManyHoldsAForgedStateToThePerPartitionLimit(t *testing.T) {
 			_, err := e.c.ReadMany(context.Background(), many)
 			assert.ErrorIs(t, err, coordinator.ErrInvalidRequest, "limit %d", limit)
 		}
+	})
+}
+
+// A state bounding the rows remaining under no per-partition limit (as
+// replica.PagingState.WithRemaining makes one) ends the key after them in
+// a ReadMany's pages as in a Request's: its bound is carried on to the
+// pages after the first, not dropped for the absent limit.
+func TestReadManyHoldsAStatesRowsRemainingWithoutALimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		all := []string{"1", "2", "3", "4", "5", "6"}
+		e := srpEnv(t, coordinator.TableOptions{}, seeded(t, all), seeded(t, all), seeded(t, all))
+		state, err := replica.NewPagingState(tbl, key, replica.Query{}, nil, "1").WithRemaining(2).MarshalBinary()
+		require.NoError(t, err)
+		req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All, PagingState: state, NowInSec: now}
+		assert.Equal(t, [][]string{{"2"}, {"3"}}, pageSizes(t, e.c, req, 1), "a Request")
+
+		many := coordinator.ManyRequest{Table: tbl, Keys: []string{key, "other"}, Level: consistency.All,
+			PageSize: 1, PagingState: state, NowInSec: now}
+		assert.Equal(t, [][]string{{key + "/2"}, {key + "/3"}, nil}, pagesOf(t, e.c, many))
 	})
 }
