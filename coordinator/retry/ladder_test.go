@@ -77,6 +77,7 @@ func TestNewLadderPolicyRejects(t *testing.T) {
 		{"may raise under RF 3", []c.Level{c.Quorum, c.Three}, 1},
 		{"may raise with a small local DC", []c.Level{c.LocalQuorum, c.Two}, 1},
 		{"any", []c.Level{c.Quorum, c.Any}, 1},
+		{"any alone", []c.Level{c.Any}, 0}, // no rung before it to be weaker than
 		{"serial", []c.Level{c.Serial, c.One}, 0},
 		{"local serial", []c.Level{c.Quorum, c.LocalSerial}, 1},
 		{"undefined", []c.Level{c.Level(42)}, 0},
