@@ -254,6 +254,12 @@ func TestCeilingOfAZeroBaseIsZero(t *testing.T) {
 	assert.Equal(t, time.Duration(math.MaxInt64), retry.ExponentialBackoff{Base: time.Nanosecond}.Ceiling(5000))
 }
 
+// A ceiling of exactly 2^63 ns, one past the largest time.Duration,
+// saturates too: converted, it wrapped to the most negative one.
+func TestCeilingOfExactly2To63Saturates(t *testing.T) {
+	assert.Equal(t, time.Duration(math.MaxInt64), retry.ExponentialBackoff{Base: 1 << 62}.Ceiling(1))
+}
+
 // Ceiling is exact where Base × Multiplier^retries is: past 2^53 ns,
 // float64(Base) and float64(Cap) round up, and Ceiling returned up to
 // 477 ns more than Cap, and more than Base at a multiplier of 1.
