@@ -168,6 +168,21 @@ func TestReplicaWithoutProberIsReadmittedAfterADelay(t *testing.T) {
 	})
 }
 
+// An outcome that names its replica but leaves Endpoint zero counts
+// against the replica's endpoint: its connection failure convicts it.
+func TestAnOutcomeWithoutItsEndpointCountsForItsReplica(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, _ := newDetector(t, ring.DetectorConfig{})
+		defer d.Close()
+		a := node("a", "dc1")
+		_ = a.SetFault(replicatest.Down())
+		d.ReportOutcome(replica.Outcome{Replica: a, Err: replicatest.ErrDown})
+		if d.IsAlive(a.Endpoint()) {
+			t.Errorf("a refused, reported without its endpoint, is not convicted; Nodes %+v", d.Nodes(time.Now()))
+		}
+	})
+}
+
 // A replica that only times out, or fails with its own errors, is never
 // convicted, however often.
 func TestTimeoutsNeverConvict(t *testing.T) {
