@@ -54,3 +54,14 @@ func TestMinSamples(t *testing.T) {
 	}
 	assert.Equal(t, uint32(200), SpeculativeRetry{}.minSamples(), "the zero policy is 99p")
 }
+
+// Negative samples are no latency, and do not count towards the samples a
+// first threshold waits for: recorded leaves them aside, as its doc says.
+func TestNegativeSamplesAreNotRecordedForTheFirstThreshold(t *testing.T) {
+	tr := NewTracker()
+	for range 10 {
+		tr.Record(-time.Millisecond)
+	}
+	tr.Record(time.Millisecond)
+	assert.Equal(t, uint32(1), tr.recorded())
+}
