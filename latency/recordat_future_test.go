@@ -34,3 +34,16 @@ func TestRecordAtAheadOfTheClockKeepsTheWindowSliding(t *testing.T) {
 		withinBucket(t, time.Millisecond, s.Max, "the year-ahead sample has left it too")
 	})
 }
+
+// A RecordAt at the very instant a sub-window ends files its sample in the
+// next one: at 20 s, the start of the second third, it is still in the
+// window 40 s later, when the first third has left it.
+func TestRecordAtTheEndOfASubWindowFilesInTheNext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := latency.NewTracker() // thirds of 20 s
+		time.Sleep(20 * time.Second)
+		tr.RecordAt(time.Millisecond, time.Now())
+		time.Sleep(40 * time.Second)
+		assert.Equal(t, int64(1), tr.Snapshot().Count)
+	})
+}
