@@ -23,6 +23,9 @@ func TestLadderPolicy(t *testing.T) {
 		{"read: enough, no data", q, readTimeout(c.Quorum, 2, 2, false), 0, same(c.Two)},
 		{"read: digest mismatch", q, readTimeout(c.Quorum, 2, 2, true), 0, rethrown},
 		{"read: serial", serial, readTimeout(c.Serial, 2, 1, false), 0, rethrown},
+		// The error's level decides, as in DowngradingPolicy: a read
+		// timeout at a serial level rethrows whatever the statement's.
+		{"read: serial error of a quorum statement", q, readTimeout(c.Serial, 2, 1, false), 0, rethrown},
 		{"read: each quorum", each, readTimeout(c.EachQuorum, 4, 1, false), 0, same(c.Two)},
 		{"unavailable: rung 0", q, unavailable(c.Quorum, 2, 1), 0, same(c.Two)},
 		{"unavailable: rung 1", two, unavailable(c.Two, 2, 1), 1, same(c.One)},
