@@ -17,12 +17,8 @@ import (
 // exactly at the tail is recorded, not left out of the threshold.
 func TestAReadAtExactlyTheTailIsInIt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, err := latency.Percentile(99)
-		require.NoError(t, err)
-		th := latency.NewThreshold(p, nil, 20*time.Millisecond)
+		r, th := startedUnder99p(t)
 		require.Equal(t, 10*time.Millisecond, th.Tail(), "half the read timeout before any sample")
-		r := &read{readState: readState{t: &table{threshold: th}}}
-		r.start = time.Now()
 		time.Sleep(th.Tail() - time.Nanosecond)
 		assert.False(t, r.inTheTail(), "a nanosecond short of the tail")
 		time.Sleep(time.Nanosecond)
@@ -36,15 +32,22 @@ func TestAReadAtExactlyTheTailIsInIt(t *testing.T) {
 // the round short of a tail learnt under a longer one (10 ms).
 func TestATimeoutAtTheReadTimeoutIsRecordedShortOfTheTail(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p, err := latency.Percentile(99)
-		require.NoError(t, err)
-		th := latency.NewThreshold(p, nil, 20*time.Millisecond)
-		r := &read{readState: readState{t: &table{threshold: th}}}
-		r.start = time.Now()
+		r, _ := startedUnder99p(t)
 		time.Sleep(5 * time.Millisecond)
 		timeout := &consistency.ReadTimeoutError{Level: consistency.Quorum, BlockFor: 2}
 		assert.True(t, r.timedOutToRecord(timeout), "at the read timeout")
 		r.callers = true
 		assert.False(t, r.timedOutToRecord(timeout), "at a caller's deadline short of the tail")
 	})
+}
+
+// startedUnder99p returns a read started now of a table whose threshold is
+// 99p with no samples and a 20 ms read timeout, and that threshold.
+func startedUnder99p(t *testing.T) (*read, *latency.Threshold) {
+	p, err := latency.Percentile(99)
+	require.NoError(t, err)
+	th := latency.NewThreshold(p, nil, 20*time.Millisecond)
+	r := &read{readState: readState{t: &table{threshold: th}}}
+	r.start = time.Now()
+	return r, th
 }
