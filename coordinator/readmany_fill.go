@@ -172,12 +172,13 @@ func (f *pageFill) checkCut() {
 
 // results returns, once the reads have ended, a result for every key up to
 // the page's cut and the first key it leaves out, if any: cut, with nothing
-// read, so that Next reads it and those after it again. The keys before the
-// cut that no worker started (the first started) end with ctx's error: the
-// keys read, in any order, may hold the page's rows while a key before
-// them was never started, ctx having ended as it was taken, and the page
-// then never fills in order. The keys left out after the first are dropped,
-// with what their reads, cancelled, returned.
+// read, so that Next reads it and those after it again. The keys left out
+// after the first are dropped, with what their reads, cancelled, returned.
+// Keys before the cut that no worker took would end with ctx's error, but
+// there are none today: workers take every key, filing a key taken after
+// ctx ended as not started, until the page is full or changed, and a full
+// page's rows lie in the keys taken, so its cut is at or before the last
+// taken. The loop guards results against a take that stops sooner.
 func (f *pageFill) results(ctx context.Context) []KeyResult {
 	started := f.taken
 	end := min(f.cut+1, len(f.keys))
