@@ -155,3 +155,26 @@ func TestValidationErrorSaysWhere(t *testing.T) {
 		assert.EqualError(t, &tt.err, tt.want)
 	}
 }
+
+// Two complex deletions of one column in a row are a duplicate, refused as
+// one out of order is: Validate's doc asks for complex deletions "strictly
+// by column name; so no key repeats".
+func TestValidateRejectsADuplicatedComplexDeletion(t *testing.T) {
+	d := replica.DeletedAt(1, 1)
+	for name, p := range map[string]replica.Partition{
+		"row": replica.NewPartition("k", replica.Row{Clustering: "r",
+			ComplexDeletions: []replica.ComplexDeletion{{Column: "m", Deletion: d}, {Column: "m", Deletion: replica.DeletedAt(2, 1)}}}),
+		"static": {Key: "k", Static: replica.Row{
+			ComplexDeletions: []replica.ComplexDeletion{{Column: "m", Deletion: d}, {Column: "m", Deletion: d}}}},
+	} {
+		err := p.Validate()
+		assert.ErrorIs(t, err, replica.ErrInvalidPartition, name)
+		var ve *replica.ValidationError
+		if assert.True(t, errors.As(err, &ve), name) {
+			assert.Equal(t, "complex deletions out of order or duplicated", ve.Reason, name)
+			assert.Equal(t, "m", ve.Column, name)
+		}
+		_, err = p.ValidateDigest(0)
+		assert.ErrorIs(t, err, replica.ErrInvalidPartition, name)
+	}
+}
