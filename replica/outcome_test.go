@@ -34,3 +34,19 @@ func TestIsConnectionFailure(t *testing.T) {
 		assert.Equal(t, c.want, replica.IsConnectionFailure(c.err), "%v", c.err)
 	}
 }
+
+// Every system error of an unreachable node is a connection failure, each
+// one alone and wrapped as net and os wrap them: IsConnectionFailure's doc
+// names a refused or reset connection and an unreachable host or network;
+// an aborted connection and a broken pipe are a reset by other names.
+func TestIsConnectionFailureRecognisesEverySystemError(t *testing.T) {
+	for _, errno := range []syscall.Errno{
+		syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.ECONNABORTED,
+		syscall.EHOSTUNREACH, syscall.ENETUNREACH, syscall.EPIPE,
+	} {
+		assert.True(t, replica.IsConnectionFailure(errno), "%v", errno)
+		wrapped := &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", errno)}
+		assert.True(t, replica.IsConnectionFailure(wrapped), "%v", wrapped)
+	}
+	assert.False(t, replica.IsConnectionFailure(syscall.ETIMEDOUT), "a timeout is not one")
+}
