@@ -83,3 +83,14 @@ func FuzzParseMode(f *testing.F) {
 		nametest.Check(t, s, repair.ParseMode, repair.ErrUnknownMode, repair.Blocking, repair.None, repair.Async)
 	})
 }
+
+// The defined modes are exactly Blocking, None and Async: the first value
+// past them is undefined, so Valid refuses it and String, MarshalText do
+// not index past the names.
+func TestTheFirstUndefinedModeIsInvalid(t *testing.T) {
+	m := repair.Async + 1
+	assert.False(t, m.Valid())
+	assert.Equal(t, "Mode(3)", m.String())
+	_, err := m.MarshalText()
+	assert.ErrorIs(t, err, repair.ErrUnknownMode)
+}
