@@ -13,9 +13,11 @@ import (
 // kept there no longer holds: the mark is dropped and the merge counted
 // again from its first row. Here the first round merges to a (live),
 // b (deleted), c (live) at limit 2; A, which ended at b, is asked for more
-// and answers the partition deleted after a: only c is left, so B, which
-// ended at c, must be asked for more too (Cassandra's
-// ShortReadRowsProtection counts the merged result as it stands).
+// and answers the partition deleted after every row was written: no live
+// row is left, so B, which ended at c, must be asked for more too
+// (Cassandra's ShortReadRowsProtection counts the merged result as it
+// stands). Kept, the mark would count a live through b, and c would fill
+// the page.
 func TestAContinuationDeletingThePartitionDropsTheShortReadMark(t *testing.T) {
 	live := func(clustering string) replica.Row { return replica.NewRow(clustering, replica.Live("v", "x", 1)) }
 	q := replica.Query{Limit: 2}
@@ -41,7 +43,7 @@ func TestAContinuationDeletingThePartitionDropsTheShortReadMark(t *testing.T) {
 		t.Fatalf("the mark counts %d live rows through %q, the merge holds %d", m.n, m.key, s.countThrough(tally{}, m.key).n)
 	}
 	if asks := r.shortReplicas(vs, s); !slices.Equal(asks, []int{1}) {
-		t.Fatalf("second round asked %v, want [1]: after the partition deletion the merge holds one live row through c", asks)
+		t.Fatalf("second round asked %v, want [1]: after the partition deletion the merge holds no live row", asks)
 	}
 }
 
