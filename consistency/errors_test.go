@@ -29,6 +29,19 @@ func TestErrorMessages(t *testing.T) {
 			"Operation timed out - received only 0 responses (BATCH_LOG write at ONE, 1 required)"},
 		{&c.WriteFailureError{Level: c.Two, WriteType: c.WriteCounter, BlockFor: 2, Received: 1, Failures: 1},
 			"Operation failed - received 1 responses and 1 failures (COUNTER write at TWO, 2 required)"},
+		// Every number differs from the others, so that two swapped fields
+		// show (WriteFailureException: "received %d responses and %d
+		// failures").
+		{&c.UnavailableError{Level: c.All, Required: 5, Alive: 2},
+			"Cannot achieve consistency level ALL (5 required but only 2 alive)"},
+		{&c.ReadTimeoutError{Level: c.All, BlockFor: 5, Received: 2, DataPresent: true},
+			"Operation timed out - received only 2 responses (ALL, 5 required, data present)"},
+		{&c.ReadFailureError{Level: c.All, BlockFor: 5, Received: 2, Failures: 3},
+			"Operation failed - received 2 responses and 3 failures (ALL, 5 required)"},
+		{&c.WriteTimeoutError{Level: c.All, WriteType: c.WriteCAS, BlockFor: 5, Received: 2},
+			"Operation timed out - received only 2 responses (CAS write at ALL, 5 required)"},
+		{&c.WriteFailureError{Level: c.All, WriteType: c.WriteCAS, BlockFor: 5, Received: 2, Failures: 3},
+			"Operation failed - received 2 responses and 3 failures (CAS write at ALL, 5 required)"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.err.Error())

@@ -69,3 +69,23 @@ func TestReplicationDatacentersIsACopy(t *testing.T) {
 	assert.Equal(t, []c.DatacenterFactor{{"a", 3}, {"b", 2}}, r.Datacenters())
 	assert.Equal(t, 4, c.EachQuorum.BlockFor(r, ""))
 }
+
+// A replication factor of 0 is invalid, and Validate says why in the
+// constructor's words, naming the factor or the empty datacenters, not the
+// zero Replication's "no replicas" (Simple: must be at least 1;
+// NetworkTopology: a datacenter may hold zero replicas, but not all of
+// them).
+func TestReplicationValidateSaysWhyAZeroFactorIsInvalid(t *testing.T) {
+	for _, tt := range []struct {
+		r    c.Replication
+		want string
+	}{
+		{c.Simple(0), "consistency: invalid replication: replication factor 0, must be at least 1"},
+		{c.NetworkTopology(map[string]int{"dc1": 0, "dc2": 0}), "consistency: invalid replication: no datacenter holds a replica"},
+		{c.NetworkTopology(map[string]int{}), "consistency: invalid replication: no datacenter holds a replica"},
+	} {
+		err := tt.r.Validate()
+		assert.ErrorIs(t, err, c.ErrInvalidReplication, tt.r.String())
+		assert.EqualError(t, err, tt.want, tt.r.String())
+	}
+}

@@ -122,6 +122,14 @@ func TestParseErrorExplains(t *testing.T) {
 		"18446744073709551699.5p":         "the percentile is not above 0 and below 100",
 		"MIN(18446744073709551650p,5ms)":  "MIN's first argument: the percentile is not above 0 and below 100",
 		"MAX(99p,18446744073709551620ms)": "MAX's second argument: the fixed delay is too long",
+
+		// A number holding a comma or a parenthesis is a bad number: the
+		// hint that only MIN and MAX take arguments is for what is no
+		// policy at all.
+		"99,5p":          "a percentile is a decimal number",
+		"9(9)PERCENTILE": "a percentile is a decimal number",
+		"5,0ms":          "a fixed delay is a decimal number of milliseconds",
+		"(50)ms":         "a fixed delay is a decimal number of milliseconds",
 	}
 	for in, reason := range tests {
 		_, err := latency.ParseSpeculativeRetry(in)
