@@ -172,3 +172,21 @@ func TestZeroLatencyRanksFirstUnlessLoaded(t *testing.T) {
 	s.rank(cs, now, 2, true)
 	assert.Equal(t, []string{"a", "zero"}, rankIDs(cs))
 }
+
+// A rack is a rack of its datacenter: in the remote group, which holds
+// every other datacenter's replicas, a rack named like a used one in
+// another datacenter is not used, and the locator's order among equal
+// keys stands (DESIGN's rack spread, as rackOutstanding compares both).
+func TestARackOfTheSameNameInAnotherDatacenterIsNotUsed(t *testing.T) {
+	s := newSnitch(SnitchConfig{Badness: 0.1, ResetInterval: time.Hour})
+	now := int64(1e12)
+	at := func(id, dc, rack string) candidate {
+		c := rankCandidate(id, rack, 1e6, 0, now)
+		c.ep.Datacenter = dc
+		c.score.ep.Store(&c.ep)
+		return c
+	}
+	cs := []candidate{at("a", "dc2", "r1"), at("b", "dc3", "r1"), at("c", "dc2", "r2")}
+	s.rank(cs, now, 2, true)
+	assert.Equal(t, []string{"a", "b", "c"}, rankIDs(cs))
+}
