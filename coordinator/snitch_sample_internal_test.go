@@ -29,3 +29,24 @@ func TestACancelledRequestOnlyRaisesTheScore(t *testing.T) {
 		t.Errorf("a request cancelled after 50ms left the score at %v, want it raised", got)
 	}
 }
+
+// A request the read cancelled unanswered is the replica's miss once the
+// read had waited more than twice its usual latency (score.ended: "more
+// than twice the replica's usual latency"), and not at twice it or less.
+func TestACancelledRequestIsAMissPastTwiceTheLatency(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		waited time.Duration
+		miss   bool
+	}{
+		{20 * time.Millisecond, false}, // twice: not late
+		{25 * time.Millisecond, true},  // two and a half times: late
+	} {
+		sc := new(score)
+		sc.ended(sc.sent(), 10*time.Millisecond, now, nil, false, false) // its usual latency
+		sc.ended(sc.sent(), c.waited, now, context.Canceled, true, false)
+		if got := sc.missing() > 0; got != c.miss {
+			t.Errorf("cancelled after %v: missed %v, want %v", c.waited, got, c.miss)
+		}
+	}
+}
