@@ -276,3 +276,11 @@ func TestTableOptionsRoundTripThroughJSON(t *testing.T) {
 	assert.Equal(t, "99p", defaults.SpeculativeRetry.String())
 	assert.Error(t, json.Unmarshal([]byte(`{"strategy":"FASTEST"}`), &defaults))
 }
+
+// HedgeBudget.Percent is "at most 1": a budget that lets every read take
+// a speculative action is valid, only one above 1 is refused.
+func TestAHedgeBudgetOfEveryReadIsValid(t *testing.T) {
+	c, err := coordinator.New(coordinator.Config{Locator: nowhere, HedgeBudget: coordinator.HedgeBudget{Percent: 1}})
+	require.NoError(t, err)
+	c.Close()
+}
