@@ -190,3 +190,19 @@ func TestARackOfTheSameNameInAnotherDatacenterIsNotUsed(t *testing.T) {
 	s.rank(cs, now, 2, true)
 	assert.Equal(t, []string{"a", "b", "c"}, rankIDs(cs))
 }
+
+// A replica's rank key is its latency times one plus its requests out
+// (C3's queue weighing, see weigh): a 1 ms replica with one request out
+// weighs 2 ms and goes behind an idle 1.5 ms one.
+func TestOneRequestOutDoublesTheRankKey(t *testing.T) {
+	s := newSnitch(SnitchConfig{Badness: 0.1, ResetInterval: time.Hour})
+	now := int64(1e12)
+	cs := []candidate{
+		rankCandidate("busy", "r1", 1e6, 0, now),
+		rankCandidate("idle", "r2", 1.5e6, 0, now),
+	}
+	cs[0].score.sent()
+	s.rank(cs, now, 2, true)
+	assert.Equal(t, []string{"idle", "busy"}, rankIDs(cs))
+	assert.Equal(t, 2e6, weigh(1e6, 1e6, 1))
+}
