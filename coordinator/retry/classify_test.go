@@ -122,3 +122,19 @@ func TestReplicaReasonsDoNotPassTheGate(t *testing.T) {
 		})
 	}
 }
+
+// Asked of an error that joins requests, one a lost connection (so
+// Classify says REQUEST_ABORTED), DefaultPolicy gives the strictest of the
+// answers each request would get alone: the lost connection moves on, but
+// a request that failed on its replicas rethrows even when it also says
+// transient (Java's DefaultRetryPolicy rethrows ReadFailureException
+// before looking at anything else), so the whole error rethrows.
+func TestALostConnectionJoinedToATransientReplicaFailureRethrows(t *testing.T) {
+	q := stmt(c.Quorum, retry.Idempotent)
+	failed := fmt.Errorf("%w: %w", retry.ErrOverloaded, readFailure())
+	err := errors.Join(retry.ErrConnectionClosed, failed)
+	require.Equal(t, retry.CauseRequestAborted, retry.Classify(err))
+	assert.Equal(t, next(c.Quorum), retry.DefaultPolicy{}.OnRequestAborted(q,
+		errors.Join(retry.ErrConnectionClosed, retry.ErrHeartbeatFailed), 0))
+	assert.Equal(t, rethrown, retry.DefaultPolicy{}.OnRequestAborted(q, err, 0))
+}
