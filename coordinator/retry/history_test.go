@@ -144,3 +144,20 @@ func TestCancelWhileDecidingARetryRefundsIt(t *testing.T) {
 		})
 	}
 }
+
+// At panics on an index one past the last attempt, like a slice index, and
+// says so in its own words: an empty History (an ExecutionError made by
+// hand, a Result of no attempt) holds no record at 0, not a zero one.
+func TestHistoryAtPanicsOnePastTheLastAttempt(t *testing.T) {
+	var empty retry.History
+	assert.PanicsWithValue(t, "retry: History index out of range", func() { empty.At(0) })
+	assert.PanicsWithValue(t, "retry: History index out of range", func() { empty.At(-1) })
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{})
+		res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), []int{1},
+			func(context.Context, int, c.Level) (int, error) { return 1, nil })
+		require.NoError(t, err)
+		require.Equal(t, 1, res.Attempts.Len())
+		assert.PanicsWithValue(t, "retry: History index out of range", func() { res.Attempts.At(1) })
+	})
+}
