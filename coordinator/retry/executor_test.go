@@ -369,6 +369,17 @@ func TestNewExecutorRejects(t *testing.T) {
 	}
 }
 
+// A fixed speculation delay must be >= 0: the smallest negative one, -1ns,
+// is refused like any other (Config.validateSpeculation), not taken as 0.
+func TestNewExecutorRejectsAFixedDelayOfMinusOneNanosecond(t *testing.T) {
+	ex, err := retry.NewExecutor(retry.Config{Speculation: retry.FixedDelay(-time.Nanosecond)})
+	assert.Nil(t, ex)
+	var ce *retry.ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, "Config.Speculation", ce.Field)
+	assert.ErrorIs(t, err, retry.ErrInvalidConfig)
+}
+
 func TestExecuteDoesNotAllocate(t *testing.T) {
 	ex := newExecutor(t, retry.Config{})
 	ctx := context.Background()
