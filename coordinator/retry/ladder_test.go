@@ -215,3 +215,16 @@ func meetable(l c.Level, r c.Replication, localDC string) bool {
 	}
 	return c.AssureSufficientLive(l, r, localDC, live) == nil
 }
+
+// A rung equal to the level that failed does not raise it: a ladder that
+// starts at the statement's own level retries there first (gocql's
+// DowngradingConsistencyRetryPolicy, whose list may begin with the query's
+// level). THREE, which QUORUM is not comparable with, is at most itself.
+func TestALadderRungAtTheFailedLevelRetriesThere(t *testing.T) {
+	for _, l := range []c.Level{c.One, c.Two, c.Three, c.Quorum, c.LocalQuorum, c.EachQuorum, c.All, c.LocalOne} {
+		p, err := retry.NewLadderPolicy(l)
+		require.NoError(t, err)
+		assert.Equal(t, same(l), p.OnUnavailable(stmt(l, retry.Idempotent), unavailable(l, 3, 1), 0), "%s", l)
+		assert.Equal(t, same(l), p.OnReadTimeout(stmt(l, retry.Idempotent), readTimeout(l, 3, 1, false), 0), "%s", l)
+	}
+}
