@@ -121,3 +121,16 @@ func TestRetryJSONFailuresAndBadValues(t *testing.T) {
 	assert.Equal(t, "[]", b)
 	assert.Zero(t, h.Len())
 }
+
+// History.UnmarshalJSON replaces the attempts with the array's, as json
+// replaces a slice, and null leaves them as they were (json.go's doc).
+func TestHistoryJSONReplacesAttemptsAndNullKeepsThem(t *testing.T) {
+	var h retry.History
+	require.NoError(t, json.Unmarshal([]byte(`[{"Target":0},{"Target":1}]`), &h))
+	require.Equal(t, 2, h.Len())
+	require.NoError(t, json.Unmarshal([]byte(`null`), &h))
+	assert.Equal(t, 2, h.Len(), "null leaves the attempts")
+	require.NoError(t, json.Unmarshal([]byte(`[{"Target":2}]`), &h))
+	require.Equal(t, 1, h.Len(), "an array replaces the attempts")
+	assert.Equal(t, 2, h.At(0).Target)
+}
