@@ -59,3 +59,16 @@ func TestWithBehaviorCopiesItsBehavior(t *testing.T) {
 	r := newReplica(t, opt)
 	assert.Equal(t, []replicatest.Window{{Start: 0, End: ms(10)}}, r.Behavior().Pauses)
 }
+
+// LateAnswers counts only the calls that went on past their context's end
+// (Stats' doc): a replica with the IgnoresContext fault whose callers'
+// contexts are live when it answers answers on time, and counts none.
+func TestIgnoringTheContextCountsNoLateAnswerWhileTheContextLives(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newReplica(t, with(replicatest.Behavior{Latency: replicatest.Constant(ms(10)), Fault: replicatest.IgnoresContext()}))
+		_, err := r.Read(t.Context(), replica.Command{Table: table, Key: "k"})
+		require.NoError(t, err)
+		require.NoError(t, r.Apply(t.Context(), replica.Mutation{Table: table, Partition: partition("k", "v", 1)}))
+		assert.Equal(t, replicatest.Stats{Reads: 1, DataReads: 1, Mutations: 1}, r.Stats())
+	})
+}
