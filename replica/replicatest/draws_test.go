@@ -134,3 +134,20 @@ func TestPerRequestDrawsKeepTheModel(t *testing.T) {
 		})
 	}
 }
+
+// A request's draws are seeded from its kind, table and key (the package
+// doc): two replicas of one seed draw apart for a data and a digest read of
+// a key, and for the table "ab" and key "c" and the table "a" and key "bc",
+// each their first request, so that no two requests of a test share their
+// latencies by accident of their names.
+func TestFirstRequestsOfOtherKindsOrTablesDrawApart(t *testing.T) {
+	readIn := func(table, key string) func(context.Context, *replicatest.Replica) error {
+		return func(ctx context.Context, r *replicatest.Replica) error {
+			_, err := r.Read(ctx, replica.Command{Table: table, Key: key})
+			return err
+		}
+	}
+	assert.NotEqual(t, took(t, spread, readOf("a", false)), took(t, spread, readOf("a", true)), "a data and a digest read")
+	assert.NotEqual(t, took(t, spread, applyOf("a")), took(t, spread, readOf("a", false)), "a write and a data read")
+	assert.NotEqual(t, took(t, spread, readIn("ab", "c")), took(t, spread, readIn("a", "bc")), `table "ab", key "c" and table "a", key "bc"`)
+}
