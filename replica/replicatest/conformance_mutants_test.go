@@ -254,10 +254,15 @@ var mutants = map[string]struct {
 	"keeps the last range tombstone written":  {mutant{apply: lastRangeTombstoneWins}, "apply_merges_conflicts"},
 	"keeps the held deletion on a tie":        {mutant{apply: heldDeletionWinsTies}, "apply_merges_conflicts"},
 	"ties cells by value whatever expires":    {mutant{apply: valueWinsExpiringTies}, "apply_merges_conflicts"},
-	"drops the static complex deletions":      {mutant{apply: dropsStaticComplexDeletions}, "apply_merges_conflicts"},
-	"a deletion drops the static row":         {mutant{apply: deletionDropsStaticRow}, "apply_merges_conflicts"},
-	"keeps the last static cell written":      {mutant{apply: lastStaticCellWins}, "apply_merges_conflicts"},
-	"expires cells a second early":            {mutant{read: expiresEarly}, "read_time"},
+	// Reading a missing partition's or a selection's digest, and writing
+	// concurrently (conformance_gap_mutants_test.go).
+	"digests a missing partition as zero": {mutant{read: zeroDigestOfMissing}, "missing_partition"},
+	"digests every column":                {mutant{read: digestsEveryColumn}, "digest_matches_data"},
+	"merges outside its lock":             {mutant{apply: mergesOutsideItsLock}, "concurrent_use"},
+	"drops the static complex deletions":  {mutant{apply: dropsStaticComplexDeletions}, "apply_merges_conflicts"},
+	"a deletion drops the static row":     {mutant{apply: deletionDropsStaticRow}, "apply_merges_conflicts"},
+	"keeps the last static cell written":  {mutant{apply: lastStaticCellWins}, "apply_merges_conflicts"},
+	"expires cells a second early":        {mutant{read: expiresEarly}, "read_time"},
 	// Judging an expiry a second off (conformance_expiry_mutants_test.go).
 	"lives a row liveness through its expiry second": {mutant{read: livenessExpiresLate}, "read_time"},
 	"expires row liveness a second early":            {mutant{read: livenessExpiresEarly}, "read_time"},
