@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,7 +52,8 @@ type brokenReplica struct {
 	cache map[string]replica.Response  // "stale digest cache"
 	kept  map[string]replica.Partition // "merges into its kept input"
 
-	called atomic.Bool // "learns its digest version": a Read or Apply was made
+	called    atomic.Bool  // "learns its digest version": a Read or Apply was made
+	endpoints atomic.Int64 // "changes its endpoint": the calls of Endpoint
 }
 
 func newBroken(t *testing.T, flaw string) *brokenReplica {
@@ -73,6 +75,7 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"loses empty slices":        "query_slices",
 	"ignores the table":         "tables_are_separate",
 	"empty endpoint":            "endpoint",
+	"changes its endpoint":      "endpoint",
 	"ignores read time":         "read_time",
 	"one digest version":        "digest_versions",
 	"ignores the slices":        "query_slices",
@@ -117,6 +120,11 @@ var flawMessages = map[string]string{
 func (b *brokenReplica) Endpoint() replica.Endpoint {
 	if b.flaw == "empty endpoint" {
 		return replica.Endpoint{}
+	}
+	if b.flaw == "changes its endpoint" { // names it by its connection, redialled for every call
+		ep := b.Replica.Endpoint()
+		ep.ID += "#" + strconv.FormatInt(b.endpoints.Add(1), 10)
+		return ep
 	}
 	return b.Replica.Endpoint()
 }
