@@ -120,6 +120,28 @@ func TestSpreadNeverWaitsForTheLock(t *testing.T) {
 	})
 }
 
+// A contention step taken through a set that has since been replaced, by a
+// Record that loaded the set before another grew it, leaves the newer set
+// in place: growing the stale one again dropped the stripes added since,
+// and the samples Records had counted in them.
+func TestAStaleContentionStepKeepsTheNewerStripes(t *testing.T) {
+	withGOMAXPROCS(t, 4, func() {
+		tr := NewTracker()
+		tr.Record(time.Millisecond)
+		stale := tr.set.Load()
+		for range contentionStep {
+			tr.contended(stale, 1, 2)
+		}
+		grown := tr.set.Load()
+		require.Len(t, grown.stripes, 2)
+		grown.stripes[1].rareCounter(bucketOf(time.Millisecond)).Add(1) // a Record on the new stripe
+		for range contentionStep {
+			tr.contended(stale, 1, 2) // probes of Records that loaded the first set
+		}
+		assert.Equal(t, int64(2), tr.Snapshot().Count, "the new stripe's sample still counts")
+	})
+}
+
 // Stacks land on every stripe, and each multiplier deals them out
 // differently, so goroutines that collide under one are likely apart under
 // the next.
