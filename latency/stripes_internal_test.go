@@ -120,6 +120,27 @@ func TestSpreadNeverWaitsForTheLock(t *testing.T) {
 	})
 }
 
+// The first growth, from one stripe to two, already puts the two goroutines
+// last found sharing the stripe on different stripes, whatever they are: a
+// multiplier chosen for the one-stripe set separates nothing, and left
+// about half of the colliding pairs together.
+func TestTheFirstGrowthSeparatesTheCollidingPair(t *testing.T) {
+	withGOMAXPROCS(t, 4, func() {
+		r := rand.New(rand.NewPCG(5, 6))
+		for range 64 {
+			tr := NewTracker()
+			tr.Record(time.Millisecond)
+			a, b := uintptr(r.Uint64N(1<<36)), uintptr(r.Uint64N(1<<36))
+			for range contentionStep {
+				tr.contended(tr.set.Load(), a, b)
+			}
+			set := tr.set.Load()
+			require.Len(t, set.stripes, 2)
+			require.NotEqual(t, set.index(a), set.index(b), "stacks %#x and %#x", a, b)
+		}
+	})
+}
+
 // A contention step taken through a set that has since been replaced, by a
 // Record that loaded the set before another grew it, leaves the newer set
 // in place: growing the stale one again dropped the stripes added since,
