@@ -242,3 +242,16 @@ func TestKindNames(t *testing.T) {
 		assert.ErrorIs(t, err, latency.ErrUnknownKind, bad)
 	}
 }
+
+// A name that is no Kind and a policy that is not in the grammar are
+// different errors: ParseKind's wraps ErrUnknownKind alone and quotes the
+// name, and ParseSpeculativeRetry's does not match ErrUnknownKind, so a
+// caller tells them apart with errors.Is either way.
+func TestAnUnknownKindIsNotAnInvalidPolicy(t *testing.T) {
+	_, err := latency.ParseKind("HYBRID")
+	assert.EqualError(t, err, `latency: unknown speculative retry kind "HYBRID"`)
+	assert.NotErrorIs(t, err, latency.ErrInvalidSpeculativeRetry)
+	_, err = latency.ParseSpeculativeRetry("HYBRID")
+	assert.ErrorIs(t, err, latency.ErrInvalidSpeculativeRetry)
+	assert.NotErrorIs(t, err, latency.ErrUnknownKind)
+}
