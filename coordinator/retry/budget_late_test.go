@@ -114,3 +114,39 @@ func TestBudgetWithdrawalOlderThanTheNewestDepositIsRefused(t *testing.T) {
 	b.Deposit(time.Now())
 	assert.False(t, b.TryWithdraw(zero), "a zero time.Time")
 }
+
+// The Budget's doc: "Events more than a window older than the newest seen
+// are not counted". That holds too for a late deposit whose slot still
+// holds its own window, no later event having recycled it: counted there,
+// it raised the allowance of a withdrawal judged on a window that holds
+// that slot, a few slots behind the newest deposit but not late.
+func TestBudgetLateDepositIsNotCountedInItsUntouchedSlot(t *testing.T) {
+	b, err := retry.NewBudget(retry.BudgetConfig{Percent: 1, Window: 10 * time.Second})
+	require.NoError(t, err)
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC) // no monotonic reading
+	b.Deposit(t0)
+	b.Deposit(t0.Add(15 * time.Second)) // the newest: t0 is now more than a window old
+	b.Deposit(t0)                       // late: counts nothing
+	judged := t0.Add(7 * time.Second)   // its window holds t0's slot
+	assert.InDelta(t, 1, b.Available(judged), 1e-9, "t0's first deposit only")
+	assert.True(t, b.TryWithdraw(judged))
+	assert.False(t, b.TryWithdraw(judged), "one deposit at Percent 1: one withdrawal")
+}
+
+// Budget.Refund returns an attempt to the window of the now it was granted
+// at. Once a withdrawal a window later has recycled that now's slot, the
+// refunded attempt has left the window with the slot (ring.remove: "unless
+// the slot has moved on to another lap since"), and the later window keeps
+// its own count: taken from it, the later window's spent floor was granted
+// again.
+func TestBudgetRefundAfterItsSlotMovedOnTakesNothingBack(t *testing.T) {
+	b, err := retry.NewBudget(retry.BudgetConfig{Window: 10 * time.Second, MinPerSecond: 0.1})
+	require.NoError(t, err) // a floor of one a window, no percent
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	require.True(t, b.TryWithdraw(t0))
+	later := t0.Add(10 * time.Second) // t0's slot, the next lap
+	require.True(t, b.TryWithdraw(later), "the next window's floor")
+	b.Refund(t0) // the attempt granted at t0 was not made after all
+	assert.Zero(t, b.Available(later))
+	assert.False(t, b.TryWithdraw(later), "the floor of the window ending at later is spent")
+}
