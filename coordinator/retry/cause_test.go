@@ -36,6 +36,33 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// The errors an attempt function returns are distinct sentinels, each with
+// its own message (errors.go): errors.Is tells a closed connection from a
+// failed heartbeat, and a failed TRUNCATE from a server error, and the text
+// a log shows says which it was.
+func TestAttemptErrorsAreDistinctWithTheirOwnMessages(t *testing.T) {
+	sentinels := []struct {
+		err  error
+		text string
+	}{
+		{retry.ErrConnectionClosed, "retry: connection closed"},
+		{retry.ErrHeartbeatFailed, "retry: heartbeat failed"},
+		{retry.ErrNotSent, "retry: request not sent"},
+		{retry.ErrOverloaded, "retry: coordinator overloaded"},
+		{retry.ErrServerError, "retry: server error"},
+		{retry.ErrTruncate, "retry: truncate error"},
+		{retry.ErrTypedNil, "retry: the attempt returned a nil pointer as its error"},
+	}
+	for i, a := range sentinels {
+		assert.EqualError(t, a.err, a.text)
+		for j, b := range sentinels {
+			if i != j {
+				assert.NotErrorIs(t, a.err, b.err, "%q matches %q", a.text, b.text)
+			}
+		}
+	}
+}
+
 func TestRequestAbortedError(t *testing.T) {
 	err := &retry.RequestAbortedError{Err: retry.ErrHeartbeatFailed}
 	assert.Equal(t, "retry: request aborted: retry: heartbeat failed", err.Error())
