@@ -65,6 +65,16 @@ func TestNewBudgetRejects(t *testing.T) {
 	}
 }
 
+// A ConfigError's message names the sentinel, the field, the value given
+// and the reason (config_error.go), so that the one line a log shows says
+// what to fix and to what.
+func TestConfigErrorMessageNamesFieldValueAndReason(t *testing.T) {
+	_, err := retry.NewBudget(retry.BudgetConfig{Percent: 1.5})
+	assert.EqualError(t, err, "retry: invalid config: BudgetConfig.Percent = 1.5: must be within [0, 1]")
+	_, err = retry.NewBudget(retry.BudgetConfig{Window: 9 * time.Millisecond})
+	assert.EqualError(t, err, "retry: invalid config: BudgetConfig.Window = 9ms: must be at least 10ms")
+}
+
 // A floor of one attempt a window, written 1/Window.Seconds(), holds one:
 // for these windows the float64 product is a unit in the last place under
 // 1, and it was refused as allowing none (found by review).
