@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,6 +74,20 @@ func TestRetryJSONKeepsErrorsAndNames(t *testing.T) {
 			assert.Equal(t, want, got, "attempt %d", i)
 		}
 	})
+}
+
+// An event's retry count, target and backoff are written under their
+// field names, the delay in nanoseconds (json.go), and read back: a log of
+// OnRetry events shows which retry waited how long before which target.
+func TestRetryEventJSONKeepsRetryTargetAndDelay(t *testing.T) {
+	ev := retry.RetryEvent{Statement: stmt(c.Quorum, retry.Idempotent), Retry: 2, Err: retry.ErrOverloaded,
+		Cause: retry.CauseErrorResponse, Verdict: next(c.One), Level: c.One, Target: 3, Delay: 5 * time.Millisecond}
+	b, back := roundTrip(t, ev)
+	assert.Contains(t, b, `"Retry":2,`)
+	assert.Contains(t, b, `"Level":"ONE","Target":3,"Delay":5000000,`)
+	assert.EqualError(t, back.Err, retry.ErrOverloaded.Error())
+	ev.Err, back.Err = nil, nil
+	assert.Equal(t, ev, back)
 }
 
 // A failed statement's attempts keep their errors and reasons as text; an
