@@ -41,3 +41,30 @@ func TestHungProbesHoldFourGoroutines(t *testing.T) {
 		synctest.Wait()
 	})
 }
+
+// An abandoned probe that returns frees its place: past four hung probes a
+// connection is not probed, and once they return it is probed again on
+// the backoff's schedule, and readmitted by a probe that answers. A hung
+// probe kept counted after it returned left its node convicted for good.
+func TestAConnectionIsProbedAgainOnceItsHungProbesReturn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{})
+		defer d.Close()
+		release := make(chan struct{})
+		hangs := func(context.Context) error { <-release; return nil }
+		a, _ := convictedScripted(d, hangs, hangs, hangs, hangs) // then probes answer
+		time.Sleep(time.Hour)                                    // the probes at +1, +3, +7 and +15 s hang; no later one is made
+		synctest.Wait()
+		if d.IsAlive(a.Endpoint()) {
+			t.Fatal("readmitted while its probes hang")
+		}
+		close(release)
+		released := time.Now()
+		time.Sleep(time.Minute) // the backoff's longest wait
+		synctest.Wait()
+		got := rec.list()
+		if len(got) != 2 || !got[1].Alive || got[1].Cause != ring.ProbeSucceeded || !got[1].At.After(released) {
+			t.Fatalf("changes %v, want a readmitted by a probe in the minute after its hung probes returned at %v", got, released)
+		}
+	})
+}
