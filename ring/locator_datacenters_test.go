@@ -119,3 +119,24 @@ func TestRemoveNodeMayEmptyADatacenter(t *testing.T) {
 		t.Errorf("phasing dc2 out: %v", err)
 	}
 }
+
+// A DatacenterError lists the ring's datacenters sorted, as its doc says,
+// whatever the order of the map they are kept in: an error message, and a
+// test that compares it, is the same at every run.
+func TestDatacenterErrorListsTheKnownDatacentersSorted(t *testing.T) {
+	want := []string{"dc1", "dc2", "dc3", "dc4", "dc5"}
+	for range 20 { // map order varies from run to run
+		_, err := ring.NewLocator(ring.LocatorConfig{
+			Nodes:   randomNodes(1, 10, 4, len(want), 1),
+			Tables:  map[string]consistency.Replication{"t": nts(map[string]int{"dc1": 1, "dc9": 1})},
+			Connect: new(connector).connect,
+		})
+		var de *ring.DatacenterError
+		if !errors.As(err, &de) {
+			t.Fatalf("err = %v, want a *DatacenterError", err)
+		}
+		if de.Datacenter != "dc9" || !slices.Equal(de.Known, want) {
+			t.Fatalf("%+v, want datacenter dc9, known %v", de, want)
+		}
+	}
+}
