@@ -304,3 +304,25 @@ func TestTablesOfReplicationsThatSpellAlikeKeepTheirOwnPlacements(t *testing.T) 
 		}
 	}
 }
+
+// Locate's list must not be modified, but a caller may append to it (to
+// add a replica to its own copy, say): each list is capped at its length,
+// so the append copies it, and the next token range's list, which follows
+// it in the same array, keeps its replicas.
+func TestAppendingToALocatedListLeavesTheOtherRangesAlone(t *testing.T) {
+	l, _ := newLocator(t, randomNodes(1, 12, 16, 2, 3))
+	r := l.Ring()
+	extra := replicatest.NewReplica(replica.Endpoint{ID: "extra", Datacenter: "dc1"})
+	for i := range 500 {
+		got, _, _ := l.Locate("events", fmt.Sprintf("key-%d", i))
+		_ = append(got, extra)
+	}
+	for i := range 500 {
+		key := fmt.Sprintf("key-%d", i)
+		got, _, _ := l.Locate("events", key)
+		want, _ := r.ReplicasFor(ring.Murmur3Token([]byte(key)), tables["events"])
+		if !slices.Equal(endpointIDs(got), ids(want)) {
+			t.Fatalf("Locate(events, %s) = %v after appends to the lists, want %v", key, endpointIDs(got), ids(want))
+		}
+	}
+}
