@@ -148,3 +148,40 @@ func TestForgottenNodeIsTrackedAfresh(t *testing.T) {
 			change("a", false, ring.ConnectionFailed, again))
 	})
 }
+
+// No Change is delivered for a node after Forget returns (Forget's doc):
+// here Forget runs while the detector looks up the node's connection, past
+// its ReadmitAfter, and the lookup hands back a connection without a
+// Prober, which would readmit the node at once. The readmission of a node
+// forgotten meanwhile is dropped, not told as "up (readmit timeout)".
+func TestAReadmissionRacingForgetDeliversNoChange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var d *ring.Detector
+		var mu sync.Mutex
+		forget := false
+		a := prober("a", replicatest.Down())
+		replicas := func(id string) (replica.Replica, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !forget {
+				return a, true
+			}
+			forget = false
+			d.Forget(id) // Forget racing the lookup, made deterministic
+			return hidden{a}, true
+		}
+		d, rec := newDetector(t, ring.DetectorConfig{Replicas: replicas})
+		defer d.Close()
+		convicted := time.Now()
+		read(d, a, time.Second) // probes at +1 s and +3 s fail; ReadmitAfter ends at +5 s
+		time.Sleep(6500 * time.Millisecond)
+		mu.Lock()
+		forget = true // at the lookup of the probe at +7 s
+		mu.Unlock()
+		time.Sleep(time.Minute)
+		if !d.IsAlive(a.Endpoint()) || len(d.Down()) != 0 || len(d.Nodes(time.Now())) != 0 {
+			t.Fatalf("forgotten node still tracked: down %v, nodes %v", d.Down(), d.Nodes(time.Now()))
+		}
+		wantChanges(t, rec, change("a", false, ring.ConnectionFailed, convicted))
+	})
+}
