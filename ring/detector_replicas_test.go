@@ -242,3 +242,26 @@ func TestUncomparableConnectionsDoNotPanic(t *testing.T) {
 		})
 	}
 }
+
+// Replicas' bool, not its value, says whether it knows the node: a value
+// handed back with false (a stale entry, say) is not probed, the failed
+// connection is, as for a node Replicas does not know.
+func TestAConnectionReplicasDoesNotVouchForIsNotProbed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stale := prober("a", replicatest.Fault{})
+		d, rec := newDetector(t, ring.DetectorConfig{Replicas: func(string) (replica.Replica, bool) { return stale, false }})
+		defer d.Close()
+		a := prober("a", replicatest.Down())
+		convicted := time.Now()
+		read(d, a, time.Second)
+		time.Sleep(2 * time.Second) // the probe at +1 s fails
+		_ = a.SetFault(replicatest.Fault{})
+		time.Sleep(time.Second)
+		wantChanges(t, rec,
+			change("a", false, ring.ConnectionFailed, convicted),
+			change("a", true, ring.ProbeSucceeded, convicted.Add(3*time.Second)))
+		if n := probeCount(stale); n != 0 {
+			t.Errorf("the connection Replicas did not vouch for was probed %d times", n)
+		}
+	})
+}
