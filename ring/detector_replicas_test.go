@@ -265,3 +265,23 @@ func TestAConnectionReplicasDoesNotVouchForIsNotProbed(t *testing.T) {
 		}
 	})
 }
+
+// A replacement of another type is a new connection, even of a type ==
+// cannot compare (which counts as the same connection only against a
+// value of its own type): it is probed within CheckInterval, as in
+// TestAReplacementIsProbedAtOnce, not at the old connection's next
+// probe, due at +63 s.
+func TestAReplacementOfAnotherUncomparableTypeIsProbedAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		old := prober("a", replicatest.Down())
+		c := newConns("a", old)
+		d, rec, convicted := convictedVia(t, c, old)
+		defer d.Close()
+		time.Sleep(40500 * time.Millisecond)
+		c.set("a", unhashable{node("a", "dc1"), []string{"new"}})
+		time.Sleep(time.Second)
+		wantChanges(t, rec,
+			change("a", false, ring.ConnectionFailed, convicted),
+			change("a", true, ring.ProbeSucceeded, convicted.Add(41*time.Second)))
+	})
+}
