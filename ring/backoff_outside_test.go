@@ -29,6 +29,9 @@ func TestBackoffDelayOutsideTheValidatedRange(t *testing.T) {
 		{ring.Backoff{Jitter: 0.5}, 1, math.Inf(1), time.Second},
 		{ring.Backoff{Jitter: 3}, 1, 0.9, 200 * time.Millisecond}, // Jitter taken as 1
 		{ring.Backoff{Jitter: math.Inf(1)}, 1, 0.5, time.Second},
+		// The whole wait drawn off: float64 rounds 2^53+3 ns up to 2^53+4, one past
+		// the wait, which is floored at 0 rather than going 1 ns negative.
+		{ring.Backoff{Initial: 1<<53 + 3, Max: 1<<53 + 3, Jitter: 1}, 0, 1, 0},
 	} {
 		if got := tc.b.Delay(tc.n, tc.r); got != tc.want {
 			t.Errorf("%+v.Delay(%d, %v) = %v, want %v", tc.b, tc.n, tc.r, got, tc.want)
