@@ -99,19 +99,30 @@ func TestNewLocatorRejectsBadConfig(t *testing.T) {
 		cfg  ring.LocatorConfig
 		want error
 	}{
-		"no Connect":      {ring.LocatorConfig{Nodes: nodes}, ring.ErrInvalidConfig},
-		"empty table":     {ring.LocatorConfig{Nodes: nodes, Tables: map[string]consistency.Replication{"": consistency.Simple(1)}, Connect: new(connector).connect}, ring.ErrInvalidConfig},
-		"bad replication": {ring.LocatorConfig{Nodes: nodes, Tables: map[string]consistency.Replication{"t": consistency.Simple(0)}, Connect: new(connector).connect}, consistency.ErrInvalidReplication},
-		"no nodes":        {ring.LocatorConfig{Connect: new(connector).connect}, ring.ErrInvalidTopology},
-		"Connect fails":   {ring.LocatorConfig{Nodes: nodes, Connect: func(ring.Node) (replica.Replica, error) { return nil, failing }}, failing},
-		"wrong endpoint":  {ring.LocatorConfig{Nodes: nodes, Connect: wrong}, ring.ErrInvalidTopology},
-		"nil replica":     {ring.LocatorConfig{Nodes: nodes, Connect: func(ring.Node) (replica.Replica, error) { return nil, nil }}, ring.ErrInvalidTopology},
+		"no Connect":        {ring.LocatorConfig{Nodes: nodes}, ring.ErrInvalidConfig},
+		"empty table":       {ring.LocatorConfig{Nodes: nodes, Tables: map[string]consistency.Replication{"": consistency.Simple(1)}, Connect: new(connector).connect}, ring.ErrInvalidConfig},
+		"bad replication":   {ring.LocatorConfig{Nodes: nodes, Tables: map[string]consistency.Replication{"t": consistency.Simple(0)}, Connect: new(connector).connect}, consistency.ErrInvalidReplication},
+		"no nodes":          {ring.LocatorConfig{Connect: new(connector).connect}, ring.ErrInvalidTopology},
+		"Connect fails":     {ring.LocatorConfig{Nodes: nodes, Connect: func(ring.Node) (replica.Replica, error) { return nil, failing }}, failing},
+		"wrong endpoint":    {ring.LocatorConfig{Nodes: nodes, Connect: wrong}, ring.ErrInvalidTopology},
+		"nil replica":       {ring.LocatorConfig{Nodes: nodes, Connect: func(ring.Node) (replica.Replica, error) { return nil, nil }}, ring.ErrInvalidTopology},
+		"typed nil replica": {ring.LocatorConfig{Nodes: nodes[:1], Connect: func(ring.Node) (replica.Replica, error) { return (*n00Conn)(nil), nil }}, ring.ErrInvalidTopology},
 	} {
 		l, err := ring.NewLocator(tc.cfg)
 		if l != nil || !errors.Is(err, tc.want) {
 			t.Errorf("%s: NewLocator = %v, %v; want %v", name, l, err, tc.want)
 		}
 	}
+}
+
+// n00Conn is a connection type whose Endpoint reads no field: a nil
+// *n00Conn still names node n00 of randomNodes(1, ...), so only its being
+// a nil pointer tells NewLocator that it is no connection (its reads
+// would crash the coordinator).
+type n00Conn struct{ replica.Replica }
+
+func (*n00Conn) Endpoint() replica.Endpoint {
+	return replica.Endpoint{ID: "n00", Datacenter: "dc1", Rack: "r1"}
 }
 
 func TestLocatorTopologyChanges(t *testing.T) {
