@@ -224,3 +224,25 @@ func TestDetectorIgnoresAHeartbeatOfTheEmptyID(t *testing.T) {
 		assert.Zero(t, d.Phi("", time.Now()))
 	})
 }
+
+// A readmission is dated by its heartbeat, stamped with the time it
+// arrived (Heartbeat's doc), not by when the embedder got round to report
+// it: a heartbeat read off a queue 3 s late readmits its node as of its
+// arrival, as the conviction is dated by the check that made it (37 s
+// after the only heartbeat, as above).
+func TestAReadmissionIsDatedByItsHeartbeatsArrival(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{})
+		defer d.Close()
+		start := time.Now()
+		d.Heartbeat("a", start)
+		time.Sleep(time.Minute)
+		arrived := time.Now()
+		time.Sleep(3 * time.Second) // the heartbeat waits in the embedder's queue
+		d.Heartbeat("a", arrived)
+		require.True(t, d.IsAlive(replica.Endpoint{ID: "a"}))
+		wantChanges(t, rec,
+			change("a", false, ring.HeartbeatsStopped, start.Add(37*time.Second)),
+			change("a", true, ring.HeartbeatsResumed, arrived))
+	})
+}
