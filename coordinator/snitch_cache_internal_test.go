@@ -72,3 +72,24 @@ func TestAForgottenScoreIsNotFoundInTheCache(t *testing.T) {
 		t.Fatal("the fresh score did not take the forgotten one's slot")
 	}
 }
+
+// Two IDs may start at the same bytes: "node-1" cut from "node-10". The
+// cache takes equal pointers for equal IDs only when the lengths are equal
+// too (see scoreCache), so each replica keeps its own score, and
+// Metrics().Replicas lists both where they are.
+func TestAnIDThatIsAPrefixOfAnotherInTheSameBytesKeepsItsOwnScore(t *testing.T) {
+	s := newSnitch(SnitchConfig{})
+	long := replica.Endpoint{ID: strings.Clone("node-10"), Datacenter: "dc1", Rack: "r1"}
+	short := replica.Endpoint{ID: long.ID[:len("node-1")], Datacenter: "dc1", Rack: "r2"}
+	first := s.entry(&long)
+	if got := s.entry(&short); got == first || got.id != short.ID {
+		t.Fatalf("replica %q got the score of %q", short.ID, got.id)
+	}
+	if got := s.entry(&long); got != first {
+		t.Fatalf("replica %q lost its score to %q", long.ID, short.ID)
+	}
+	rs := s.replicaMetrics()
+	if len(rs) != 2 || rs[0].Endpoint != long || rs[1].Endpoint != short {
+		t.Fatalf("replica metrics = %+v, want %q in r1 and %q in r2", rs, long.ID, short.ID)
+	}
+}
