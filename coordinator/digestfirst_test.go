@@ -92,3 +92,35 @@ func TestDigestFirstEndsByItsReadTimeout(t *testing.T) {
 		assert.False(t, res.Trace.Hedge.Fired)
 	})
 }
+
+// Under ALWAYS, digest-first asks the two fastest digest replicas for the
+// data at once, not when a zero threshold's timer fires: with replicas
+// that answer at once, the fastest's data would win that race, and the
+// read would go without the extra request ALWAYS promises (DESIGN.md 2.2:
+// ALWAYS sends the extra request up front).
+func TestDigestFirstUnderAlwaysAsksTwoForDataUpFront(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := digestFirst(t, "ALWAYS")
+		cfg.HedgeBudget = coordinator.HedgeBudget{Unlimited: true}
+		e := newEnv(t, cfg)
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, replicatest.Behavior{}) // answers at once
+		}
+		const reads = 10
+		for range reads {
+			res, _, err := e.read(consistency.Quorum)
+			require.NoError(t, err)
+			data := 0
+			for _, rt := range res.Trace.Requests {
+				if rt.Kind == coordinator.KindData {
+					data++
+				}
+			}
+			require.Equal(t, 2, data, "data requests:\n%v", res.Trace)
+			require.True(t, res.Trace.Hedge.Fired)
+			settle()
+		}
+		tm, _ := e.c.TableMetrics(tbl)
+		assert.Equal(t, int64(reads), tm.SpeculativeRetries)
+	})
+}
