@@ -1,6 +1,8 @@
 package replicatest
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -36,4 +38,41 @@ func TestAKeyPastTheLastTokenWrapsToTheFirst(t *testing.T) {
 		return
 	}
 	t.Fatal("no key past the last token")
+}
+
+// A key's first replica is the node that owns the first token at or after
+// the key's token (Cassandra's TokenMetadata.firstToken, then the walk
+// clockwise from it), not the node of the token after that. The nodes'
+// tokens are drawn again here from the seed, as newRing draws them: node i
+// its TokensPerNode tokens in turn.
+func TestAKeysFirstReplicaOwnsTheFirstTokenAtOrAfterIt(t *testing.T) {
+	const seed, perNode = 5, 2
+	c, err := NewCluster(ClusterConfig{
+		Datacenters: []Datacenter{{Name: "dc1", Nodes: 4}},
+		Replication: consistency.Simple(2), Seed: seed, TokensPerNode: perNode,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, pcgStream))
+	owner := map[uint64]string{}
+	var tokens []uint64
+	for _, n := range c.replicas {
+		for range perNode {
+			tok := rng.Uint64()
+			owner[tok] = n.ep.ID
+			tokens = append(tokens, tok)
+		}
+	}
+	slices.Sort(tokens)
+	for i := range 1000 {
+		key := "k" + strconv.Itoa(i)
+		j, _ := slices.BinarySearch(tokens, xxh3.HashString(key))
+		if j == len(tokens) {
+			j = 0
+		}
+		if got, want := c.ring.locate(key).nodes[0].ep.ID, owner[tokens[j]]; got != want {
+			t.Fatalf("key %q, token %d, is first on %s; want %s, the owner of token %d, the first at or after it", key, xxh3.HashString(key), got, want, tokens[j])
+		}
+	}
 }
