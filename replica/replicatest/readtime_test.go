@@ -12,10 +12,14 @@ import (
 	"github.com/readpath/readpath/replica/replicatest"
 )
 
-// expiring holds a cell that expires at 100 and a tombstone made at 50.
+// expiring holds a cell that expires at 100, a tombstone made at 50 and,
+// older, a collection's deletion made at 40: a gcBefore past 40 purges
+// that one alone, which the stored digest must not hide.
 func expiring() replica.Partition {
-	return replica.NewPartition("k", replica.NewRow("r",
-		replica.Live("a", "v", 1), replica.Expiring("b", "soon", 2, 10, 100), replica.Tombstone("c", 3, 50)))
+	return replica.NewPartition("k",
+		replica.NewRow("q", replica.Live("tags", "", 4).WithPath("x")).WithComplexDeletion("tags", replica.DeletedAt(3, 40)),
+		replica.NewRow("r",
+			replica.Live("a", "v", 1), replica.Expiring("b", "soon", 2, 10, 100), replica.Tombstone("c", 3, 50)))
 }
 
 // A replica answers at the command's read time, data and digest alike, and
@@ -37,8 +41,9 @@ func TestReadAnswersAtTheReadTime(t *testing.T) {
 		}
 	}
 	cmd := replica.Command{Table: table, Key: "k", NowInSec: 100, GCBefore: 51}
-	assert.True(t, read(t, r, cmd).Partition.Equal(replica.NewPartition("k", replica.NewRow("r",
-		replica.Live("a", "v", 1), replica.Tombstone("b", 2, 90)))), "the expired cell is a tombstone, the old one gone")
+	assert.True(t, read(t, r, cmd).Partition.Equal(replica.NewPartition("k",
+		replica.NewRow("q", replica.Live("tags", "", 4).WithPath("x")),
+		replica.NewRow("r", replica.Live("a", "v", 1), replica.Tombstone("b", 2, 90)))), "the expired cell is a tombstone, the old ones gone")
 }
 
 func TestReadRefusesAnInvalidCommand(t *testing.T) {
