@@ -49,8 +49,9 @@ type brokenReplica struct {
 	release chan struct{} // closed at the end of the test: a hung call ends
 
 	mu    sync.Mutex
-	cache map[string]replica.Response  // "stale digest cache"
-	kept  map[string]replica.Partition // "merges into its kept input"
+	cache map[string]replica.Response    // "stale digest cache"
+	kept  map[string]replica.Partition   // "merges into its kept input" (when read)
+	held  map[string][]replica.Partition // "merges into its kept input when read": the writes since
 
 	called    atomic.Bool  // "learns its digest version": a Read or Apply was made
 	endpoints atomic.Int64 // "changes its endpoint": the calls of Endpoint
@@ -58,7 +59,8 @@ type brokenReplica struct {
 
 func newBroken(t *testing.T, flaw string) *brokenReplica {
 	b := &brokenReplica{Replica: newReplica(t), flaw: flaw, release: make(chan struct{}),
-		cache: map[string]replica.Response{}, kept: map[string]replica.Partition{}}
+		cache: map[string]replica.Response{}, kept: map[string]replica.Partition{},
+		held: map[string][]replica.Partition{}}
 	t.Cleanup(func() { close(b.release) })
 	return b
 }
@@ -98,6 +100,10 @@ var flaws = map[string]string{ // flaw -> the check that must catch it
 	"makes keys valid UTF-8":         "binary_keys",
 	"probe always fails":             "probe",
 
+	// Caught only after a later Read, or only by a key never written.
+	"merges into its kept input when read":   "apply_leaves_its_input",
+	"reads a missing key cut at a zero byte": "binary_keys",
+
 	"probe answers when cancelled":         "cancelled_context",
 	"probe hangs when cancelled in flight": "cancelled_in_flight",
 	"reports digest version 0":             "digest_versioner",
@@ -110,6 +116,9 @@ var flawMessages = map[string]string{
 	"hangs ignoring its context":     `digest Read of "missing" did not return`,
 	"hangs when cancelled in flight": `Read of "k" did not return`,
 	"sends data with digests":        "a digest answer carries data",
+	// Changed by the second write, the first write's partition is named
+	// for it, not only for the read after.
+	"merges into its kept input": `after a later Apply, the partition given to Apply of "k" changed`,
 
 	"probe answers when cancelled":         "Probe = <nil>, want an error wrapping context canceled",
 	"probe hangs when cancelled in flight": "Probe did not return",
@@ -177,6 +186,19 @@ func (b *brokenReplica) Read(ctx context.Context, cmd replica.Command) (replica.
 			<-b.release // the cancelled request's reply never comes
 		}
 		return resp, err
+	}
+	if b.flaw == "merges into its kept input when read" {
+		b.fold(cmd.Key)
+	}
+	if b.flaw == "reads a missing key cut at a zero byte" && cut(cmd.Key) != cmd.Key {
+		// Keys written by an older version of the adapter, which cut
+		// them, are looked up as it wrote them when missing.
+		if _, held := b.Partition(cmd.Table, cmd.Key); !held {
+			if stored, held := b.Partition(cmd.Table, cut(cmd.Key)); held {
+				stored.Key = cmd.Key
+				return cmd.Respond(stored)
+			}
+		}
 	}
 	if b.flaw == "makes keys valid UTF-8" && validUTF8(cmd.Key) != cmd.Key {
 		stored, _ := b.Partition(cmd.Table, validUTF8(cmd.Key))
@@ -253,6 +275,8 @@ func (b *brokenReplica) Apply(ctx context.Context, m replica.Mutation) error {
 		m.Partition.Key = cut(m.Partition.Key)
 	case "merges into its kept input":
 		b.keep(m.Partition)
+	case "merges into its kept input when read":
+		b.hold(m.Partition)
 	case "makes keys valid UTF-8":
 		m.Partition.Key = validUTF8(m.Partition.Key)
 	case "drops partition deletions": // a storage format without them
@@ -285,6 +309,30 @@ func (b *brokenReplica) keep(p replica.Partition) {
 	merged, _ := repair.Merge(kept, p)
 	if len(merged.Rows) <= len(kept.Rows) {
 		copy(kept.Rows, merged.Rows)
+	}
+}
+
+// hold keeps the first write of a partition as it was given, and the
+// later writes for the next read to merge into that one's rows in place
+// (fold): a lazy merge.
+func (b *brokenReplica) hold(p replica.Partition) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.kept[p.Key]; !ok {
+		b.kept[p.Key] = p
+		return
+	}
+	b.held[p.Key] = append(b.held[p.Key], p)
+}
+
+// fold merges the writes held for key into its kept first write, in place.
+func (b *brokenReplica) fold(key string) {
+	b.mu.Lock()
+	held := b.held[key]
+	delete(b.held, key)
+	b.mu.Unlock()
+	for _, p := range held {
+		b.keep(p)
 	}
 }
 
