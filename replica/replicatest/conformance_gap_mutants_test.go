@@ -41,3 +41,14 @@ func mergesOutsideItsLock(r *mapReplica, k [2]string, held, p replica.Partition)
 	r.mu.Lock()
 	return mergeInto(r, k, held, p)
 }
+
+// copiesWholeReadsOnly answers a read of a whole partition with a copy (a
+// row cache hands out copies) and a limited or reversed scan with the
+// stored rows themselves (a zero-copy scan): with mergesIntoAnsweredRows,
+// a later write changes only the scan's answer its caller holds.
+func copiesWholeReadsOnly(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+	if cmd.Query.Limit == 0 && !cmd.Query.Reversed {
+		stored = stored.Clone()
+	}
+	return cmd.Respond(stored)
+}

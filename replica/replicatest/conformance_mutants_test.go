@@ -225,18 +225,9 @@ var mutants = map[string]struct {
 		}
 		return cmd.Respond(stored)
 	}}, "commands_stay_as_given"},
-	"merges into answered rows": {mutant{apply: func(r *mapReplica, k [2]string, held, p replica.Partition) error {
-		merged, err := repair.Merge(held, p)
-		for i, row := range merged.Rows { // cells of the same shape go in place: into memory a Read answered with
-			j := slices.IndexFunc(held.Rows, func(h replica.Row) bool { return h.Clustering == row.Clustering })
-			if j >= 0 && len(held.Rows[j].Cells) == len(row.Cells) {
-				copy(held.Rows[j].Cells, row.Cells)
-				merged.Rows[i].Cells = held.Rows[j].Cells
-			}
-		}
-		r.data[k] = merged
-		return err
-	}}, "answers_stay_as_returned"},
+	"merges into answered rows": {mutant{apply: mergesIntoAnsweredRows}, "answers_stay_as_returned"},
+	"merges into the rows of an answered scan": {mutant{read: copiesWholeReadsOnly, apply: mergesIntoAnsweredRows},
+		"answers_stay_as_returned"},
 	"reuses an answer buffer": {mutant{read: func(r *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		resp, err := cmd.Respond(stored)
 		r.held = append(r.held[:0], resp.Partition.Rows...)
@@ -288,6 +279,21 @@ var mutants = map[string]struct {
 	"drops the static row of a read by columns":    {mutant{read: dropsStaticOfProjection}, "query_slices"},
 	"digests no columns as every column":           {mutant{read: digestsNoColumnsAsAll}, "columns"},
 	"appends to the caller's columns":              {mutant{read: appendsToColumns}, "commands_stay_as_given"},
+}
+
+// mergesIntoAnsweredRows merges a write's cells of the same shape as the
+// held ones in place: into memory a Read answered with.
+func mergesIntoAnsweredRows(r *mapReplica, k [2]string, held, p replica.Partition) error {
+	merged, err := repair.Merge(held, p)
+	for i, row := range merged.Rows {
+		j := slices.IndexFunc(held.Rows, func(h replica.Row) bool { return h.Clustering == row.Clustering })
+		if j >= 0 && len(held.Rows[j].Cells) == len(row.Cells) {
+			copy(held.Rows[j].Cells, row.Cells)
+			merged.Rows[i].Cells = held.Rows[j].Cells
+		}
+	}
+	r.data[k] = merged
+	return err
 }
 
 // limitEachSlice reads a limited query of several slices one slice at a
