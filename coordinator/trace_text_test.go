@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -99,4 +100,35 @@ func TestTraceJSONCarriesNames(t *testing.T) {
 	var evBack coordinator.HedgeEvent
 	require.NoError(t, json.Unmarshal(b, &evBack))
 	assert.Equal(t, ev, evBack)
+}
+
+// A trace's text says what its read did and only that: the threshold
+// ("none" only when the table never speculates: ALWAYS's threshold is 0,
+// its extra request sent up front, DESIGN.md 2.2), a hedge held back by
+// any cause, a digest mismatch even when nothing was repaired (read
+// repair NONE), a reconcile read whether or not it won, the tombstones
+// only past the warning threshold, and a rack only when the endpoint has
+// one.
+func TestTraceTextSaysWhatTheReadDid(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		tr        coordinator.Trace
+		want, not string
+	}{
+		{"ALWAYS", coordinator.Trace{Speculate: true}, "threshold 0s", "none"},
+		{"a percentile", coordinator.Trace{Speculate: true, Threshold: 4 * time.Millisecond}, "threshold 4ms", "none"},
+		{"NEVER", coordinator.Trace{Threshold: 4 * time.Millisecond}, "threshold none", "4ms"},
+		{"no budget", coordinator.Trace{Hedge: coordinator.HedgeTrace{Suppressed: coordinator.SuppressedBudget}},
+			"hedge suppressed: budget", "hedged"},
+		{"mismatch, no repair", coordinator.Trace{DigestMismatch: true}, "digest mismatch, repaired []", "additional"},
+		{"reconcile read lost", coordinator.Trace{DigestMismatch: true, ReconcileHedge: coordinator.HedgeTrace{Fired: true, To: "c", At: 3 * time.Millisecond}},
+			"reconcile read to c at 3ms", "postponed"},
+		{"tombstones under the warning", coordinator.Trace{Tombstones: 3}, "read:", "tombstones"},
+		{"no rack", coordinator.Trace{Requests: []coordinator.RequestTrace{{Endpoint: "a", Outcome: coordinator.Answered, Used: true}}},
+			"-> a        answered at 0s, used", "()"},
+	} {
+		got := c.tr.String()
+		assert.Contains(t, got, c.want, c.name)
+		assert.NotContains(t, got, c.not, c.name)
+	}
 }
