@@ -37,32 +37,36 @@ func TestARecycledTimerNeverFiresIntoAReadItNoLongerServes(t *testing.T) {
 
 // A firing whose function had started when the timer was recycled, and
 // that gets the timer's lock only once the next read armed it, is stale:
-// it must not tick into that read, which would then hedge at once.
+// it must not tick into that read, which would then hedge at once, however
+// close that read's arming is to being due (a microsecond off is still
+// early: no slack).
 func TestAStaleFiringDoesNotTickIntoTheNextRead(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var pool sync.Pool
-		far := time.Now().Add(time.Hour)
-		chA, chB := make(chan int, maxTicks), make(chan int, maxTicks)
-		ctxA := newReadContext(context.Background(), far)
-		ctxB := newReadContext(context.Background(), far)
-		defer ctxA.cancel(nil)
-		defer ctxB.cancel(nil)
+	for _, wait := range []time.Duration{3 * time.Millisecond, time.Microsecond} {
+		synctest.Test(t, func(t *testing.T) {
+			var pool sync.Pool
+			far := time.Now().Add(time.Hour)
+			chA, chB := make(chan int, maxTicks), make(chan int, maxTicks)
+			ctxA := newReadContext(context.Background(), far)
+			ctxB := newReadContext(context.Background(), far)
+			defer ctxA.cancel(nil)
+			defer ctxB.cancel(nil)
 
-		rt := new(readTimer)
-		rt.arm(ctxA, chA, newWaker(), time.Now().Add(time.Millisecond))
-		time.Sleep(time.Millisecond) // A's arming is due
-		synctest.Wait()
-		drain(chA)
-		rt.recycle(&pool)
-		rt.arm(ctxB, chB, newWaker(), time.Now().Add(3*time.Millisecond))
-		rt.fire() // A's firing, late for the lock
-		require.Empty(t, chB, "a stale firing ticked into the next read")
+			rt := new(readTimer)
+			rt.arm(ctxA, chA, newWaker(), time.Now().Add(time.Millisecond))
+			time.Sleep(time.Millisecond) // A's arming is due
+			synctest.Wait()
+			drain(chA)
+			rt.recycle(&pool)
+			rt.arm(ctxB, chB, newWaker(), time.Now().Add(wait))
+			rt.fire() // A's firing, late for the lock
+			require.Empty(t, chB, "a stale firing ticked into the next read, due in %v", wait)
 
-		time.Sleep(3 * time.Millisecond)
-		synctest.Wait() // B's firing has run
-		require.Equal(t, []int{tick}, drain(chB), "B's own arming fires")
-		rt.recycle(&pool)
-	})
+			time.Sleep(wait)
+			synctest.Wait() // B's firing has run
+			require.Equal(t, []int{tick}, drain(chB), "B's own arming fires")
+			rt.recycle(&pool)
+		})
+	}
 }
 
 func drain(ch chan int) []int {
