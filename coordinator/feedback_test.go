@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -70,25 +71,30 @@ func TestHedgeRateSettlesNearThePercentile(t *testing.T) {
 // cancellation, they keep a percentile where the replicas' latency puts
 // it. Left out, as they were, half the reads running 100 ms and cancelled
 // at 10 ms left a 75p threshold at the 1 ms of the reads that finished,
-// and every slow read hedging at once.
+// and every slow read hedging at once. A caller's deadline at 10 ms, past
+// the tail, is recorded alike (timedOutToRecord).
 func TestReadsCancelledPastTheThresholdHoldItUp(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5)})
-		readMany(t, e.c, 1, 20) // every replica answers in 1 ms
-		for range 50 {
-			readFastThenCancelSlow(t, e)
-		}
-		time.Sleep(ms(10))
-		th := e.c.Metrics().Tables[0].Threshold
-		assert.Greater(t, th, ms(5), "half the reads ran 10 ms and more")
-		assert.LessOrEqual(t, th, ms(11), "no more than they were seen to run")
-	})
+	for _, deadline := range []bool{false, true} {
+		t.Run(fmt.Sprintf("deadline=%v", deadline), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "75p"), ThresholdRefresh: ms(5)})
+				readMany(t, e.c, 1, 20) // every replica answers in 1 ms
+				for range 50 {
+					readFastThenGiveUpOnSlow(t, e, deadline)
+				}
+				time.Sleep(ms(10))
+				th := e.c.Metrics().Tables[0].Threshold
+				assert.Greater(t, th, ms(5), "half the reads ran 10 ms and more")
+				assert.LessOrEqual(t, th, ms(11), "no more than they were seen to run")
+			})
+		})
+	}
 }
 
-// readFastThenCancelSlow makes one read that every replica answers in
+// readFastThenGiveUpOnSlow makes one read that every replica answers in
 // 1 ms, then one that they answer in 100 ms, which its caller cancels at
-// 10 ms.
-func readFastThenCancelSlow(t *testing.T, e *env) {
+// 10 ms, or whose caller's deadline ends it then.
+func readFastThenGiveUpOnSlow(t *testing.T, e *env, deadline bool) {
 	t.Helper()
 	for _, d := range []time.Duration{ms(1), ms(100)} {
 		for _, id := range []string{A, B, C} {
@@ -97,6 +103,14 @@ func readFastThenCancelSlow(t *testing.T, e *env) {
 		if d == ms(1) {
 			_, _, err := e.read(consistency.Quorum)
 			require.NoError(t, err)
+			continue
+		}
+		if deadline {
+			ctx, cancel := context.WithTimeout(context.Background(), ms(10))
+			_, err := e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+			cancel()
+			var timeout *consistency.ReadTimeoutError
+			require.ErrorAs(t, err, &timeout)
 			continue
 		}
 		ctx, cancel := context.WithCancel(context.Background())
