@@ -34,12 +34,6 @@ type pageFill struct {
 	taken  int         // the keys workers have taken, in order
 	done   bool        // the page's context ended
 	unwake func() bool // stops the wake-up at the context's end (close)
-	// check is, for keys Next set, the request's Keys, which may have been
-	// changed since: a key is read only while it is still the one in keys.
-	check []string
-	// changed is set once a key taken was not the one in check: the page
-	// is void, and ReadMany reads the request's keys as a new list.
-	changed bool
 	// out holds a result for every key without a page; with one, for the
 	// keys up to the last read: a page reads a few of the keys a long IN
 	// list has left, and allocates for those alone.
@@ -104,16 +98,10 @@ func (f *pageFill) full() bool { return f.enough.Load() }
 func (f *pageFill) take() (int, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for f.size > 0 && !f.done && !f.changed && !f.full() && f.taken < len(f.keys) && f.taken >= f.front+f.window {
+	for f.size > 0 && !f.done && !f.full() && f.taken < len(f.keys) && f.taken >= f.front+f.window {
 		f.moved.Wait()
 	}
-	if f.changed || f.full() || f.taken >= len(f.keys) {
-		return 0, false
-	}
-	if f.check != nil && f.check[f.taken] != f.keys[f.taken] {
-		f.changed = true // ReadMany reads the keys again, as a new list
-		f.stop()
-		f.moved.Broadcast()
+	if f.full() || f.taken >= len(f.keys) {
 		return 0, false
 	}
 	f.taken++
@@ -160,23 +148,13 @@ func (f *pageFill) grow(n int) {
 	}
 }
 
-// checkCut marks the page changed, once the reads have ended, when the
-// first key it leaves out, which results names unread for Next to read
-// next, is no longer the one in check: a page names only keys that are
-// still the caller's, as take reads only those.
-func (f *pageFill) checkCut() {
-	if f.check != nil && f.cut < len(f.keys) && f.check[f.cut] != f.keys[f.cut] {
-		f.changed = true
-	}
-}
-
 // results returns, once the reads have ended, a result for every key up to
 // the page's cut and the first key it leaves out, if any: cut, with nothing
 // read, so that Next reads it and those after it again. The keys left out
 // after the first are dropped, with what their reads, cancelled, returned.
 // Keys before the cut that no worker took would end with ctx's error, but
 // there are none today: workers take every key, filing a key taken after
-// ctx ended as not started, until the page is full or changed, and a full
+// ctx ended as not started, until the page is full, and a full
 // page's rows lie in the keys taken, so its cut is at or before the last
 // taken. The loop guards results against a take that stops sooner.
 func (f *pageFill) results(ctx context.Context) []KeyResult {

@@ -2,6 +2,8 @@ package coordinator_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"testing/synctest"
 
@@ -42,8 +44,8 @@ func TestReadManyChecksNextsKeysRefilledInPlace(t *testing.T) {
 	})
 }
 
-// A key changed past the keys a page has read is found when the page
-// comes to it: the page is read again from the changed list, checked.
+// A key changed past the keys a page reads is found before the page reads
+// any: the page reads the changed list, checked.
 func TestReadManyChecksNextsKeysChangedPastTheFirst(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
@@ -61,4 +63,39 @@ func TestReadManyChecksNextsKeysChangedPastTheFirst(t *testing.T) {
 		assert.Equal(t, []string{"a", "b", "d"}, keysOf(res))
 		assert.Equal(t, []string{"a/2", "b/1", "b/2", "d/1", "d/2"}, manyRows(t, res))
 	})
+}
+
+// A list refilled for a new query, whose first keys are those Next left
+// and whose repeat lies beyond the first page, is checked whole before
+// that page: each key is read once over all the pages, as a fresh request
+// reads it, whether the list is new or Next's refilled in place. ReadMany
+// checked a key only when a page came to it, then read the rest as a list
+// of its own: c, read by the first pages, was read again after d (found by
+// TestReadManyReusedRequestReadsAsAFreshOne).
+func TestReadManyChecksARefilledListWholeBeforeItsFirstPage(t *testing.T) {
+	for _, inPlace := range []bool{false, true} {
+		t.Run(fmt.Sprintf("in place %v", inPlace), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+				seedRows(t, e, 2, "a", "c", "d")
+				req := coordinator.ManyRequest{Table: tbl, Keys: []string{"c", "d", "a"}, Level: consistency.Quorum, PageSize: 1,
+					Concurrency: 1, NowInSec: now}
+				res, err := e.c.ReadMany(context.Background(), req)
+				require.NoError(t, err)
+				again, more := req.Next(res)
+				require.True(t, more)
+				again.PagingState = nil
+				if inPlace {
+					again.Keys = append(again.Keys[:0], "c", "d", "c")
+				} else {
+					again.Keys = []string{"c", "d", "c"}
+				}
+				fresh := coordinator.ManyRequest{Table: tbl, Keys: []string{"c", "d", "c"}, Level: consistency.Quorum, PageSize: 1,
+					Concurrency: 1, NowInSec: now}
+				want := pagesOf(t, e.c, fresh)
+				require.Equal(t, []string{"c/1", "c/2", "d/1", "d/2"}, slices.Concat(want...))
+				assert.Equal(t, want, pagesOf(t, e.c, again))
+			})
+		})
+	}
 }

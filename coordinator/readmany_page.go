@@ -12,12 +12,11 @@ import (
 // returned none), then every key after it, as Cassandra pages an IN query.
 // The request's Keys are a copy of req's without repeats, made by the
 // first page's Next and shared by the pages after it; ReadMany does not
-// check them for repeats again while they are left as Next made them (a
-// page that finds one changed, in place or not, reads them as a new
-// list, checked, and drops what it read before it found it; Next then
-// follows that list). A list is checked for repeats within itself: a key
-// changed to one a page before read is read again (to read other keys,
-// start a new request). A key's pages return at most Query.Limit of its
+// check them for repeats again while they hold the keys Next set (a page
+// whose keys were changed, refilled in place or not, reads them as a new
+// list, checked, and Next then follows that list). A list is checked for
+// repeats within itself: a key changed to one a page before read is read
+// again (to read other keys, start a new request). A key's pages return at most Query.Limit of its
 // rows in all: the state carries the rows it has left; and once a page
 // had a PageSize, all the pages at most Limit rows: the next page's Limit is what this one left,
 // and a page whose PageSize is then dropped reads all of it, unless the
@@ -84,18 +83,21 @@ func firstByte(b []byte) *byte {
 // and a copy of them of its own (ManyRequest.distinct), or nil when they
 // must be checked for repeats. The caller's list is copied once, by the
 // first page's Next, so that a caller reusing it while paging does not
-// change the keys left; the pages after share the copies. The keys a page
-// reads are checked against the own copy (take), so that keys the caller
-// changed in the request's list are checked again. kept reports whether
-// req's keys are, up to the cut, those Next set.
+// change the keys left; the pages after share the copies, while the
+// request's keys are still the own copy's strings (the page checked them
+// whole: keysDistinct), so that keys the caller changed in the request's
+// list are checked again. kept reports whether req's keys are, up to the
+// cut, those Next set.
 func (req ManyRequest) keysFrom(i int, left []KeyResult) (keys, own []string, kept bool) {
-	all, trusted, at := req.distinctKeys(), req.keysDistinct(), i
+	// The page checked the keys whole; up to the cut is enough to tell
+	// that they are still the ones it read.
+	all, trusted, at := req.distinct, left[0].nextsKeys && len(req.distinct) == len(req.Keys), i
 	i = cutIndex(all, at, left[0].Key)
 	if trusted && (i < 0 || !slices.Equal(req.Keys[:i+1], all[:i+1])) {
-		// The caller changed the keys Next set up to the cut, and the
-		// page read them as a new list (see take): the next page follows
-		// that list, not Next's copy of the one it replaced.
-		all, trusted = distinct(req.Keys), false
+		trusted = false
+	}
+	if !trusted {
+		all = distinct(req.Keys)
 		i = cutIndex(all, at, left[0].Key)
 	}
 	switch {
