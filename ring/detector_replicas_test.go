@@ -90,23 +90,32 @@ func TestStaleOutcomeAfterForgetIsProbedThroughTheNewConnection(t *testing.T) {
 // connection within CheckInterval of the replacement, not at the next
 // probe of the backoff: probes at +1, +3, +7, +15 and +31 s fail, the node
 // is replaced at +40.5 s, and the next probe, at +41 s, readmits it
-// (instead of the one due at +63 s).
+// (instead of the one due at +63 s). A replacement of another type is a
+// new connection too, even of a type == cannot compare (which counts as the
+// same connection only against a value of its own type).
 func TestAReplacementIsProbedAtOnce(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		old := prober("a", replicatest.Down())
-		c := newConns("a", old)
-		d, rec, convicted := convictedVia(t, c, old)
-		defer d.Close()
-		time.Sleep(40500 * time.Millisecond)
-		c.set("a", prober("a", replicatest.Fault{}))
-		time.Sleep(time.Second)
-		wantChanges(t, rec,
-			change("a", false, ring.ConnectionFailed, convicted),
-			change("a", true, ring.ProbeSucceeded, convicted.Add(41*time.Second)))
-		if n := probeCount(old); n != 5 {
-			t.Errorf("the old connection was probed %d times, want 5", n)
-		}
-	})
+	for name, replacement := range map[string]func() replica.Replica{
+		"same type":                  func() replica.Replica { return prober("a", replicatest.Fault{}) },
+		"another, uncomparable type": func() replica.Replica { return unhashable{node("a", "dc1"), []string{"new"}} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				old := prober("a", replicatest.Down())
+				c := newConns("a", old)
+				d, rec, convicted := convictedVia(t, c, old)
+				defer d.Close()
+				time.Sleep(40500 * time.Millisecond)
+				c.set("a", replacement())
+				time.Sleep(time.Second)
+				wantChanges(t, rec,
+					change("a", false, ring.ConnectionFailed, convicted),
+					change("a", true, ring.ProbeSucceeded, convicted.Add(41*time.Second)))
+				if n := probeCount(old); n != 5 {
+					t.Errorf("the old connection was probed %d times, want 5", n)
+				}
+			})
+		})
+	}
 }
 
 // A new connection restarts the backoff: the replacement of +40.5 s is not
@@ -263,25 +272,5 @@ func TestAConnectionReplicasDoesNotVouchForIsNotProbed(t *testing.T) {
 		if n := probeCount(stale); n != 0 {
 			t.Errorf("the connection Replicas did not vouch for was probed %d times", n)
 		}
-	})
-}
-
-// A replacement of another type is a new connection, even of a type ==
-// cannot compare (which counts as the same connection only against a
-// value of its own type): it is probed within CheckInterval, as in
-// TestAReplacementIsProbedAtOnce, not at the old connection's next
-// probe, due at +63 s.
-func TestAReplacementOfAnotherUncomparableTypeIsProbedAtOnce(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		old := prober("a", replicatest.Down())
-		c := newConns("a", old)
-		d, rec, convicted := convictedVia(t, c, old)
-		defer d.Close()
-		time.Sleep(40500 * time.Millisecond)
-		c.set("a", unhashable{node("a", "dc1"), []string{"new"}})
-		time.Sleep(time.Second)
-		wantChanges(t, rec,
-			change("a", false, ring.ConnectionFailed, convicted),
-			change("a", true, ring.ProbeSucceeded, convicted.Add(41*time.Second)))
 	})
 }
