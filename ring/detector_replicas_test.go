@@ -1,6 +1,7 @@
 package ring_test
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -167,22 +168,36 @@ func TestTheCurrentConnectionChoosesProbesOrReadmitAfter(t *testing.T) {
 }
 
 // For a node Replicas does not know (not yet added back, say), the
-// connection that failed is probed.
+// connection that failed is probed; so it is for a node whose value
+// Replicas hands back with false (a stale entry, say): its bool, not its
+// value, says whether it knows the node, and the stale entry is never
+// probed.
 func TestAnUnknownNodeIsProbedThroughItsFailedConnection(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		c := newConns("b", node("b", "dc1"))
-		d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas})
-		defer d.Close()
-		a := prober("a", replicatest.Down())
-		convicted := time.Now()
-		read(d, a, time.Second)
-		time.Sleep(2 * time.Second) // the probe at +1 s fails
-		_ = a.SetFault(replicatest.Fault{})
-		time.Sleep(time.Second)
-		wantChanges(t, rec,
-			change("a", false, ring.ConnectionFailed, convicted),
-			change("a", true, ring.ProbeSucceeded, convicted.Add(3*time.Second)))
-	})
+	for _, staleEntry := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stale entry %v", staleEntry), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				replicas := newConns("b", node("b", "dc1")).replicas
+				stale := prober("a", replicatest.Fault{})
+				if staleEntry {
+					replicas = func(string) (replica.Replica, bool) { return stale, false }
+				}
+				d, rec := newDetector(t, ring.DetectorConfig{Replicas: replicas})
+				defer d.Close()
+				a := prober("a", replicatest.Down())
+				convicted := time.Now()
+				read(d, a, time.Second)
+				time.Sleep(2 * time.Second) // the probe at +1 s fails
+				_ = a.SetFault(replicatest.Fault{})
+				time.Sleep(time.Second)
+				wantChanges(t, rec,
+					change("a", false, ring.ConnectionFailed, convicted),
+					change("a", true, ring.ProbeSucceeded, convicted.Add(3*time.Second)))
+				if n := probeCount(stale); n != 0 {
+					t.Errorf("the connection Replicas did not vouch for was probed %d times", n)
+				}
+			})
+		})
+	}
 }
 
 // A Replicas that panics is a failed probe, not a crash: here it panics
@@ -250,27 +265,4 @@ func TestUncomparableConnectionsDoNotPanic(t *testing.T) {
 			})
 		})
 	}
-}
-
-// Replicas' bool, not its value, says whether it knows the node: a value
-// handed back with false (a stale entry, say) is not probed, the failed
-// connection is, as for a node Replicas does not know.
-func TestAConnectionReplicasDoesNotVouchForIsNotProbed(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		stale := prober("a", replicatest.Fault{})
-		d, rec := newDetector(t, ring.DetectorConfig{Replicas: func(string) (replica.Replica, bool) { return stale, false }})
-		defer d.Close()
-		a := prober("a", replicatest.Down())
-		convicted := time.Now()
-		read(d, a, time.Second)
-		time.Sleep(2 * time.Second) // the probe at +1 s fails
-		_ = a.SetFault(replicatest.Fault{})
-		time.Sleep(time.Second)
-		wantChanges(t, rec,
-			change("a", false, ring.ConnectionFailed, convicted),
-			change("a", true, ring.ProbeSucceeded, convicted.Add(3*time.Second)))
-		if n := probeCount(stale); n != 0 {
-			t.Errorf("the connection Replicas did not vouch for was probed %d times", n)
-		}
-	})
 }
