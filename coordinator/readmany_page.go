@@ -16,12 +16,12 @@ import (
 // whose keys were changed, refilled in place or not, reads them as a new
 // list, checked, and Next then follows that list). A list is checked for
 // repeats within itself: a key changed to one a page before read is read
-// again (to read other keys, start a new request). A key's pages return at most Query.Limit of its
-// rows in all: the state carries the rows it has left; and once a page
-// had a PageSize, all the pages at most Limit rows: the next page's Limit is what this one left,
-// and a page whose PageSize is then dropped reads all of it, unless the
-// caller set its Keys, PagingState or Limit afresh. It returns
-// false when nothing was cut, or the Limit is reached: every key returned
+// again (to read other keys, start a new request). A key's pages return
+// at most Query.Limit of its rows in all: the state carries the rows it
+// has left; and once a page had a PageSize, all the pages at most Limit
+// rows: the next page's Limit is what this one left, and a page whose
+// PageSize is then dropped reads all of it, unless the caller set its
+// Keys, PagingState or Limit afresh. It returns false when nothing was cut, or the Limit is reached: every key returned
 // the rows it selects, up to the per-partition limit, or failed
 // (KeyResult.Err; a key that failed before the cut is not read again, one
 // after it is). The keys after a page that filled exactly are cut unread,
