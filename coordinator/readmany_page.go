@@ -10,23 +10,23 @@ import (
 // read, and true when the page size (PageSize, or else Limit) cut it: the
 // key it cut, right after the last row it returned (from its start if it
 // returned none), then every key after it, as Cassandra pages an IN query.
-// The request's Keys are a copy of req's without repeats, made by the
-// first page's Next and shared by the pages after it; ReadMany does not
-// check them for repeats again while they hold the keys Next set (a page
-// whose keys were changed, refilled in place or not, reads them as a new
-// list, checked, and Next then follows that list). A list is checked for
-// repeats within itself: a key changed to one a page before read is read
-// again (to read other keys, start a new request). A key's pages return
-// at most Query.Limit of its rows in all: the state carries the rows it
-// has left; and once a page had a PageSize, all the pages at most Limit
-// rows: the next page's Limit is what this one left, and a page whose
-// PageSize is then dropped reads all of it, unless the caller set its
-// Keys, PagingState or Limit afresh. It returns false when nothing was cut, or the Limit is reached: every key returned
-// the rows it selects, up to the per-partition limit, or failed
-// (KeyResult.Err; a key that failed before the cut is not read again, one
-// after it is). The keys after a page that filled exactly are cut unread,
-// so the next page may find nothing, as a full page's state may lead to an
-// empty page in Cassandra.
+// The request's Keys are a copy of req's without repeats, made by the first
+// page's Next and shared by the pages after it; ReadMany does not check them
+// for repeats again while they hold the keys Next set (a page whose keys
+// were changed, refilled in place or not, reads them as a new list, checked,
+// and Next then follows that list). A list is checked for repeats within
+// itself: a key changed to one a page before read is read again (to read
+// other keys, start a new request). A key's pages return at most Query.Limit
+// of its rows in all: the state carries the rows it has left; and once a
+// page had a PageSize, all the pages at most Limit rows: the next page's
+// Limit is what this one left, and a page whose PageSize is then dropped
+// reads all of it, unless the caller set its Keys, PagingState or Limit
+// afresh. It returns false when nothing was cut, or the Limit is reached:
+// every key returned the rows it selects, up to the per-partition limit, or
+// failed (KeyResult.Err; a key that failed before the cut is not read again,
+// one after it is). The keys after a page that filled exactly are cut
+// unread, so the next page may find nothing, as a full page's state may lead
+// to an empty page in Cassandra.
 //
 // A page reads its keys Concurrency at a time, in order, for latency, none
 // more than Concurrency keys past the first it has not read (behind a late
