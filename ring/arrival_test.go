@@ -107,7 +107,9 @@ func TestBackoffDelay(t *testing.T) {
 }
 
 func TestNewArrivalWindowRejectsBadSizes(t *testing.T) {
-	for _, tc := range [][3]int{{0, 1, 1}, {1, 0, 1}, {1, 1, -1}} {
+	// The last row's max interval is one past the size-fold limit: two of
+	// them would not add up to a time.Duration.
+	for _, tc := range [][3]int{{0, 1, 1}, {1, 0, 1}, {1, 1, -1}, {2, 1, math.MaxInt64/2 + 1}} {
 		w, err := ring.NewArrivalWindow(tc[0], time.Duration(tc[1]), time.Duration(tc[2]))
 		if w != nil || !errorsIs(err, ring.ErrInvalidConfig) {
 			t.Errorf("NewArrivalWindow%v = %v, %v", tc, w, err)
