@@ -48,7 +48,20 @@ func TestSilenceBoundSaturates(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Add(time.Unix(1_700_000_000, 0))
-	for _, threshold := range []float64{1e10, 1e300, math.Inf(1)} {
+	// The threshold whose bound is exactly 2^63 ns, one past the longest
+	// Duration, which converted to the shortest (negative) one on amd64.
+	ln10, mean := math.Ln10, float64(2*time.Second)
+	edge := 0x1p63 / ln10 / mean
+	for edge*ln10*mean < 0x1p63 {
+		edge = math.Nextafter(edge, math.Inf(1))
+	}
+	for edge*ln10*mean > 0x1p63 {
+		edge = math.Nextafter(edge, 0)
+	}
+	if edge*ln10*mean != 0x1p63 {
+		t.Fatalf("no threshold makes a bound of exactly 2^63 ns: %v gives %v", edge, edge*ln10*mean)
+	}
+	for _, threshold := range []float64{1e10, 1e300, math.Inf(1), edge} {
 		if b := w.SilenceBound(threshold); b != math.MaxInt64 {
 			t.Errorf("SilenceBound(%g) = %v with a 2s mean interval, want the longest duration", threshold, b)
 		}
