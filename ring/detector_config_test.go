@@ -21,12 +21,14 @@ func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
 	cases := []errorCase{
 		{ring.DetectorConfig{PhiConvictThreshold: math.NaN()}, "PhiConvictThreshold", "NaN"},
 		{ring.DetectorConfig{PhiConvictThreshold: -3}, "PhiConvictThreshold", "-3"},
+		{ring.DetectorConfig{PhiConvictThreshold: math.Inf(1)}, "PhiConvictThreshold", "+Inf"},
 		{ring.DetectorConfig{WindowSize: -7}, "WindowSize", "-7"},
 		{ring.DetectorConfig{ConnectionFailures: -2}, "ConnectionFailures", "-2"},
 		// A negative InitialInterval is the default MaxInterval too: the
 		// setting named must not depend on the order they are checked in.
 		{ring.DetectorConfig{InitialInterval: -time.Second}, "InitialInterval", "-1s"},
 		{ring.DetectorConfig{MaxInterval: -time.Second}, "MaxInterval", "-1s"},
+		{ring.DetectorConfig{ProbeTimeout: -time.Second}, "ProbeTimeout", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Initial: -time.Second}}, "Probe.Initial", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Max: -time.Second}}, "Probe.Max", "-1s"},
 		{ring.DetectorConfig{Probe: ring.Backoff{Jitter: 1.5}}, "Probe.Jitter", "1.5"},
@@ -57,6 +59,26 @@ func TestDetectorConfigErrorsNameSettingAndValue(t *testing.T) {
 		if ce.Setting != c.setting || !strings.Contains(err.Error(), c.value) {
 			t.Errorf("%+v: %q (Setting %q), want Setting %q and the value %s", c.cfg, err, ce.Setting, c.setting, c.value)
 		}
+	}
+}
+
+// The limits of DetectorConfig's documented ranges are inside them:
+// ConnectionFailures "at most 2^31-1", and a MaxLocalPause of "at least two
+// CheckIntervals", exactly two, also when those two are a nanosecond short
+// of the longest Duration (not taken for an overflow).
+func TestDetectorConfigAtTheLimitsIsAccepted(t *testing.T) {
+	half := time.Duration(math.MaxInt64 / 2)
+	for _, cfg := range []ring.DetectorConfig{
+		{ConnectionFailures: math.MaxInt32},
+		{CheckInterval: time.Second, MaxLocalPause: 2 * time.Second},
+		{CheckInterval: half, MaxLocalPause: 2 * half},
+	} {
+		d, err := ring.NewDetector(cfg)
+		if err != nil {
+			t.Errorf("%+v: %v", cfg, err)
+			continue
+		}
+		d.Close()
 	}
 }
 
