@@ -72,6 +72,20 @@ func TestDetectorOneIntervalAndTheMaxIntervalEdge(t *testing.T) {
 	assert.InDelta(t, float64(3*time.Second)/mean/math.Ln10, d.Phi("b", t0.Add(8*time.Second+1)), 1e-9)
 }
 
+// MaxInterval defaults to InitialInterval, not to Cassandra's 2 s: beating
+// every 5 s with an InitialInterval of 10 s, a node learns its 5 s
+// intervals, for a mean of (10+5)/2 s, not one of 10 s.
+func TestMaxIntervalDefaultsToTheInitialInterval(t *testing.T) {
+	cfg := ring.DetectorConfig{InitialInterval: 10 * time.Second, CheckInterval: time.Hour}
+	d, err := ring.NewDetector(cfg)
+	require.NoError(t, err)
+	defer d.Close()
+	t0 := time.Now()
+	d.Heartbeat("a", t0)
+	d.Heartbeat("a", t0.Add(5*time.Second))
+	assert.InDelta(t, 1/math.Ln10, d.Phi("a", t0.Add(12500*time.Millisecond)), 1e-12, "mean 7.5 s")
+}
+
 // A heartbeat dated before the latest one (a clock that went back, or one
 // delivered late) is ignored: it neither teaches an interval nor readmits
 // a node phi convicted; the next heartbeat after the latest does both.
