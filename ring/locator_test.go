@@ -178,6 +178,30 @@ func TestLocatorFailedChangeChangesNothing(t *testing.T) {
 	}
 }
 
+// NewLocator copies LocatorConfig.Tables: the caller's later edits of its
+// map change none of the Locator's tables, also at the next topology change,
+// which places them again.
+func TestNewLocatorCopiesTheTables(t *testing.T) {
+	mine := map[string]consistency.Replication{"logs": consistency.Simple(1)}
+	l, err := ring.NewLocator(ring.LocatorConfig{
+		Nodes: randomNodes(2, 4, 4, 2, 1), Tables: mine, Connect: new(connector).connect,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(mine, "logs")
+	mine["audit"] = consistency.Simple(2)
+	if err := l.RemoveNode("n03"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := l.Locate("logs", "k"); err != nil {
+		t.Errorf("logs, deleted from the caller's map: %v", err)
+	}
+	if _, ok := l.Replication("audit"); ok {
+		t.Error("audit, added to the caller's map, is a table")
+	}
+}
+
 func TestLocatorTables(t *testing.T) {
 	l, _ := newLocator(t, randomNodes(2, 4, 4, 2, 1))
 	if err := l.SetTable("logs", consistency.Simple(1)); err != nil {
