@@ -40,6 +40,16 @@ func TestParseCauseRejectsUnknownNames(t *testing.T) {
 	}
 }
 
+// A Cause without a name, the zero one included, prints its number, as an
+// undefined one does: a Change of no cause says so, not ": " and nothing.
+func TestANamelessCausePrintsItsNumber(t *testing.T) {
+	for _, c := range []ring.Cause{0, 6, 255} {
+		if got, want := c.String(), "Cause("+strconv.Itoa(int(c))+")"; got != want {
+			t.Errorf("Cause %d prints %q, want %q", c, got, want)
+		}
+	}
+}
+
 // ParseCause accepts exactly a cause's name with its ASCII letters in any
 // case (no Unicode folding, such as ſ for s or the Kelvin sign for k, and no
 // trimming), and refuses anything else with an error wrapping
