@@ -31,6 +31,11 @@ func TestReadManyErrorsNameTheFirstProblem(t *testing.T) {
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.One, Query: badQuery}, "coordinator: invalid request: replica: invalid query: slice 0: [\"b\", \"a\") selects no clustering key"},
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b"}, Level: consistency.Serial}, "coordinator: invalid request: consistency: unsupported consistency level SERIAL: a serial read needs a Paxos round, which readpath does not run; read at QUORUM or LOCAL_QUORUM, or through your engine's Paxos"},
 		{coordinator.ManyRequest{Table: tbl, Keys: []string{"a", ""}, Level: consistency.One, NowInSec: -1}, "coordinator: invalid request: negative read time -1"},
+		// A negative Limit is named as such, not as the negative page size
+		// each key's read would derive from it.
+		{coordinator.ManyRequest{
+			Table: tbl, Keys: []string{"a", "b"}, Level: consistency.One, Limit: -1,
+		}, "coordinator: invalid request: negative limit -1"},
 	} {
 		_, err := e.c.ReadMany(context.Background(), tt.req)
 		require.ErrorIs(t, err, coordinator.ErrInvalidRequest)
