@@ -65,6 +65,29 @@ func TestReadManyChecksNextsKeysChangedPastTheFirst(t *testing.T) {
 	})
 }
 
+// A request Next made whose Keys the caller shortened reads only the keys
+// left in it, in order, as ReadMany's doc says: a list shorter than Next's
+// copy is checked as a list of its own. Trusted as a prefix of the copy,
+// the page read the copy's keys past the caller's list too (c and d).
+func TestReadManyReadsOnlyTheKeysLeftInAShortenedList(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 2, "a", "b", "c", "d")
+		req := coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c", "d"},
+			Level: consistency.Quorum, PageSize: 1, NowInSec: now}
+		res, err := e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		next, more := req.Next(res)
+		require.True(t, more)
+		require.Equal(t, []string{"a", "b", "c", "d"}, next.Keys)
+		next.Keys, next.PageSize = next.Keys[:2], 100
+		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a", "b"}, keysOf(res))
+		assert.Equal(t, []string{"a/2", "b/1", "b/2"}, manyRows(t, res))
+	})
+}
+
 // A list refilled for a new query, whose first keys are those Next left
 // and whose repeat lies beyond the first page, is checked whole before
 // that page: each key is read once over all the pages, as a fresh request
