@@ -46,5 +46,14 @@ func TestReadManyNextsRequestReusedPagesByItsNewLimit(t *testing.T) {
 		again.PagingState, again.PageSize, again.Limit = nil, 0, 4
 		assert.Equal(t, [][]string{{"a/1", "a/2", "a/3", "b/1"}, {"b/2", "b/3", "c/1", "c/2"}, {"c/3"}},
 			pagesOf(t, e.c, again))
+
+		// Next's keys and state, a new Limit: the Limit alone set afresh
+		// makes a query of its own too, paged by 4 (a PageSize dropped
+		// keeps a total only while Limit, Keys and PagingState are Next's).
+		// Taken for the total the pages before left, 4 ended it after one.
+		again = next
+		again.PageSize, again.Limit = 0, 4
+		assert.Equal(t, [][]string{{"a/3", "b/1", "b/2", "b/3"}, {"c/1", "c/2", "c/3"}},
+			pagesOf(t, e.c, again))
 	})
 }
