@@ -10,6 +10,7 @@ import (
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
 )
 
 // The request Next returns does not share the caller's Keys: a caller that
@@ -31,6 +32,42 @@ func TestNextKeepsTheKeysOfTheCallersList(t *testing.T) {
 		keys[1], keys[2] = "", "a"
 		next.PageSize = 100
 		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a", "b", "c", "d"}, keysOf(res))
+		assert.Equal(t, []string{"a/2", "b/1", "b/2", "c/1", "c/2", "d/1", "d/2"}, manyRows(t, res))
+	})
+}
+
+// Nor while the next page reads: a caller may reuse its list in another
+// goroutine as soon as Next has returned, since the request Next made
+// holds none of it. Sharing it as the page's own copy of the keys, the
+// page read the keys the caller wrote into its list midway (x, x), not
+// c and d.
+func TestNextsPageDoesNotReadTheCallersListWhileItIsRefilled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER")})
+		seedRows(t, e, 2, "a", "b", "c", "d", "x")
+		keys := []string{"a", "b", "c", "d"}
+		refill := false
+		locate := func(table, k string) ([]replica.Replica, consistency.Replication, error) {
+			if refill && k == "b" { // the caller's list, refilled while the page reads
+				copy(keys, []string{"x", "x", "x", "x"})
+			}
+			return e.cluster.Locate(table, k)
+		}
+		c, err := coordinator.New(coordinator.Config{Locator: coordinator.LocatorFunc(locate),
+			Liveness: e.cluster, DefaultTable: policy(t, "NEVER")})
+		require.NoError(t, err)
+		defer c.Close()
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+			PageSize: 1, Concurrency: 1, NowInSec: now}
+		res, err := c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		next, more := req.Next(res)
+		require.True(t, more)
+
+		refill, next.PageSize = true, 100
+		res, err = c.ReadMany(context.Background(), next)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"a", "b", "c", "d"}, keysOf(res))
 		assert.Equal(t, []string{"a/2", "b/1", "b/2", "c/1", "c/2", "d/1", "d/2"}, manyRows(t, res))
