@@ -31,6 +31,15 @@ func TestReadManyHoldsAForgedStateToThePerPartitionLimit(t *testing.T) {
 			PageSize: 1, PagingState: forgedFor(t, q), NowInSec: now}
 		assert.Equal(t, [][]string{{key + "/2"}, {key + "/3"}, nil}, pagesOf(t, e.c, many))
 
+		// A state that carries no rows remaining (a Request's read without a
+		// PageSize makes one, as did a release before PageSize) leaves the
+		// key the whole limit, held over the pages after it just the same.
+		// Taken for no bound, it let the key return every row after row 1.
+		plain, err := replica.NewPagingState(tbl, key, q, nil, "1").MarshalBinary()
+		require.NoError(t, err)
+		many.PagingState = plain
+		assert.Equal(t, [][]string{{key + "/2"}, {key + "/3"}, nil}, pagesOf(t, e.c, many))
+
 		// Under a smaller or larger per-partition limit the state is
 		// another query's, refused.
 		for _, limit := range []int{1, 3} {
