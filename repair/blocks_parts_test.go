@@ -93,3 +93,30 @@ func TestAnAnswerFromAMergeThroughOneBlocksIsMerge(t *testing.T) {
 	require.NoError(t, err)
 	requireSame(t, want, got, "the merge of an answer from the last merge")
 }
+
+// A part of a partition built in one Blocks that kept none of its rows but
+// its static row, given back to a merge in the same Blocks, is merged right:
+// the static row's cells lie at the start of the Blocks' cells, where the
+// merge builds the static row first, so the merge must see them there
+// (Blocks.holdsAny looks at the static row's cells too) and not write a
+// cell the part lacks over one it has not read yet.
+func TestAStaticRowOfAMergeThroughOneBlocksIsMerge(t *testing.T) {
+	var r repair.Resolver
+	var b repair.Blocks
+	p, err := r.MergeIn(&b, replica.NewPartition("k",
+		replica.NewRow("r1", replica.Live("x", "1", 1), replica.Live("y", "1", 1)),
+		replica.NewRow("r2", replica.Live("x", "2", 1), replica.Live("y", "2", 1)),
+		replica.NewRow("r3", replica.Live("x", "3", 1), replica.Live("y", "3", 1)),
+		replica.NewRow("r4", replica.Live("x", "4", 1), replica.Live("y", "4", 1)),
+	).WithStatic(replica.Live("s2", "s2-value", 1), replica.Live("s3", "s3-value", 1)))
+	require.NoError(t, err)
+	part := p.Restrict(replica.Query{Slices: []replica.Slice{ // no row: the static row alone
+		{Start: replica.StartAt("z"), End: replica.EndAt("z")},
+	}})
+	require.Empty(t, part.Rows)
+	w := replica.NewPartition("k").WithStatic(replica.Live("s1", "s1-value", 2))
+	want := mustMerge(t, part, w)
+	got, err := r.MergeIn(&b, part, w)
+	require.NoError(t, err)
+	requireSame(t, want, got, "the merge of the static row of the last merge")
+}
