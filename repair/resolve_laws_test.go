@@ -169,6 +169,7 @@ func checkedVersions(vs []replica.Partition) error {
 	return nil
 }
 
+// Merge, Resolve, ResolveIn and MergeIn refuse invalid versions with Merge's error.
 func TestMergeAndResolveRefuseInvalidVersions(t *testing.T) {
 	var r repair.Resolver
 	for name, vs := range invalidVersions() {
@@ -185,6 +186,14 @@ func TestMergeAndResolveRefuseInvalidVersions(t *testing.T) {
 				_, _, err := r.ResolveValid(vs...)
 				assert.Equal(t, want, err, "ResolveValid")
 			}
+			// ResolveIn and MergeIn are Resolve and Merge built in Blocks: they
+			// check the rows too, as the Valid forms do not.
+			var b repair.Blocks
+			merged, diffs, err = r.ResolveIn(&b, vs...)
+			assert.Equal(t, want, err, "ResolveIn")
+			assert.True(t, merged.Equal(replica.Partition{}) && diffs == nil, "ResolveIn: the error alone")
+			_, err = r.MergeIn(&b, vs...)
+			assert.Equal(t, want, err, "MergeIn")
 		})
 	}
 	a, b := wide(100, 0, 2), wide(100, 1, 2)
