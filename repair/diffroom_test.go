@@ -1,6 +1,7 @@
 package repair_test
 
 import (
+	"fmt"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -78,5 +79,36 @@ func TestDiffRoomReusesItsMemory(t *testing.T) {
 	}
 	if rooms[1].Size() != size {
 		t.Errorf("the room grew from %d to %d bytes", size, rooms[1].Size())
+	}
+}
+
+// Size counts all the memory a room holds, the complex deletions' too: a
+// room that built a diff of more of them holds more (a caller pooling rooms
+// by Size would otherwise keep a room of many complex deletions as small).
+func TestDiffRoomSizeCountsItsComplexDeletions(t *testing.T) {
+	withDeletions := func(n int) replica.Partition {
+		row := replica.NewRow("r")
+		for i := range n {
+			row = row.WithComplexDeletion(fmt.Sprintf("m%d", i), replica.DeletedAt(1, 100))
+		}
+		return replica.NewPartition("k", row)
+	}
+	var r repair.Resolver
+	stale := replica.NewPartition("k")
+	sizes := make([]int, 2)
+	for i, n := range []int{1, 8} {
+		room := new(repair.DiffRoom)
+		rooms := []*repair.DiffRoom{nil, room}
+		_, diffs, err := r.ResolveValidInRooms(nil, rooms, withDeletions(n), stale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(diffs[1].Rows[0].ComplexDeletions); got != n {
+			t.Fatalf("a diff of %d complex deletions, want %d", got, n)
+		}
+		sizes[i] = room.Size()
+	}
+	if sizes[1] <= sizes[0] {
+		t.Errorf("a room of 8 complex deletions holds %d bytes, one of 1 holds %d", sizes[1], sizes[0])
 	}
 }
