@@ -43,6 +43,9 @@ func TestDiffSendsNothingOlderThanTheVersion(t *testing.T) {
 	merged := part("k", row("r", live("x", "old", 1)).WithDeletion(delAt(0, 1))).WithDeletion(delAt(0, 0))
 	newer := part("k", row("r", live("x", "new", 2)).WithDeletion(delAt(1, 0))).WithDeletion(delAt(1, 1))
 	requireDiff(t, part("k"), merged, newer)
+	// Nor a partition deletion older than the version's: the diff carries
+	// merged's only if it supersedes version's (Diff's doc).
+	requireDiff(t, part("k"), part("k").WithDeletion(delAt(0, 1)), newer)
 }
 
 // A range tombstone of merged that the version's partition deletion is at
