@@ -46,6 +46,9 @@ func TestDiffSendsNothingOlderThanTheVersion(t *testing.T) {
 	// Nor a partition deletion older than the version's: the diff carries
 	// merged's only if it supersedes version's (Diff's doc).
 	requireDiff(t, part("k"), part("k").WithDeletion(delAt(0, 1)), newer)
+	// Nor a complex deletion older than the version's of its column.
+	requireDiff(t, part("k"), part("k", row("r").WithComplexDeletion("m", delAt(1, 1))),
+		part("k", row("r").WithComplexDeletion("m", delAt(2, 1))))
 }
 
 // A range tombstone of merged that the version's partition deletion is at
