@@ -44,6 +44,9 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"bad default strategy":   {Locator: nowhere, DefaultTable: coordinator.TableOptions{Strategy: 9}},
 		"bad table repair":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"t": {ReadRepair: repair.Mode(9)}}},
 		"empty table name":       {Locator: nowhere, Tables: map[string]coordinator.TableOptions{"": {}}},
+		// The first value past the defined strategies is as undefined as any other.
+		"strategy past the last": {Locator: nowhere, Tables: map[string]coordinator.TableOptions{
+			"t": {Strategy: coordinator.DigestFirst + 1}}},
 	}
 	for name, cfg := range bad {
 		c, err := coordinator.New(cfg)
