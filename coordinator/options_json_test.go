@@ -35,6 +35,10 @@ func TestTableOptionsJSONReadsCassandraValues(t *testing.T) {
 		{`{"gc_grace_seconds":0}`, effective{0, 1000, 100000}},
 		{`{"gc_grace_seconds":3600}`, effective{3600, 1000, 100000}},
 		{`{"tombstone_warn_threshold":0,"tombstone_failure_threshold":0}`, cassandraDefaults},
+		// The older JSON's default grace came beside both thresholds 0: a 0 grace beside a
+		// warn threshold of 0 and a written failure threshold is Cassandra's, no grace.
+		{`{"gc_grace_seconds":0,"tombstone_warn_threshold":0,"tombstone_failure_threshold":5}`,
+			effective{0, 1000, 5}},
 		{`{"tombstone_warn_threshold":-1,"tombstone_failure_threshold":-5}`, effective{864000, 0, 0}},
 		{`{"tombstone_warn_threshold":10,"tombstone_failure_threshold":20}`, effective{864000, 10, 20}},
 	} {
