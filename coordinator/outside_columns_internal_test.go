@@ -47,6 +47,13 @@ func TestFirstColumnOutside(t *testing.T) {
 		assert.Equal(t, tc.want != "", outside, name)
 		assert.Equal(t, tc.want, col, name)
 	}
+
+	// The empty column name, valid in a row, is a column like any other, in
+	// the first cell too: a selection without it does not hold it.
+	first := row(set("", "x"), set("a", "x"))
+	col, outside := firstColumnOutside([]string{"a"}, &first)
+	assert.True(t, outside, "a first cell of the empty column name")
+	assert.Empty(t, col)
 }
 
 // sortedColumns keeps a sorted selection, the caller's own slice, and
