@@ -55,6 +55,31 @@ func TestReplicaEndpointPanics(t *testing.T) {
 	})
 }
 
+// nilPanickyEndpoint is a replica whose Endpoint panics with a nil *rpcError.
+type nilPanickyEndpoint struct{ replica.Replica }
+
+func (nilPanickyEndpoint) Endpoint() replica.Endpoint { panic((*rpcError)(nil)) }
+
+// A replica whose Endpoint panics with a nil pointer error fails the read with an error
+// wrapping ErrBadPlacement that does not wrap the nil pointer: errors.Is, walking the chain
+// through (*rpcError).Unwrap, would crash Read, which walks it, or its caller
+// (replicaPanicked wraps only an error that holds none, as PanicError.Unwrap does).
+func TestAnEndpointPanickingWithANilPointerLeavesAnErrorSafeToWalk(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		nilPanicky := func(r replica.Replica) replica.Replica { return nilPanickyEndpoint{r} }
+		locate := wrapping(e.cluster, 1, nilPanicky)
+		c, err := coordinator.New(coordinator.Config{Locator: locate, DefaultTable: policy(t, "4ms")})
+		require.NoError(t, err)
+		defer c.Close()
+
+		_, panicked, err := readRecovering(c)
+		require.Nil(t, panicked, "a replica's panic in Endpoint escaped Read")
+		require.ErrorIs(t, err, coordinator.ErrBadPlacement)
+		assert.NotPanics(t, func() { errors.Is(err, context.Canceled) }, "walking %q", err)
+	})
+}
+
 // The same for a replica whose MaxDigestVersion panics.
 func TestReplicaMaxDigestVersionPanics(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
