@@ -101,6 +101,29 @@ func TestEachQuorumNeedsAQuorumInEachDatacenterUnderEveryStrategy(t *testing.T) 
 	}
 }
 
+// Digest-first asks all six nodes for digests. With two of dc2's failing,
+// dc1's three answers and dc2's last one would add up to the four
+// EACH_QUORUM needs, but dc2 can no longer give its quorum, and no other
+// datacenter's answers stand in for it (Cassandra's EACH_QUORUM
+// ReadCallback counts per datacenter): the read fails as the second failure
+// comes in, not at its timeout, after dc2's slow third node answered.
+func TestEachQuorumFailsOnceOneDatacenterCannotReachItsQuorum(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := coordinator.Config{DefaultTable: digestFirstOptions(t), ReadTimeout: ms(50)}
+		e := newTwoDCs(t, cfg)
+		require.NoError(t, e.replica(d2n1).SetFault(replicatest.ErrorAfter(ms(2), nil)))
+		require.NoError(t, e.replica(d2n2).SetFault(replicatest.ErrorAfter(ms(2), nil)))
+		require.NoError(t, e.replica(d2n3).SetBehavior(constant(ms(10))))
+
+		_, took, err := e.read(consistency.EachQuorum)
+		var failure *consistency.ReadFailureError
+		require.ErrorAs(t, err, &failure)
+		assert.Equal(t, ms(2), took)
+		assert.Equal(t, 2, failure.Failures)
+		assert.Equal(t, 4, failure.BlockFor)
+	})
+}
+
 // Under digest-first dc1 gives three versions, two of them stale. The
 // BLOCKING repair returns once each datacenter has a quorum holding the
 // result: at d1n2's acknowledgement, without waiting for d1n3's.
