@@ -53,5 +53,8 @@ func TestARefusalForTombstonesWaitingBehindATickFailsTheRead(t *testing.T) {
 		require.True(t, errors.As(err, &failure), "late %v: %v", late, err)
 		require.Equal(t, 1, failure.Failures, "late %v", late)
 		require.ErrorIs(t, failure.Reasons["c"], replica.ErrTombstoneOverwhelming, "late %v", late)
+		// Nor does it look for a replica to speculate to first, booking a
+		// hedge that was not due: the refusal is in.
+		require.Zero(t, r.trace.Hedge, "late %v", late)
 	}
 }
