@@ -2,11 +2,13 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/replica"
 )
 
@@ -40,4 +42,83 @@ func TestAnswersWaitingBehindATickCountFirst(t *testing.T) {
 	require.True(t, r.rd.maySpeculate, "it speculated with the round's answers in")
 	require.Equal(t, NotSuppressed, r.trace.Hedge.Suppressed)
 	require.Len(t, r.answers, 2)
+}
+
+// deadlineOnLook is a replica's error that ends the read's context when
+// the read looks at it: the read's deadline passing while it takes the
+// answers that waited behind a late tick, at a chosen instant.
+type deadlineOnLook struct{ ctx *readContext }
+
+func (e deadlineOnLook) Error() string { return "failed as the deadline passed" }
+
+func (e deadlineOnLook) Is(error) bool {
+	e.ctx.cancel(context.DeadlineExceeded)
+	return false
+}
+
+// A speculation's tick taken late, with answers waiting behind it, sends
+// nothing when the deadline passed as the read took them: the read ends
+// by its deadline, as it does when it finds the deadline's tick first, and
+// books no speculation that could not have answered in time.
+func TestADeadlinePassedBehindALateTickEndsTheReadWithoutSpeculating(t *testing.T) {
+	c := &Coordinator{}
+	c.timers.New = func() any { return new(readTimer) }
+	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background(),
+		req: Request{Level: consistency.Quorum}}}
+	r.ctx = newReadContext(context.Background(), time.Now())
+	r.plan.blockFor = 2
+	r.newRound(PhaseInitial, 3, true, true)
+	for i, kind := range []RequestKind{KindData, KindDigest, KindDigest} {
+		k := &call{idx: i, cmd: replica.Command{DigestOnly: kind == KindDigest}}
+		k.cand.ep.ID = string(rune('a' + i))
+		k.started.Store(true)
+		if i == 1 {
+			k.err = deadlineOnLook{r.ctx}
+		}
+		r.calls = append(r.calls, k)
+		r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: kind})
+		r.rd.sent(&k.cand, kind == KindData)
+	}
+	r.rd.armed = true
+	r.rd.ch <- tick
+	r.rd.ch <- 0
+	r.rd.ch <- 1
+
+	err := r.gather()
+	if r.timer != nil {
+		r.timer.recycle(&c.timers)
+	}
+	r.ctx.cancel(nil)
+	var timeout *consistency.ReadTimeoutError
+	require.True(t, errors.As(err, &timeout), "%v", err)
+	require.Zero(t, r.trace.Hedge)
+}
+
+// Only a request of the running round that no worker has taken up yet
+// puts its speculation off (that delay is the coordinator's own, and a
+// speculative request would wait behind it): one of an earlier round,
+// still waiting for a worker, says nothing of this round's requests.
+func TestAnEarlierRoundsUnstartedRequestPostponesNoSpeculation(t *testing.T) {
+	c := &Coordinator{}
+	c.timers.New = func() any { return new(readTimer) }
+	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background()}}
+	r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
+	defer r.ctx.cancel(nil)
+	r.plan.blockFor = 1
+	for _, ph := range []Phase{PhaseInitial, PhaseReconcile} {
+		r.newRound(ph, 1, true, true)
+		k := &call{idx: len(r.calls)}
+		k.started.Store(ph == PhaseReconcile)
+		r.calls = append(r.calls, k)
+		r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: KindData})
+		r.rd.sent(&k.cand, true)
+	}
+	r.rd.wait = time.Millisecond
+
+	postponed := r.postponeSpeculation()
+	if r.timer != nil {
+		r.timer.recycle(&c.timers)
+	}
+	require.False(t, postponed)
+	require.Zero(t, r.trace.ReconcileHedge.Postponed)
 }
