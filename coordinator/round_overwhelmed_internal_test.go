@@ -58,3 +58,30 @@ func TestARefusalForTombstonesWaitingBehindATickFailsTheRead(t *testing.T) {
 		require.Zero(t, r.trace.Hedge, "late %v", late)
 	}
 }
+
+// A read's Trace.Tombstones is the most tombstones any replica's scan met,
+// a refusal's included (bookTombstones): of two refusals the read takes in
+// turn, as when its caller gave up with both waiting (acceptAnswered), the
+// larger is kept, whichever came first.
+func TestTheLargestRefusalForTombstonesIsTraced(t *testing.T) {
+	for _, counts := range [][2]int{{20, 12}, {12, 20}} {
+		r := &read{readState: readState{c: &Coordinator{}, t: &table{},
+			parent: context.Background(), req: Request{Level: consistency.Quorum}}}
+		r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
+		r.plan.blockFor = 2
+		r.newRound(PhaseInitial, 2, true, false)
+		for i, n := range counts {
+			refusal := &replica.TombstoneOverwhelmingError{Tombstones: n, Threshold: 10}
+			k := &call{idx: i, err: refusal}
+			k.cand.ep.ID = string(rune('a' + i))
+			r.calls = append(r.calls, k)
+			r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: KindDigest})
+			r.rd.sent(&k.cand, false)
+		}
+		r.accept(0)
+		r.accept(1)
+		r.bookTombstones()
+		r.ctx.cancel(nil)
+		require.Equal(t, 20, r.trace.Tombstones, "refusals of %v", counts)
+	}
+}
