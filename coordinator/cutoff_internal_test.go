@@ -25,13 +25,19 @@ func TestARequestCutOffByTheReadsEndIsPending(t *testing.T) {
 		cancel func(r *read, caller context.CancelFunc)
 		err    error // what the cut-off replica returns
 		ended  error // what the read's error wraps
+		// The failure arrives at the deadline itself, not after it: the
+		// read's timer cancels its requests no earlier (see cutOff).
+		atDeadline bool
 	}{
 		{"deadline", reachDeadline,
-			fmt.Errorf("replica: read: %w", context.Canceled), context.DeadlineExceeded},
+			fmt.Errorf("replica: read: %w", context.Canceled), context.DeadlineExceeded, false},
 		{"deadline reported as such", reachDeadline,
-			fmt.Errorf("replica: read: %w", context.DeadlineExceeded), context.DeadlineExceeded},
+			fmt.Errorf("replica: read: %w", context.DeadlineExceeded), context.DeadlineExceeded,
+			false},
+		{"at the deadline itself", reachDeadline,
+			fmt.Errorf("replica: read: %w", context.Canceled), context.DeadlineExceeded, true},
 		{"caller", func(_ *read, caller context.CancelFunc) { caller() },
-			fmt.Errorf("replica: read: %w", context.Canceled), context.Canceled},
+			fmt.Errorf("replica: read: %w", context.Canceled), context.Canceled, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			parent, caller := context.WithCancel(context.Background())
@@ -40,6 +46,9 @@ func TestARequestCutOffByTheReadsEndIsPending(t *testing.T) {
 			defer r.ctx.cancel(nil)
 			tc.cancel(r, caller)
 			r.calls[1].err, r.calls[1].at = tc.err, time.Now()
+			if tc.atDeadline {
+				r.calls[1].at = r.ctx.deadline
+			}
 			r.rd.ch <- 0 // A's data, answered before the end
 			r.rd.ch <- 1 // B's digest, cut off by it, ahead of the tick
 			r.rd.ch <- tick
