@@ -94,31 +94,40 @@ func TestADeadlinePassedBehindALateTickEndsTheReadWithoutSpeculating(t *testing.
 	require.Zero(t, r.trace.Hedge)
 }
 
-// Only a request of the running round that no worker has taken up yet
-// puts its speculation off (that delay is the coordinator's own, and a
-// speculative request would wait behind it): one of an earlier round,
-// still waiting for a worker, says nothing of this round's requests.
-func TestAnEarlierRoundsUnstartedRequestPostponesNoSpeculation(t *testing.T) {
-	c := &Coordinator{}
-	c.timers.New = func() any { return new(readTimer) }
-	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background()}}
-	r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
-	defer r.ctx.cancel(nil)
-	r.plan.blockFor = 1
-	for _, ph := range []Phase{PhaseInitial, PhaseReconcile} {
-		r.newRound(ph, 1, true, true)
-		k := &call{idx: len(r.calls)}
-		k.started.Store(ph == PhaseReconcile)
-		r.calls = append(r.calls, k)
-		r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: KindData})
-		r.rd.sent(&k.cand, true)
-	}
-	r.rd.wait = time.Millisecond
+// Only a request of the running round still out that no worker has taken
+// up yet puts its speculation off (that delay is the coordinator's own,
+// and a speculative request would wait behind it): not one of an earlier
+// round, still waiting for a worker, which says nothing of this round's
+// requests, nor one refused unsent (BacklogError), which none will take.
+func TestOnlyAnUnstartedRequestOutPostponesASpeculation(t *testing.T) {
+	for _, earlier := range []bool{true, false} {
+		c := &Coordinator{}
+		c.timers.New = func() any { return new(readTimer) }
+		r := &read{readState: readState{c: c, t: &table{}, parent: context.Background()}}
+		r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
+		r.plan.blockFor = 1
+		r.newRound(PhaseInitial, 2, true, true)
+		for i := range 2 {
+			k := &call{idx: i}
+			k.started.Store(i == 1)
+			r.calls = append(r.calls, k)
+			r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: KindData})
+			r.rd.sent(&k.cand, true)
+			if i == 0 && earlier {
+				r.newRound(PhaseReconcile, 1, true, true)
+			}
+		}
+		if !earlier {
+			r.trace.Requests[0].Outcome = Failed // refused unsent
+		}
+		r.rd.wait = time.Millisecond
 
-	postponed := r.postponeSpeculation()
-	if r.timer != nil {
-		r.timer.recycle(&c.timers)
+		postponed := r.postponeSpeculation()
+		if r.timer != nil {
+			r.timer.recycle(&c.timers)
+		}
+		r.ctx.cancel(nil)
+		require.False(t, postponed, "earlier %v", earlier)
+		require.Zero(t, r.roundHedge().Postponed, "earlier %v", earlier)
 	}
-	require.False(t, postponed)
-	require.Zero(t, r.trace.ReconcileHedge.Postponed)
 }
