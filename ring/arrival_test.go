@@ -109,8 +109,11 @@ func TestBackoffDelay(t *testing.T) {
 func TestNewArrivalWindowRejectsBadSizes(t *testing.T) {
 	// The last row's max interval is one past the size-fold limit: two of
 	// them would not add up to a time.Duration.
-	for _, tc := range [][3]int{{0, 1, 1}, {1, 0, 1}, {1, 1, -1}, {2, 1, math.MaxInt64/2 + 1}} {
-		w, err := ring.NewArrivalWindow(tc[0], time.Duration(tc[1]), time.Duration(tc[2]))
+	for _, tc := range []struct {
+		size          int
+		initial, most time.Duration
+	}{{0, 1, 1}, {1, 0, 1}, {1, 1, -1}, {2, 1, math.MaxInt64/2 + 1}} {
+		w, err := ring.NewArrivalWindow(tc.size, tc.initial, tc.most)
 		if w != nil || !errorsIs(err, ring.ErrInvalidConfig) {
 			t.Errorf("NewArrivalWindow%v = %v, %v", tc, w, err)
 		}
