@@ -37,8 +37,8 @@ func (e *RepairSlowError) Error() string {
 		e.Endpoint.ID, e.Took, e.Timeout)
 }
 
-// slowWrite returns took if a write that took it is slow for a read
-// timeout of timeout (half of it or more), else 0.
+// slowWrite returns took, at least 1 ns, if a write that took it is slow
+// for a read timeout of timeout (half of it or more), else 0.
 func slowWrite(took, timeout time.Duration) time.Duration {
 	if took < timeout/2 {
 		return 0
