@@ -189,3 +189,17 @@ func TestIdempotentOnlyPolicyWriteTypes(t *testing.T) {
 		assert.Equal(t, rethrown, ask(p, unset, err, 0), "%s, unset", wt)
 	}
 }
+
+// The Java driver 4's DefaultRetryPolicy.onRequestAborted tries the next
+// node only for a closed connection or a failed heartbeat, and rethrows any
+// other error: so must OnRequestAborted, called by a policy that wraps it,
+// with an error that is no abort at all, though OnErrorResponse would move
+// it on.
+func TestOnRequestAbortedRethrowsAnErrorResponse(t *testing.T) {
+	for _, p := range []retry.Policy{retry.DefaultPolicy{}, retry.DowngradingPolicy{}} {
+		for _, err := range []error{retry.ErrOverloaded, retry.ErrServerError, retry.ErrTruncate} {
+			assert.Equal(t, rethrown, p.OnRequestAborted(q, err, 0), "%T, %v", p, err)
+			assert.Equal(t, next(c.Quorum), p.OnErrorResponse(q, err, 0), "%T, %v", p, err)
+		}
+	}
+}
