@@ -306,3 +306,24 @@ func TestBudgetMatchesNaiveModel(t *testing.T) {
 		}
 	})
 }
+
+// Percent's "resolution is one in a million" (BudgetConfig): it is rounded
+// to the nearest millionth, not truncated, so that Percent 2/3 of three
+// requests allows two extra attempts, as 2/3 × 3 does.
+func TestBudgetPercentRoundsToTheNearestMillionth(t *testing.T) {
+	b := newBudget(t, retry.BudgetConfig{Percent: 2.0 / 3})
+	for range 3 {
+		b.Deposit(t0)
+	}
+	assert.Equal(t, 2, withdrawAll(b, t0))
+}
+
+// A time before 1970 falls in its slot by "the signed count of slots,
+// floored" (Budget.epoch): half a slot before 1970 is in the slot before
+// 1970's first, so a window that ends in the tenth slot from 1970 counts
+// none of its requests.
+func TestBudgetRequestJustBefore1970FallsInTheSlotBefore(t *testing.T) {
+	b := newBudget(t, retry.BudgetConfig{Percent: 1, Window: 10 * time.Second}) // 1 s slots
+	b.Deposit(time.Unix(0, -int64(500*time.Millisecond)))
+	assert.False(t, b.TryWithdraw(time.Unix(9, int64(500*time.Millisecond))))
+}
