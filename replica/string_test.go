@@ -31,6 +31,8 @@ func TestElementStrings(t *testing.T) {
 	assert.Equal(t, `["a", "c"] deleted@1/2`, replica.NewRangeTombstone(replica.StartAt("a"), replica.EndAt("c"), replica.DeletedAt(1, 2)).String())
 	long := strings.Repeat("x", 100)
 	assert.Equal(t, `c="`+long[:64]+`"...(100 bytes)@1`, replica.Live("c", long, 1).String())
+	// Only a value longer than 64 bytes is cut (Partition.String's doc): one of 64 shows whole.
+	assert.Equal(t, `c="`+long[:64]+`"@1`, replica.Live("c", long[:64], 1).String())
 }
 
 func TestViewString(t *testing.T) {
