@@ -15,6 +15,10 @@ func TestPartitionString(t *testing.T) {
 		`row "a" {inserted@9, tags[*] deleted@12/400, email="ada@example.com"@10, name="Ada"@11 ttl 60 until 1000, phone deleted@12/500, tags["red"]=""@13}; `+
 		`row "b" {deleted@5/400, email="bob@example.com"@13}`, sample().String())
 	assert.Equal(t, `partition "k": empty`, replica.Partition{Key: "k"}.String())
+	// A static row holding only a clustering key is invalid (Validate rejects it); String, which
+	// test failures print, shows it rather than calling the partition empty.
+	assert.Equal(t, `partition "k": static {}`,
+		replica.Partition{Key: "k", Static: replica.Row{Clustering: "x"}}.String())
 	assert.Equal(t, `partition "k": row "r" {inserted@3 ttl 60 until 1700}`,
 		replica.NewPartition("k", replica.NewRow("r").WithLiveness(replica.InsertedWithTTL(3, 60, 1700))).String())
 	assert.Equal(t, sample().String(), fmt.Sprint(sample()), "fmt uses String")
