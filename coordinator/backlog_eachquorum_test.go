@@ -202,3 +202,25 @@ func TestARefusedDigestFirstDataRequestIsReplaced(t *testing.T) {
 		})
 	}
 }
+
+// A digest-first read's digest round asks every candidate, so, as at ALL,
+// it has none to spare: a request of it refused unsent is no speculation
+// that found no candidate (mayStandIn: not digest-first's digest round). At
+// EACH_QUORUM with two of dc2's three capped the read fails at once, and
+// books and counts no NoCandidate.
+func TestADigestRoundShortOfAQuorumBooksNoMissingCandidate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := locatorOrder(t)
+		cfg.DefaultTable.Strategy = coordinator.DigestFirst
+		e := newTwoDCs(t, cfg)
+		hangAtCap(t, e, d2n1, d2n3)
+		defer drain()
+		res, _, err := e.read(consistency.EachQuorum)
+		var f *consistency.ReadFailureError
+		require.ErrorAs(t, err, &f, "%s", res.Trace)
+		assert.Equal(t, coordinator.NotSuppressed, res.Trace.Hedge.Suppressed, "%s", res.Trace)
+		tm, _ := e.c.TableMetrics(tbl)
+		assert.Zero(t, tm.NoCandidate)
+		settle()
+	})
+}
