@@ -126,3 +126,31 @@ func TestLocalQuorumFailureNumbers(t *testing.T) {
 		}
 	})
 }
+
+// A rack is a datacenter's: the local replica outstanding on rack r1 does
+// not make the remote datacenter's r1 busy. At ONE with the only local
+// replica unreachable, the hedge goes to the closest remote replica,
+// west-r1-n1, not past it to west-r2-n2 for a rack name the two share.
+func TestARackOfTheSameNameInAnotherDatacenterDoesNotPutTheHedgeOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+			Datacenters: []replicatest.Datacenter{{Name: "east", Racks: 1, Nodes: 1},
+				{Name: "west", Racks: 2, Nodes: 2}},
+			Replication: consistency.NetworkTopology(map[string]int{"east": 1, "west": 2}),
+			Seed:        1,
+			Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+		})
+		require.NoError(t, err)
+		const e1, w1, w2 = "east-r1-n1", "west-r1-n1", "west-r2-n2"
+		require.NoError(t, cl.Pin(tbl, key, e1, w1, w2))
+		require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+		e := newEnvOn(t, cl, coordinator.Config{LocalDatacenter: "east", DefaultTable: policy(t, "4ms"),
+			Snitch: coordinator.SnitchConfig{Disabled: true}})
+		require.NoError(t, e.replica(e1).SetFault(replicatest.Unreachable()))
+
+		res, _, err := e.read(consistency.One)
+		require.NoError(t, err)
+		assert.Equal(t, w1, res.Trace.Hedge.To, "east's r1 is not west's\n%s", res.Trace)
+		settle()
+	})
+}
