@@ -62,6 +62,9 @@ func TestARefusedRequestIsReplacedInItsDatacenter(t *testing.T) {
 				var to []string
 				for _, rt := range res.Trace.Requests {
 					if rt.Phase == coordinator.PhaseSpeculative {
+						if to == nil { // the first of several is the one traced (sendHedge)
+							assert.Equal(t, rt.Endpoint, res.Trace.Hedge.To, "%s", res.Trace)
+						}
 						to = append(to, dcOf(rt.Endpoint))
 						if c.level == consistency.EachQuorum {
 							assert.Equal(t, rt.Endpoint == d1n3, rt.Kind == coordinator.KindData, "the refused request's kind")
