@@ -109,3 +109,28 @@ func TestAdditionalWritesAreBudgeted(t *testing.T) {
 		assert.Zero(t, e.c.Metrics().Total.AdditionalWrites)
 	})
 }
+
+// The overload switch's threshold half is each round's own (DESIGN 2.4):
+// a read threshold past the read timeout holds back first-round hedges,
+// not the repair round's additional writes, whose own threshold (5 ms) is
+// well within it: the stalled repair still completes through C.
+func TestAReadThresholdPastTheTimeoutHoldsBackNoAdditionalWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		o := policy(t, "60ms") // past the 50 ms read timeout
+		o.AdditionalWritePolicy = policy(t, "5ms").SpeculativeRetry
+		e := newEnv(t, coordinator.Config{ReadTimeout: ms(50), DefaultTable: o})
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val1", 20), A))
+		require.NoError(t, e.cluster.SeedOn(tbl, row(key, "val2", 20), B, C))
+		e.behave(t, A, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
+			Pauses: []replicatest.Window{{Start: ms(2), End: ms(60_000)}}})
+
+		res, _, err := e.read(consistency.Quorum)
+		require.NoError(t, err, "%s", res.Trace)
+		h := res.Trace.AdditionalWrite
+		assert.Equal(t, coordinator.NotSuppressed, h.Suppressed, "%s", res.Trace)
+		assert.True(t, h.Fired, "%s", res.Trace)
+		assert.Equal(t, C, h.To)
+		assert.Zero(t, e.c.Metrics().Total.SuppressedOverload)
+		settle()
+	})
+}
