@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,6 +56,33 @@ func TestDigestFirstRetriesASlowDataReplica(t *testing.T) {
 		assert.Equal(t, C, res.Trace.Hedge.To)
 		assert.True(t, res.Trace.Hedge.Won)
 		assert.Equal(t, int64(1), e.stats(C).DataReads)
+	})
+}
+
+// The data request's hedge goes only to a replica whose digest is in: C,
+// the next fastest, was convicted after the digests came in, and A, whose
+// digest is still out, is no stand-in for it (it would answer data the
+// read's digests say nothing of). The hedge finds no candidate, and the
+// read waits for B's data, at the end of B's stall.
+func TestDigestFirstHedgesTheDataOnlyToAReplicaWhoseDigestIsIn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, digestFirst(t, "4ms"))
+		e.behave(t, A, constant(ms(30)))
+		e.behave(t, C, constant(ms(2)))
+		e.behave(t, B, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
+			Pauses: []replicatest.Window{{Start: ms(1.5), End: ms(20)}}})
+		go func() {
+			time.Sleep(ms(3)) // after the digests, before the hedge at 6 ms
+			_ = e.cluster.SetAlive(C, false)
+		}()
+
+		res, took, err := e.read(consistency.Quorum)
+		require.NoError(t, err)
+		assert.Equal(t, ms(21), took, "B's data, asked at 2 ms, answered after its stall")
+		assert.False(t, res.Trace.Hedge.Fired, "%s", res.Trace)
+		assert.Equal(t, coordinator.NoCandidate, res.Trace.Hedge.Suppressed, "%s", res.Trace)
+		assert.Zero(t, e.stats(A).DataReads+e.stats(C).DataReads)
+		settle()
 	})
 }
 
