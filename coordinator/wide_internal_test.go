@@ -6,21 +6,32 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // A recycled read state's wide buffers refer to nothing once cleared,
-// whatever the reads that filled them, narrow ones after a wide one too.
+// whatever the reads that filled them, narrow ones after a wide one too:
+// not the replicas of a DC-local read either, which would keep a replica
+// the engine has dropped alive.
 func TestWideBuffersHoldNothingOnceCleared(t *testing.T) {
 	var w wideBufs
+	x := replicatest.NewReplica(replica.Endpoint{ID: "x"})
 	for _, n := range []int{72, 20, 0, 40} {
 		eps, cands := w.endpoints(n), w.candidates(n)
-		for range n {
+		reps := w.replicas(n / 2) // a local read takes a part of its placement
+		for i := range n {
 			eps = append(eps, replica.Endpoint{ID: "x"})
 			cands = append(cands, candidate{ep: replica.Endpoint{ID: "x"}})
+			if i < n/2 {
+				reps = append(reps, x)
+			}
 		}
 		w.clear()
 		for i, ep := range w.eps[:cap(w.eps)] {
 			assert.Zero(t, ep, "endpoint %d after a read of %d", i, n)
+		}
+		for i, r := range w.reps[:cap(w.reps)] {
+			assert.Nil(t, r, "replica %d after a read of %d", i, n)
 		}
 		for i, c := range w.cands[:cap(w.cands)] {
 			assert.Zero(t, c, "candidate %d after a read of %d", i, n)
