@@ -37,6 +37,14 @@ func TestWideBuffersHoldNothingOnceCleared(t *testing.T) {
 			assert.Zero(t, c, "candidate %d after a read of %d", i, n)
 		}
 	}
+	// A DC-local read of a few of a wide Placement's replicas takes the
+	// replicas buffer alone: their endpoints fit in the read's own.
+	reps := w.replicas(3)
+	reps = append(reps, x, x, x)
+	w.clear()
+	for i, r := range w.reps[:cap(w.reps)] {
+		assert.Nil(t, r, "replica %d after a narrow local read", i)
+	}
 }
 
 // A recycled read state's versions refer to nothing once cleared: not the
