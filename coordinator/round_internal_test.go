@@ -16,29 +16,13 @@ import (
 // tick late, with the round's answers already waiting behind it: they
 // complete the round, and nothing is speculated.
 func TestAnswersWaitingBehindATickCountFirst(t *testing.T) {
-	c := &Coordinator{}
-	c.timers.New = func() any { return new(readTimer) }
-	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background()}}
-	r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
-	defer r.ctx.cancel(nil)
-	r.plan.blockFor = 2
-	r.newRound(PhaseInitial, 2, true, true)
-	for i, kind := range []RequestKind{KindData, KindDigest} {
-		k := &call{idx: i, cmd: replica.Command{DigestOnly: kind == KindDigest}}
-		k.started.Store(true)
-		r.calls = append(r.calls, k)
-		r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: kind})
-		r.rd.sent(&k.cand, kind == KindData)
-	}
+	r := roundSent(time.Hour, 2, []RequestKind{KindData, KindDigest}, nil)
 	r.rd.armed = true
 	r.rd.ch <- tick
 	r.rd.ch <- 0
 	r.rd.ch <- 1
 
-	require.NoError(t, r.gather())
-	if r.timer != nil {
-		r.timer.recycle(&c.timers)
-	}
+	require.NoError(t, gatherAndEnd(r))
 	require.True(t, r.rd.maySpeculate, "it speculated with the round's answers in")
 	require.Equal(t, NotSuppressed, r.trace.Hedge.Suppressed)
 	require.Len(t, r.answers, 2)
@@ -61,34 +45,19 @@ func (e deadlineOnLook) Is(error) bool {
 // by its deadline, as it does when it finds the deadline's tick first, and
 // books no speculation that could not have answered in time.
 func TestADeadlinePassedBehindALateTickEndsTheReadWithoutSpeculating(t *testing.T) {
-	c := &Coordinator{}
-	c.timers.New = func() any { return new(readTimer) }
-	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background(),
-		req: Request{Level: consistency.Quorum}}}
-	r.ctx = newReadContext(context.Background(), time.Now())
-	r.plan.blockFor = 2
-	r.newRound(PhaseInitial, 3, true, true)
-	for i, kind := range []RequestKind{KindData, KindDigest, KindDigest} {
-		k := &call{idx: i, cmd: replica.Command{DigestOnly: kind == KindDigest}}
-		k.cand.ep.ID = string(rune('a' + i))
-		k.started.Store(true)
+	errs := func(r *read, i int) error {
 		if i == 1 {
-			k.err = deadlineOnLook{r.ctx}
+			return deadlineOnLook{r.ctx}
 		}
-		r.calls = append(r.calls, k)
-		r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: kind})
-		r.rd.sent(&k.cand, kind == KindData)
+		return nil
 	}
+	r := roundSent(0, 2, []RequestKind{KindData, KindDigest, KindDigest}, errs)
 	r.rd.armed = true
 	r.rd.ch <- tick
 	r.rd.ch <- 0
 	r.rd.ch <- 1
 
-	err := r.gather()
-	if r.timer != nil {
-		r.timer.recycle(&c.timers)
-	}
-	r.ctx.cancel(nil)
+	err := gatherAndEnd(r)
 	var timeout *consistency.ReadTimeoutError
 	require.True(t, errors.As(err, &timeout), "%v", err)
 	require.Zero(t, r.trace.Hedge)
@@ -130,4 +99,42 @@ func TestOnlyAnUnstartedRequestOutPostponesASpeculation(t *testing.T) {
 		require.False(t, postponed, "earlier %v", earlier)
 		require.Zero(t, r.roundHedge().Postponed, "earlier %v", earlier)
 	}
+}
+
+// roundSent is a QUORUM read, due in due, whose first round has sent
+// requests of kinds to replicas a, b, c..., all taken up by workers: errs
+// (if not nil) gives each its error, nil for an answer. Tests feed its
+// gather by hand.
+func roundSent(due time.Duration, blockFor int, kinds []RequestKind,
+	errs func(r *read, i int) error) *read {
+	c := &Coordinator{}
+	c.timers.New = func() any { return new(readTimer) }
+	r := &read{readState: readState{c: c, t: &table{}, parent: context.Background(),
+		req: Request{Level: consistency.Quorum}}}
+	r.ctx = newReadContext(context.Background(), time.Now().Add(due))
+	r.plan.blockFor = blockFor
+	r.newRound(PhaseInitial, len(kinds), true, true)
+	for i, kind := range kinds {
+		k := &call{idx: i, cmd: replica.Command{DigestOnly: kind == KindDigest}}
+		k.cand.ep.ID = string(rune('a' + i))
+		k.started.Store(true)
+		if errs != nil {
+			k.err = errs(r, i)
+		}
+		r.calls = append(r.calls, k)
+		r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: kind})
+		r.rd.sent(&k.cand, kind == KindData)
+	}
+	return r
+}
+
+// gatherAndEnd runs r's gather and ends the read: its timer recycled, its
+// context cancelled.
+func gatherAndEnd(r *read) error {
+	err := r.gather()
+	if r.timer != nil {
+		r.timer.recycle(&r.c.timers)
+	}
+	r.ctx.cancel(nil)
+	return err
 }

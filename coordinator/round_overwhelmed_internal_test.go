@@ -18,24 +18,14 @@ import (
 // either way.
 func TestARefusalForTombstonesWaitingBehindATickFailsTheRead(t *testing.T) {
 	for _, late := range []bool{false, true} {
-		c := &Coordinator{}
-		c.timers.New = func() any { return new(readTimer) }
-		r := &read{readState: readState{c: c, t: &table{}, parent: context.Background(), req: Request{Level: consistency.Quorum}}}
-		r.ctx = newReadContext(context.Background(), time.Now().Add(time.Hour))
-		r.plan.blockFor = 2
-		r.newRound(PhaseInitial, 3, true, true)
 		refusal := &replica.TombstoneOverwhelmingError{Tombstones: 11, Threshold: 10}
-		for i, kind := range []RequestKind{KindData, KindDigest, KindDigest} {
-			k := &call{idx: i, cmd: replica.Command{DigestOnly: kind == KindDigest}}
-			k.cand.ep.ID = string(rune('a' + i))
-			k.started.Store(true)
+		errs := func(_ *read, i int) error {
 			if i == 2 {
-				k.err = refusal
+				return refusal
 			}
-			r.calls = append(r.calls, k)
-			r.trace.Requests = append(r.trace.Requests, RequestTrace{Kind: kind})
-			r.rd.sent(&k.cand, kind == KindData)
+			return nil
 		}
+		r := roundSent(time.Hour, 2, []RequestKind{KindData, KindDigest, KindDigest}, errs)
 		if late {
 			r.rd.armed = true
 			r.rd.ch <- tick
@@ -44,11 +34,7 @@ func TestARefusalForTombstonesWaitingBehindATickFailsTheRead(t *testing.T) {
 		r.rd.ch <- 0
 		r.rd.ch <- 1
 
-		err := r.gather()
-		if r.timer != nil {
-			r.timer.recycle(&c.timers)
-		}
-		r.ctx.cancel(nil)
+		err := gatherAndEnd(r)
 		var failure *consistency.ReadFailureError
 		require.True(t, errors.As(err, &failure), "late %v: %v", late, err)
 		require.Equal(t, 1, failure.Failures, "late %v", late)
