@@ -39,8 +39,8 @@ func TestWideBuffersHoldNothingOnceCleared(t *testing.T) {
 	}
 	// A DC-local read of a few of a wide Placement's replicas takes the
 	// replicas buffer alone: their endpoints fit in the read's own.
-	reps := w.replicas(3)
-	reps = append(reps, x, x, x)
+	reps := append(w.replicas(3), x, x, x)
+	assert.Same(t, &w.reps[:1][0], &reps[0], "the local read filled the kept buffer")
 	w.clear()
 	for i, r := range w.reps[:cap(w.reps)] {
 		assert.Nil(t, r, "replica %d after a narrow local read", i)
