@@ -17,17 +17,9 @@ import (
 // datacenters merely because the remote one is on "another rack".
 func TestHedgeStaysLocalOverRackPreference(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-			Datacenters: []replicatest.Datacenter{{Name: "east", Racks: 3, Nodes: 6}, {Name: "west", Racks: 3, Nodes: 6}},
-			Replication: consistency.NetworkTopology(map[string]int{"east": 2, "west": 1}),
-			Seed:        1,
-			Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-		})
-		require.NoError(t, err)
 		const n1, n4, w1 = "east-r1-n1", "east-r1-n4", "west-r1-n1"
-		require.NoError(t, cl.Pin(tbl, key, n1, n4, w1))
-		require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
-		e := newEnvOn(t, cl, coordinator.Config{LocalDatacenter: "east", DefaultTable: policy(t, "4ms")})
+		e := eastWest(t, [2]replicatest.Datacenter{{Racks: 3, Nodes: 6}, {Racks: 3, Nodes: 6}},
+			[2]int{2, 1}, []string{n1, n4, w1}, coordinator.Config{})
 		require.NoError(t, e.replica(n1).SetFault(replicatest.Unreachable()))
 
 		res, _, err := e.read(consistency.One)
@@ -133,19 +125,10 @@ func TestLocalQuorumFailureNumbers(t *testing.T) {
 // west-r1-n1, not past it to west-r2-n2 for a rack name the two share.
 func TestARackOfTheSameNameInAnotherDatacenterDoesNotPutTheHedgeOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-			Datacenters: []replicatest.Datacenter{{Name: "east", Racks: 1, Nodes: 1},
-				{Name: "west", Racks: 2, Nodes: 2}},
-			Replication: consistency.NetworkTopology(map[string]int{"east": 1, "west": 2}),
-			Seed:        1,
-			Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
-		})
-		require.NoError(t, err)
 		const e1, w1, w2 = "east-r1-n1", "west-r1-n1", "west-r2-n2"
-		require.NoError(t, cl.Pin(tbl, key, e1, w1, w2))
-		require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
-		e := newEnvOn(t, cl, coordinator.Config{LocalDatacenter: "east", DefaultTable: policy(t, "4ms"),
-			Snitch: coordinator.SnitchConfig{Disabled: true}})
+		e := eastWest(t, [2]replicatest.Datacenter{{Racks: 1, Nodes: 1}, {Racks: 2, Nodes: 2}},
+			[2]int{1, 2}, []string{e1, w1, w2},
+			coordinator.Config{Snitch: coordinator.SnitchConfig{Disabled: true}})
 		require.NoError(t, e.replica(e1).SetFault(replicatest.Unreachable()))
 
 		res, _, err := e.read(consistency.One)
@@ -153,4 +136,24 @@ func TestARackOfTheSameNameInAnotherDatacenterDoesNotPutTheHedgeOff(t *testing.T
 		assert.Equal(t, w1, res.Trace.Hedge.To, "east's r1 is not west's\n%s", res.Trace)
 		settle()
 	})
+}
+
+// eastWest is an env over datacenters east and west (their racks and
+// nodes in dcs, their replication factors in rf), whose replicas answer in
+// 1 ms, with key pinned to pins and seeded, read from east with a 4 ms
+// threshold under cfg's other settings.
+func eastWest(t *testing.T, dcs [2]replicatest.Datacenter, rf [2]int, pins []string,
+	cfg coordinator.Config) *env {
+	dcs[0].Name, dcs[1].Name = "east", "west"
+	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
+		Datacenters: dcs[:],
+		Replication: consistency.NetworkTopology(map[string]int{"east": rf[0], "west": rf[1]}),
+		Seed:        1,
+		Options:     []replicatest.Option{replicatest.WithBehavior(constant(ms(1)))},
+	})
+	require.NoError(t, err)
+	require.NoError(t, cl.Pin(tbl, key, pins...))
+	require.NoError(t, cl.Seed(tbl, row(key, "v1", 10)))
+	cfg.LocalDatacenter, cfg.DefaultTable = "east", policy(t, "4ms")
+	return newEnvOn(t, cl, cfg)
 }
