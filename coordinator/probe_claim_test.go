@@ -136,3 +136,25 @@ func TestAReadThatSendsNothingDoesNotClaimAProbe(t *testing.T) {
 		assert.Equal(t, A, firstContact(t, res), "the first read that sends anything probes A")
 	})
 }
+
+// Only a speculative request to the remote group claims that group's probe:
+// ALWAYS's extra request of a read at TWO over 3+3 goes to dc1's third
+// replica, and must leave the expired d2n1's probe to the QUORUM read after
+// it, which contacts dc2 (a mutant that let a local target claim it put
+// d2n1 off by another interval).
+func TestALocalSpeculativeRequestLeavesTheRemoteProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := healedRemoteReplica(t, coordinator.Config{DefaultTable: policy(t, "ALWAYS"),
+			HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
+		time.Sleep(ms(600)) // d2n1's score expires
+		res, _, err := e.read(consistency.Two)
+		require.NoError(t, err)
+		require.Len(t, res.Trace.Requests, 3, "two contacts and ALWAYS's extra")
+		require.Zero(t, requestsToDC2(res), "the extra went to dc1's third replica")
+		before := e.stats(d2n1).Reads
+		_, _, err = e.read(consistency.Quorum)
+		require.NoError(t, err)
+		settle()
+		assert.Equal(t, before+1, e.stats(d2n1).Reads, "the QUORUM read probes the healed d2n1")
+	})
+}
