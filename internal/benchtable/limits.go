@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -42,20 +43,28 @@ func limitRounds(b *strings.Builder, rows [][]string, rs Results) {
 	seen := map[string]bool{}
 	for _, cols := range rows {
 		name, target := cols[0], cols[6]
+		unit := rs.unit(name)
 		limit, ok := absoluteLimit(target)
+		marked := [2]bool{ok, ok}
+		if unit == ratioUnit { // a side-by-side ratio: its target is on the ratio
+			limit, marked = ratioLimit(target)
+			ok = marked[0] || marked[1]
+		}
 		if !ok || seen[name] {
 			continue
 		}
 		seen[name] = true
-		unit := rs.unit(name)
 		var parts []string
-		for _, cpu := range []int{1, 2} {
+		for i, cpu := range []int{1, 2} {
 			vs := rs[key{name, cpu}][unit]
-			if len(vs) == 0 {
+			if len(vs) == 0 || !marked[i] {
 				continue
 			}
 			met := 0
 			for _, v := range vs {
+				if unit == ratioUnit {
+					v = math.Round(v*100) / 100 // as shown, as a ratio column's
+				}
 				if v <= limit {
 					met++
 				}

@@ -62,14 +62,18 @@ func (rs Results) Median(name string, cpu int, unit string) (float64, bool) {
 	return (vs[n/2-1] + vs[n/2]) / 2, true
 }
 
-// sizeUnits are the custom metrics the table shows as sizes, in place of
-// a time.
-var sizeUnits = []string{"B/table", "B/item"}
+// ratioUnit is the custom metric of a benchmark that runs an operation and
+// its reference side by side (BenchmarkBeside): the ratio of their times.
+const ratioUnit = "ratio"
 
-// unit is what a benchmark's row shows: the size it reports, if any, or
-// its time.
+// ownUnits are the custom metrics the table shows in place of a time: sizes,
+// and side-by-side ratios.
+var ownUnits = []string{"B/table", "B/item", ratioUnit}
+
+// unit is what a benchmark's row shows: the size or side-by-side ratio it
+// reports, if any, or its time.
 func (rs Results) unit(name string) string {
-	for _, u := range sizeUnits {
+	for _, u := range ownUnits {
 		if _, ok := rs.Median(name, 1, u); ok {
 			return u
 		}

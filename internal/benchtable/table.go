@@ -103,6 +103,10 @@ func rebuildRow(row string, rs Results) (string, error) {
 		// A median of whole counts may end in .5: "%.0f" showed 0.5 as 0.
 		allocs = strconv.FormatFloat(a, 'f', -1, 64)
 	}
+	cells := [2]string{format(own[0], unit), format(own[1], unit)}
+	if unit == ratioUnit {
+		cells = markedRatios(own, target)
+	}
 	refCol, ratio := "", ""
 	if ref != "" {
 		refName, _, _ := strings.Cut(ref, " ")
@@ -114,7 +118,7 @@ func rebuildRow(row string, rs Results) (string, error) {
 		ratio = ratios(own, theirs, target)
 	}
 	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |",
-		name, format(own[0], unit), format(own[1], unit), allocs, refCol, ratio, target), nil
+		name, cells[0], cells[1], allocs, refCol, ratio, target), nil
 }
 
 // pair returns a benchmark's medians at -cpu 1 and -cpu 2.
@@ -138,10 +142,17 @@ var ratioTarget = regexp.MustCompile(`^≤ ([0-9.]+)×`)
 // against the target when the target is on the ratio. The comparison is
 // on the ratio as shown, to two decimals.
 func ratios(own, theirs [2]float64, target string) string {
+	s := markedRatios([2]float64{own[0] / theirs[0], own[1] / theirs[1]}, target)
+	return s[0] + " / " + s[1]
+}
+
+// markedRatios renders two ratios, to two decimals, each marked ✓ or ✗
+// against the target when the target is on the ratio at its -cpu value.
+func markedRatios(rs [2]float64, target string) [2]string {
 	limit, marked := ratioLimit(target)
 	var s [2]string
 	for i := range s {
-		r := shownRatio(own[i], theirs[i])
+		r := math.Round(rs[i]*100) / 100
 		s[i] = fmt.Sprintf("%.2f×", r)
 		switch {
 		case !marked[i]:
@@ -151,15 +162,19 @@ func ratios(own, theirs [2]float64, target string) string {
 			s[i] += " ✗"
 		}
 	}
-	return s[0] + " / " + s[1]
+	return s
 }
 
 // shownRatio is own over theirs as the table shows it, to two decimals:
 // the figure a target is checked against.
 func shownRatio(own, theirs float64) float64 { return math.Round(own/theirs*100) / 100 }
 
-// format renders a median: a time in ns, µs or ms, or a size in KiB.
+// format renders a median: a time in ns, µs or ms, a size in KiB, or a
+// side-by-side ratio.
 func format(v float64, unit string) string {
+	if unit == ratioUnit {
+		return fmt.Sprintf("%.2f×", v)
+	}
 	if unit != "ns/op" {
 		return fmt.Sprintf("%.1f KiB", v/1024)
 	}
