@@ -141,12 +141,17 @@ func TestAReadThatSendsNothingDoesNotClaimAProbe(t *testing.T) {
 // ALWAYS's extra request of a read at TWO over 3+3 goes to dc1's third
 // replica, and must leave the expired d2n1's probe to the QUORUM read after
 // it, which contacts dc2 (a mutant that let a local target claim it put
-// d2n1 off by another interval).
+// d2n1 off by another interval). The TWO read's loser misses; a read at
+// THREE first makes its score fresh, or the QUORUM read would rightly
+// probe it instead, one probe a read.
 func TestALocalSpeculativeRequestLeavesTheRemoteProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := healedRemoteReplica(t, coordinator.Config{DefaultTable: policy(t, "ALWAYS"),
+		e := healedRemoteReplica(t, coordinator.Config{DefaultTable: policy(t, "NEVER"),
 			HedgeBudget: coordinator.HedgeBudget{Unlimited: true}})
-		time.Sleep(ms(600)) // d2n1's score expires
+		time.Sleep(ms(600))                    // every score expires
+		_, _, err := e.read(consistency.Three) // dc1's alone, fresh again
+		require.NoError(t, err)
+		require.NoError(t, e.c.SetTableOptions(tbl, policy(t, "ALWAYS")))
 		res, _, err := e.read(consistency.Two)
 		require.NoError(t, err)
 		require.Len(t, res.Trace.Requests, 3, "two contacts and ALWAYS's extra")
