@@ -165,7 +165,7 @@ func BenchmarkTableMetrics(b *testing.B) {
 // copied whole on each addition: 380 µs at 4,000). Both run beside 4,000
 // served tables, for the reason mergeHeapRows gives: with only 40 alive,
 // the heap stayed under the collector's 4 MB minimum, which marked far
-// less for each table added, and the 4,000 took 2.1-2.4x as long on one
+// less for each table added, and the 4,000 took 1.7-2.4x as long on one
 // core (1.0-1.2x on two, where it marks on the other core).
 func BenchmarkAddTable(b *testing.B) {
 	const most = 4000
