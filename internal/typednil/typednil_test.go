@@ -51,21 +51,21 @@ func TestHoldsTellsANilInsideAnInterface(t *testing.T) {
 		v    any
 		want bool
 	}{
-		"nil interface": {nil, false},
-		"nil pointer":   {p, true},
-		"nil func":      {f, true},
-		"nil map":       {m, false}, // legal to read: an implementation may mean "none"
-		"nil channel":   {c, false},
-		"nil slice":     {s, false},
-		"a pointer":     {&nilMethods{}, false},
-		"a func":        {func() {}, false},
-		"a value":       {nilMethods{}, false},
-		"a number":      {0, false},
+		"nil interface":   {nil, false},
+		"nil pointer":     {p, true},
+		"nil func":        {f, true},
+		"nil map":         {m, false}, // legal to read: an implementation may mean "none"
+		"nil channel":     {c, false},
+		"nil slice":       {s, false},
+		"a pointer":       {&nilMethods{}, false},
+		"a func":          {func() {}, false},
+		"a value":         {nilMethods{}, false},
+		"a number":        {0, false},
+		"an empty struct": {struct{}{}, false},
 		// Held in the interface's word itself, which is nil: not a nil
 		// pointer, whose methods would crash, but a value.
 		"a struct of a nil pointer":   {struct{ p *nilMethods }{}, false},
 		"an array of one nil pointer": {[1]*nilMethods{}, false},
-		"an empty struct":             {struct{}{}, false},
 	} {
 		if got := typednil.Holds(tc.v); got != tc.want {
 			t.Errorf("%s: Holds = %v, want %v", name, got, tc.want)
