@@ -17,7 +17,7 @@ import (
 
 // rfCluster is rf in-memory replicas that answer at once, on rf racks,
 // all holding the small partition of key "k".
-func rfCluster(b *testing.B, rf int) *replicatest.Cluster {
+func rfCluster(b testing.TB, rf int) *replicatest.Cluster {
 	cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
 		Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: rf, Nodes: rf}},
 		Replication: consistency.Simple(rf),
@@ -115,7 +115,7 @@ func BenchmarkReadAllRF3(b *testing.B) { benchRFRead(b, 3, consistency.All) }
 
 // servedTables returns a coordinator over instant replicas whose n tables
 // have each served a QUORUM read.
-func servedTables(b *testing.B, n int) *coordinator.Coordinator {
+func servedTables(b testing.TB, n int) *coordinator.Coordinator {
 	cl := rfCluster(b, 3)
 	c := benchCoordinator(b, cl)
 	ctx := context.Background()

@@ -628,7 +628,7 @@ func BenchmarkDiff3x100(b *testing.B) {
 // holding the same small partition of key "k".
 func benchCluster(b *testing.B) *replicatest.Cluster { return rfCluster(b, 3) }
 
-func benchCoordinator(b *testing.B, cl *replicatest.Cluster) *coordinator.Coordinator {
+func benchCoordinator(b testing.TB, cl *replicatest.Cluster) *coordinator.Coordinator {
 	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, LocalDatacenter: "dc1"})
 	if err != nil {
 		b.Fatal(err)
