@@ -37,9 +37,9 @@ func TestATableCostsTheSameBesideManyTables(t *testing.T) {
 	for _, o := range ops {
 		f, m := bytesPerOp(few, o.op), bytesPerOp(many, o.op)
 		t.Logf("%s: %.0f B beside 40 tables, %.0f B beside 4,000", o.name, f, m)
-		// One table's worth of a copied map or of metrics built, 4,000
-		// times, is hundreds of KB; the slack is for what the runtime
-		// rounds differently at the two heap sizes.
+		// The map copied whole, or every table's metrics built, is
+		// hundreds of KB beside 4,000 tables; the slack is for what the
+		// runtime rounds differently at the two heap sizes.
 		if m > 1.25*f+256 {
 			t.Errorf("%s allocates %.0f B beside 4,000 tables, %.0f B beside 40: it grows with the tables", o.name, m, f)
 		}
