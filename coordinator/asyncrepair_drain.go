@@ -17,7 +17,9 @@ import (
 // context is given up on at most two read timeouts after its write began
 // (see Config.MaxAbandonedPerReplica); a repair waits longer only behind a
 // Liveness view or a hook (Observer, Outcomes) that does not return, as
-// the workers call them. A nil ctx gets an error wrapping ErrInvalidRequest.
+// the workers call them. A repair is counted before those hooks are told
+// of it, so they may still be told of the last ones after DrainRepairs
+// returns. A nil ctx gets an error wrapping ErrInvalidRequest.
 func (c *Coordinator) DrainRepairs(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", ErrInvalidRequest)

@@ -85,12 +85,15 @@ func makePlan(in planInput, reps []replica.Replica, eps []replica.Endpoint, buf 
 	if err := assureLive(in, buf, p.blockFor); err != nil {
 		return plan{level: p.level, repl: p.repl, blockFor: p.blockFor}, explainLocal(in, eps, err) // blockFor for the trace
 	}
+	now := snitchClock.Nanos(in.now)
 	local := partitionLocalFirst(buf, in.localDC, in.snitch)
+	if local < len(buf) && !dcLocal && in.level != consistency.EachQuorum {
+		local = in.snitch.missedOut(buf[:local], now)
+	}
 	want := len(buf) // EACH_QUORUM contacts a quorum of each datacenter: rank all
 	if in.level != consistency.EachQuorum {
 		want = p.blockFor + 2 // the contacts, ALWAYS's extra request and a hedge
 	}
-	now := snitchClock.Nanos(in.now)
 	probed := in.snitch.rank(buf[:local], now, want, !in.noProbe)
 	if probed {
 		p.probe, p.probeAt = buf[0].score, now // ranked first
@@ -224,6 +227,37 @@ func partitionLocalFirst(cs []candidate, localDC string, s *snitch) int {
 			continue
 		}
 		if i > n { // a candidate is 80 bytes: move only what must move
+			c := cs[i]
+			copy(cs[n+1:i+1], cs[n:i])
+			cs[n] = c
+		}
+		n++
+	}
+	return n
+}
+
+// missedOut moves the local candidates cs that missed since their last
+// answer, and are not due a probe, behind the others, into the remote
+// group, keeping the order of both, and returns how many are left: at a
+// level the remote group may serve, one that missed ranks behind every
+// replica that did not, a remote one's too, as one at its cap does. Ranked
+// only within the local group, a local replica that failed at once, or
+// hung, was a contact of every QUORUM read over 3+3, which failed once the
+// hedge budget was spent, and every read failed with two such, while
+// remote replicas sat idle. One due a probe stays, for the read that
+// claims it to ask it first (see expire): in the remote group, a read at
+// ONE would not, and the replica was never asked again. Disabled keeps
+// the locator's order.
+func (s *snitch) missedOut(cs []candidate, now int64) int {
+	if s.cfg.Disabled {
+		return len(cs)
+	}
+	n := 0
+	for i := range cs {
+		if sc := cs[i].score; sc.missing() > 0 && !sc.probeDue(now, s.cfg.ResetInterval) {
+			continue
+		}
+		if i > n {
 			c := cs[i]
 			copy(cs[n+1:i+1], cs[n:i])
 			cs[n] = c

@@ -399,6 +399,23 @@ func (sc *score) fold(d time.Duration) {
 // latency returns the replica's latency score, or 0 when it has none.
 func (sc *score) latency() float64 { return math.Float64frombits(sc.bits.Load()) }
 
+// age returns when the replica last answered, or, if it has answered
+// nothing, when it first missed (0 for neither), and the field that holds
+// it.
+func (sc *score) age() (int64, *atomic.Int64) {
+	if seen := sc.updated.Load(); seen != 0 {
+		return seen, &sc.updated
+	}
+	return sc.failedAt.Load(), &sc.failedAt
+}
+
+// probeDue reports whether a read ranking the replica at at, a
+// snitchClock.Nanos reading, may claim its probe (see expire).
+func (sc *score) probeDue(at int64, reset time.Duration) bool {
+	seen, _ := sc.age()
+	return seen != 0 && at-seen > int64(reset)
+}
+
 // expire reports whether the read claimed the probe of the replica, whose
 // score is older than the reset interval at at, a snitchClock.Nanos
 // reading. A probe claimed (by resetting the score's age) makes the read
@@ -412,14 +429,8 @@ func (sc *score) latency() float64 { return math.Float64frombits(sc.bits.Load())
 // ago it healed. Without claim an expired score stays expired, for a later
 // read to probe, and its next answer replaces it.
 func (sc *score) expire(at int64, reset time.Duration, claim bool) (probe bool) {
-	seen, age := sc.updated.Load(), &sc.updated
-	if seen == 0 {
-		seen, age = sc.failedAt.Load(), &sc.failedAt
-		if seen == 0 {
-			return false
-		}
-	}
-	if at-seen <= int64(reset) {
+	seen, age := sc.age()
+	if seen == 0 || at-seen <= int64(reset) {
 		return false
 	}
 	if claim && !age.CompareAndSwap(seen, at) {

@@ -120,7 +120,8 @@
 //
 // The coordinator's own outcomes. Without gossip, the detector learns from
 // the reads: give it to the coordinator as its outcome reporter
-// (coordinator.Config.Outcomes) as well as its Liveness. A connection
+// (coordinator.Config.Outcomes) as well as its Liveness (a Liveness that
+// is one is the outcome reporter when Outcomes is nil). A connection
 // failure (replica.IsConnectionFailure: refused, reset, unreachable)
 // convicts the replica at once, as gocql marks a host down (set
 // ConnectionFailures for more; a success in between starts the count
