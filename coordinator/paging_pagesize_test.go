@@ -173,3 +173,15 @@ func TestPageSizeMayBeDropped(t *testing.T) {
 		assert.Equal(t, [][]string{{"1", "2"}, {"3", "4", "5"}}, pageSizes(t, e.c, req, 2, 0))
 	})
 }
+
+// A state made without a PageSize, where the limit was the page size,
+// carries no rows remaining: a PageSize first given with it makes the
+// limit the LIMIT over the pages from its row on, counted afresh.
+func TestPageSizeFirstGivenCountsTheLimitAfresh(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		all := []string{"01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"}
+		e := srpEnv(t, coordinator.TableOptions{}, seeded(t, all), seeded(t, all), seeded(t, all))
+		req := coordinator.Request{Table: tbl, Key: key, Level: consistency.All, Query: replica.Query{Limit: 5}, NowInSec: now}
+		assert.Equal(t, [][]string{all[:5], all[5:8], all[8:10]}, pageSizes(t, e.c, req, 0, 3))
+	})
+}
