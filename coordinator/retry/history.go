@@ -80,11 +80,11 @@ type History struct {
 }
 
 // Len returns the number of attempts.
-func (h *History) Len() int { return h.n }
+func (h History) Len() int { return h.n }
 
 // At returns attempt i, 0 being the first to finish. It panics if i is out
 // of range, like a slice index.
-func (h *History) At(i int) AttemptRecord {
+func (h History) At(i int) AttemptRecord {
 	if i < 0 || i >= h.n {
 		panic("retry: History index out of range")
 	}
@@ -95,7 +95,7 @@ func (h *History) At(i int) AttemptRecord {
 }
 
 // All iterates over the attempts in order.
-func (h *History) All() iter.Seq2[int, AttemptRecord] {
+func (h History) All() iter.Seq2[int, AttemptRecord] {
 	return func(yield func(int, AttemptRecord) bool) {
 		for i := range h.n {
 			if !yield(i, h.At(i)) {

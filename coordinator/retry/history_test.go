@@ -161,3 +161,24 @@ func TestHistoryAtPanicsOnePastTheLastAttempt(t *testing.T) {
 		assert.PanicsWithValue(t, "retry: History index out of range", func() { res.Attempts.At(1) })
 	})
 }
+
+// A History is read where a Result is returned, not addressable: with
+// pointer receivers, Execute(...).Attempts.Len() did not compile (found by
+// a user).
+func TestHistoryReadsFromAReturnedResult(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := newExecutor(t, retry.Config{})
+		execute := func() retry.Result[int] {
+			res, err := retry.Execute(t.Context(), ex, stmt(c.Quorum, retry.Idempotent), []int{1},
+				func(context.Context, int, c.Level) (int, error) { return 7, nil })
+			require.NoError(t, err)
+			return res
+		}
+		assert.Equal(t, 1, execute().Attempts.Len())
+		assert.Equal(t, c.Quorum, execute().Attempts.At(0).Level)
+		for i, a := range execute().Attempts.All() {
+			assert.Equal(t, 0, i)
+			assert.NoError(t, a.Err)
+		}
+	})
+}
