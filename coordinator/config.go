@@ -218,8 +218,10 @@ type HedgeBudget struct {
 }
 
 // SnitchConfig tunes the dynamic snitch, which orders a read's candidate
-// replicas by their recent latency within each proximity group. It is a
-// plain value, safe for concurrent reads.
+// replicas by their recent latency within each proximity group, and puts
+// a replica that missed since its last answer behind those that did not:
+// a local one behind the remote group too, at a level that group may
+// serve. It is a plain value, safe for concurrent reads.
 type SnitchConfig struct {
 	// Disabled keeps the locator's static order, replicas at their
 	// MaxAbandonedPerReplica cap included.
