@@ -240,7 +240,7 @@ func partitionLocalFirst(cs []candidate, localDC string, s *snitch) int {
 // answer, and are not due a probe, behind the others, into the remote
 // group, keeping the order of both, and returns how many are left: at a
 // level the remote group may serve, one that missed ranks behind every
-// replica that did not, a remote one's too, as one at its cap does. Ranked
+// replica that did not, remote ones too, as one at its cap does. Ranked
 // only within the local group, a local replica that failed at once, or
 // hung, was a contact of every QUORUM read over 3+3, which failed once the
 // hedge budget was spent, and every read failed with two such, while
