@@ -96,7 +96,7 @@ func (k *call) dropByRead() {
 			sc.missedFirst(snitchClock.Nanos(time.Now()))
 		}
 	}
-	if !k.mutation && !k.scored() && k.ctx.Err() == context.DeadlineExceeded && (!k.callers || sc.late(time.Since(k.sent))) {
+	if !k.mutation && !k.scored() && k.ctx.Err() == context.DeadlineExceeded && (!k.callers || sc.late(time.Since(k.sent), 0)) {
 		k.overdue.Store(true)
 		sc.countOverdue(k.seq, snitchClock.Nanos(time.Now()))
 	}
@@ -169,7 +169,11 @@ func (k *call) read() {
 	// lose its rank as one that keeps failing does.
 	timedOut := k.timedOut()
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
-	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, k.cancelled() || cut, timedOut && !cut)
+	cancelled, peers := k.cancelled() || cut, time.Duration(0)
+	if cancelled {
+		peers = lateAfter(k.ctx)
+	}
+	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, cancelled, timedOut && !cut, peers)
 	if k.probeAt != 0 && quiet && k.ctx.Err() == nil {
 		// Refused for the data's tombstones sooner than its score while
 		// its read still waited, the one quiet end with the read's context

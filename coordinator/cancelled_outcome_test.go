@@ -126,6 +126,9 @@ func TestCutShortRequestsAreNotFailuresWhateverTheAdapterSays(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			cl := threeNodes(t)
 			require.NoError(t, cl.Replica(A).SetBehavior(replicatest.Behavior{Latency: replicatest.Constant(ms(50))}))
+			// B's 10 ms answer to the hedge sent at 5 ms leaves A cancelled
+			// after 15 ms, within twice its peer's time: early.
+			require.NoError(t, cl.Replica(B).SetBehavior(replicatest.Behavior{Latency: replicatest.Constant(ms(10))}))
 			c, d, log := refusingSetup(t, cl, coordinator.Config{DefaultTable: policy(t, "5ms")}, wrapRefusing)
 
 			res, err := readAt(c, tbl, consistency.One)

@@ -37,7 +37,7 @@ func TestAClaimedProbeIsAskedFirstWithRequestsOut(t *testing.T) {
 func TestOverdueCountsUntilALaterRequestAnswers(t *testing.T) {
 	now := time.Now()
 	sc := new(score)
-	answer := func(seq int64) { sc.ended(seq, time.Millisecond, now, nil, false, false) }
+	answer := func(seq int64) { sc.ended(seq, time.Millisecond, now, nil, false, false, 0) }
 	first, early, stuck, later := sc.sent(), sc.sent(), sc.sent(), sc.sent()
 	answer(first)
 	sc.countOverdue(stuck, 1)
@@ -79,12 +79,12 @@ func TestAMissOfAnEarlierRequestIsNoMissForRanking(t *testing.T) {
 	sc := new(score)
 	reset := errors.New("connection reset")
 	first, lost, second := sc.sent(), sc.sent(), sc.sent()
-	sc.ended(second, time.Millisecond, now, nil, false, false)
-	sc.ended(first, time.Millisecond, now, nil, false, false) // answers end in any order
-	sc.ended(lost, time.Second, now, reset, false, false)
+	sc.ended(second, time.Millisecond, now, nil, false, false, 0)
+	sc.ended(first, time.Millisecond, now, nil, false, false, 0) // answers end in any order
+	sc.ended(lost, time.Second, now, reset, false, false, 0)
 	assert.Zero(t, sc.missing())
 	assert.Equal(t, int64(1), sc.missAll.Load())
-	sc.ended(sc.sent(), time.Second, now, reset, false, false)
+	sc.ended(sc.sent(), time.Second, now, reset, false, false, 0)
 	assert.Equal(t, int64(1), sc.missing())
 	assert.Equal(t, int64(2), sc.missAll.Load())
 }
@@ -100,7 +100,7 @@ func TestOverdueDatesAFirstMiss(t *testing.T) {
 	assert.Equal(t, int64(5), sc.failedAt.Load(), "the first miss's date")
 
 	answered := new(score)
-	answered.ended(answered.sent(), time.Millisecond, time.Now(), nil, false, false)
+	answered.ended(answered.sent(), time.Millisecond, time.Now(), nil, false, false, 0)
 	answered.countOverdue(answered.sent(), 5)
 	assert.Zero(t, answered.failedAt.Load(), "its answer dates it")
 }

@@ -85,7 +85,7 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	}
 	r.parent = parent
 	r.ctx = newReadContext(parent, deadline)
-	defer r.ctx.cancel(nil) // cancels every request still running: the losers
+	defer r.cancelRequests()
 	if parent.Err() != nil {
 		// Nothing sent could be used, and a timeout now would feed the
 		// first round's tracker a latency no replica took. A probe claimed

@@ -270,16 +270,17 @@ func (sc *score) countLost(seq int64) {
 // Metrics only (see answeredSeq). A request that ended without one is a
 // miss when it failed or timed out, or when the read that cancelled it had
 // waited more than twice the replica's usual latency (which it has only
-// from its first sample on): so a replica that stops answering loses its
-// rank after a read or two, while a healthy loser of a hedged read keeps
-// it, its first one too. A failure's time is not a latency (a replica
-// failing at once must not look fast), nor is an error's DeadlineExceeded
-// before the read's deadline; a cancelled request's is a lower bound of
-// one, and is recorded when it says more than the score does (or the
-// replica has no score: its 0, which ranks first, only rises, and the first
-// answer replaces such a provisional score), so that a replica always
-// hedged around still looks slow, while a request cancelled at once (a
-// ReadMany page that filled) does not make a replica look fast. A refusal
+// from its first sample on; before that, its peers', see late): so a
+// replica that stops answering loses its rank after a read or two, while a
+// healthy loser of a hedged read keeps it, its first one too. A failure's
+// time is not a latency (a replica failing at once must not look fast),
+// nor is an error's DeadlineExceeded before the read's deadline; a
+// cancelled request's is a lower bound of one, and is recorded when it
+// says more than the score does (or the replica has no score: its 0,
+// which ranks first, only rises, and the first answer replaces such a
+// provisional score), so that a replica always hedged around still looks
+// slow, while a request cancelled at once (a ReadMany page that filled)
+// does not make a replica look fast. A refusal
 // for tombstones is neither: every replica holds the same data, as
 // Cassandra's snitch ignores a failure response. cancelled says whether the
 // read cancelled the request, or its caller's deadline, sooner than the
@@ -301,7 +302,7 @@ func (sc *score) countLost(seq int64) {
 // nothing of the replica: a request cancelled too soon to say anything, or
 // refused for tombstones sooner than its score (a replica as slow as its
 // score says, refusing, is not taken for one that healed).
-func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool) (quiet bool) {
+func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool, lateAfter time.Duration) (quiet bool) {
 	defer sc.endedAll.Add(1) // last: see rankWith
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		// A refusal for the data's tombstones says nothing of the replica.
@@ -315,7 +316,7 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 			sc.misses.Store(0)
 		}
 		storeMax(&sc.answeredSeq, seq)
-	case !cancelled || sc.late(d):
+	case !cancelled || sc.late(d, lateAfter):
 		missed = true
 		sc.missAll.Add(1)
 		if seq < sc.answeredSeq.Load() {
@@ -363,10 +364,18 @@ func (sc *score) bound(d time.Duration, at int64) {
 }
 
 // late reports whether a request out for d without an answer is late by
-// the replica's own measure: more than twice its latency score, which it
-// has from its first answer on.
-func (sc *score) late(d time.Duration) bool {
-	return sc.updated.Load() != 0 && !sc.provisional.Load() && float64(d) > 2*math.Float64frombits(sc.bits.Load())
+// the replica's own measure, more than twice its latency score, which it
+// has from its first answer on; before that, by its peers': more than
+// lateAfter, twice the slowest answer its read had (see
+// readContext.lateAfter), if it had one. Without theirs, a replica that
+// hung from its first request was hedged around by every read until one
+// timed out on it, and at a level a remote datacenter serves it stayed a
+// local contact (see snitch.missedOut).
+func (sc *score) late(d, lateAfter time.Duration) bool {
+	if sc.updated.Load() == 0 || sc.provisional.Load() {
+		return lateAfter > 0 && d > lateAfter
+	}
+	return float64(d) > 2*math.Float64frombits(sc.bits.Load())
 }
 
 // sample folds one response time, ended at at (a snitchClock.Nanos

@@ -16,8 +16,8 @@ func TestAScoreExpiresWhenTheWallClockStepsBack(t *testing.T) {
 	const reset = 10 * time.Second
 	now := time.Now()
 	sc := new(score)
-	sc.ended(sc.sent(), time.Second, now, nil, false, false)
-	sc.ended(sc.sent(), time.Second, now, errors.New("refused"), false, false) // then it stopped answering
+	sc.ended(sc.sent(), time.Second, now, nil, false, false, 0)
+	sc.ended(sc.sent(), time.Second, now, errors.New("refused"), false, false, 0) // then it stopped answering
 	later, ok := monoclocktest.StepWall(now.Add(reset+time.Second), -time.Hour)
 	if !ok {
 		t.Skip("cannot build a time whose wall clock stepped: time.Time's layout changed")

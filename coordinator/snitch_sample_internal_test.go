@@ -16,15 +16,15 @@ func TestACancelledRequestOnlyRaisesTheScore(t *testing.T) {
 		return time.Duration(sc.latency())
 	}
 	sc := new(score)
-	sc.ended(sc.sent(), 10*time.Millisecond, now, context.Canceled, true, false)
+	sc.ended(sc.sent(), 10*time.Millisecond, now, context.Canceled, true, false, 0)
 	if got := estimate(sc); got != 10*time.Millisecond {
 		t.Fatalf("a first cancelled request gives %v, want its 10ms", got)
 	}
-	sc.ended(sc.sent(), time.Microsecond, now, context.Canceled, true, false)
+	sc.ended(sc.sent(), time.Microsecond, now, context.Canceled, true, false, 0)
 	if got := estimate(sc); got != 10*time.Millisecond {
 		t.Errorf("a request cancelled after 1µs moved the score to %v, want 10ms", got)
 	}
-	sc.ended(sc.sent(), 50*time.Millisecond, now, context.Canceled, true, false)
+	sc.ended(sc.sent(), 50*time.Millisecond, now, context.Canceled, true, false, 0)
 	if got := estimate(sc); got <= 10*time.Millisecond {
 		t.Errorf("a request cancelled after 50ms left the score at %v, want it raised", got)
 	}
@@ -43,8 +43,8 @@ func TestACancelledRequestIsAMissPastTwiceTheLatency(t *testing.T) {
 		{25 * time.Millisecond, true},  // two and a half times: late
 	} {
 		sc := new(score)
-		sc.ended(sc.sent(), 10*time.Millisecond, now, nil, false, false) // its usual latency
-		sc.ended(sc.sent(), c.waited, now, context.Canceled, true, false)
+		sc.ended(sc.sent(), 10*time.Millisecond, now, nil, false, false, 0) // its usual latency
+		sc.ended(sc.sent(), c.waited, now, context.Canceled, true, false, 0)
 		if got := sc.missing() > 0; got != c.miss {
 			t.Errorf("cancelled after %v: missed %v, want %v", c.waited, got, c.miss)
 		}

@@ -68,6 +68,7 @@ type readState struct {
 	hedging   bool          // the first round may speculate
 	always    bool          // ALWAYS: its speculative request goes up front
 	threshold time.Duration // the table's threshold, from start
+	slowest   time.Duration // the slowest answer to a read request (see cancelRequests)
 	callers   bool          // its deadline is the caller's, sooner than the read timeout (see score.ended)
 	timer     *readTimer    // the read's one timer, recycled by release
 	hedgeIdx  int           // the first round's speculative request, when sent
@@ -269,6 +270,9 @@ func (r *read) accept(idx int) {
 		return
 	}
 	rt.Outcome = Answered
+	if !a.mutation { // 1 ns at least: an answer in no measurable time (a fake's, in a bubble) is one
+		r.slowest = max(r.slowest, a.at.Sub(a.sent), 1)
+	}
 	// An answer's count only: a failed request's Response, beside its
 	// error, is none (a refusal's count is its error's).
 	r.tombstones = max(r.tombstones, a.tombstones)

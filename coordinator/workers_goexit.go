@@ -33,7 +33,7 @@ func (k *call) finishAbandoned() {
 		k.returned.Store(true)
 		k.at = k.now()
 		if !k.mutation {
-			k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, false, false)
+			k.cand.score.ended(k.seq, k.at.Sub(k.sent), k.at, k.err, false, false, 0)
 			k.markScored()
 		}
 	}
