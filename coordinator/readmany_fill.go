@@ -67,8 +67,12 @@ func newPageFill(ctx context.Context, keys []string, size, window int, stop cont
 	}
 	// Room for a key a row and the window's keys read past the page's
 	// last: grown by appends from nothing, a page of 100 keys allocated
-	// its results' 584 bytes a key twice over, in eight arrays.
-	room := min(len(keys), size+window, maxPageRoom)
+	// its results' 584 bytes a key twice over, in eight arrays. size+window
+	// only below the cap: a size near math.MaxInt wrapped it negative.
+	room := min(len(keys), maxPageRoom)
+	if size < room {
+		room = min(room, size+window)
+	}
 	f.out, f.rows = make([]KeyResult, 0, room), make([]int, 0, room)
 	f.unwake = context.AfterFunc(ctx, func() {
 		f.mu.Lock()
