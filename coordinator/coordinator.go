@@ -95,7 +95,9 @@ func New(cfg Config) (*Coordinator, error) {
 }
 
 // SetTableOptions changes a table's options at run time, like ALTER TABLE.
-// Reads already running finish with the options they started with. It is
+// It sets every option, a zero field to its default: to change one, take
+// the table's from TableOptions, change it and pass it back. Reads
+// already running finish with the options they started with. It is
 // safe to call while reads run, and concurrently: the table ends with the
 // options of one call. An empty table name gets an error wrapping
 // ErrInvalidRequest, invalid options one wrapping ErrInvalidConfig (as New

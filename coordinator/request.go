@@ -46,7 +46,8 @@ type Request struct {
 	// NowInSec, if not 0, is the read's time in seconds since the Unix
 	// epoch, at which every replica judges what has expired and which
 	// tombstones may be purged; 0 takes the coordinator's clock when the
-	// read starts. Every request of the read carries the same time.
+	// read starts. Every request of the read carries the same time. A
+	// negative time is refused with ErrInvalidRequest.
 	NowInSec int64
 }
 
