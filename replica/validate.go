@@ -49,6 +49,9 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 // Validate checks the invariants the rest of readpath relies on and returns
 // a *ValidationError for the first it finds broken:
 //
+//   - a partition key that is not empty, as Cassandra refuses one ("Key may
+//     not be empty"): no read can ask for it, so it was written and never
+//     read;
 //   - rows strictly ordered by clustering key; in each row, cells strictly
 //     ordered by column name and path, complex deletions strictly by column
 //     name; so no key repeats;
@@ -85,6 +88,9 @@ func (p Partition) Validate() error {
 
 // validateHead checks what p holds besides its rows.
 func (p *Partition) validateHead() error {
+	if p.Key == "" {
+		return &ValidationError{Reason: "empty partition key"}
+	}
 	if p.Deletion.LocalDeletionTime < 0 {
 		return &ValidationError{Key: p.Key, Reason: "negative partition local deletion time"}
 	}

@@ -14,9 +14,9 @@ import (
 
 func TestValidateAcceptsValidPartitions(t *testing.T) {
 	for name, p := range map[string]replica.Partition{
-		"zero":          {},
+		"key only":      {Key: "k"},
 		"sample":        sample(),
-		"empty keys":    replica.NewPartition("", replica.NewRow("", replica.Live("", "", 0))),
+		"empty keys":    replica.NewPartition("k", replica.NewRow("", replica.Live("", "", 0))),
 		"zero ttl":      replica.NewPartition("k", replica.NewRow("r", replica.Expiring("c", "v", 1, 0, 0))),
 		"deleted":       replica.NewPartition("k").WithDeletion(replica.DeletedAt(-1, 0)),
 		"liveness only": replica.NewPartition("k", replica.NewRow("r").WithLiveness(replica.Inserted(1))),
@@ -67,6 +67,8 @@ func TestValidateRejects(t *testing.T) {
 		p    replica.Partition
 		want replica.ValidationError
 	}{
+		{"zero", replica.Partition{}, replica.ValidationError{Reason: "empty partition key"}},
+		{"empty partition key", replica.NewPartition("", replica.NewRow("r", live)), replica.ValidationError{Reason: "empty partition key"}},
 		{"rows out of order", replica.Partition{Key: "k", Rows: []replica.Row{row("b"), row("a")}}, at("a", "", "rows out of order or duplicated")},
 		{"duplicate rows", replica.Partition{Key: "k", Rows: []replica.Row{row("a"), row("b"), row("b")}}, at("b", "", "rows out of order or duplicated")},
 		{"cells out of order", replica.Partition{Key: "k", Rows: []replica.Row{row("r", replica.Live("b", "", 1), replica.Live("a", "", 1))}}, at("r", "a", "cells out of order or duplicated")},

@@ -93,7 +93,7 @@ func TestValidateDigestAfterAFailureMidEncoding(t *testing.T) {
 func TestValidateDigestDoesNotAllocate(t *testing.T) {
 	race.SkipPooledAllocs(t)
 	for name, p := range map[string]replica.Partition{
-		"empty":      {},
+		"empty":      {Key: "k"},
 		"sample":     sample(),
 		"1000 rows":  rowsOfCells(1000, 10, 8),
 		"large cell": rowsOfCells(2, 4, digest.LargeField),

@@ -48,6 +48,20 @@ func TestSeedRejectsInvalidPartitions(t *testing.T) {
 	assert.True(t, got.Equal(partition("k", "v", 1)))
 }
 
+// A partition of the empty key is refused, by Seed, Apply and a cluster's
+// Seed: no read can ask for it (Cassandra: "Key may not be empty"), so it
+// was written and never read (a user's drill).
+func TestWritesOfTheEmptyKeyAreRefused(t *testing.T) {
+	empty := partition("", "v", 1)
+	r := newReplica(t)
+	require.ErrorIs(t, r.Seed(table, empty), replica.ErrInvalidPartition)
+	require.ErrorIs(t, r.Apply(t.Context(), replica.Mutation{Table: table, Partition: empty}), replica.ErrInvalidPartition)
+	_, ok := r.Partition(table, "")
+	assert.False(t, ok)
+	cl := threeByThree(t)
+	require.ErrorIs(t, cl.Seed(table, empty), replica.ErrInvalidPartition)
+}
+
 func TestApplyMergesAndNeverLosesANewerWrite(t *testing.T) {
 	r := newReplica(t)
 	newer := partition("k", "new", 2)
