@@ -57,7 +57,10 @@ type Replica interface {
 	// memory with the stored partition, as Respond's does (its rows and range
 	// tombstones capped at their length, so that appending to them copies
 	// them); but once returned, it must not be modified or reused by the
-	// replica.
+	// replica. Nor may Read modify cmd's Columns or its Query's Slices,
+	// then or later: the coordinator sends the same ones to every replica
+	// of the read and checks their answers against them (TestReplica in
+	// replicatest fails a Read that does).
 	Read(ctx context.Context, cmd Command) (Response, error)
 
 	// Apply merges a mutation into the replica's copy by the reconciliation

@@ -8,18 +8,20 @@ import (
 )
 
 // checkCommandsStayAsGiven reads with a column selection out of order and
-// reversed queries of several slices, data and digest, and checks that Read
-// left the command's Columns and Slices as it was given them: a coordinator
-// shares one Command between the goroutines that send it (replica.Command), so
-// a replica that sorts the columns or reverses the slices in place, to scan
-// them, or appends to them, races with the others.
+// in mixed case and reversed queries of several slices, data and digest,
+// and checks that Read left the command's Columns and Slices as it was given
+// them: a coordinator shares one Command between the goroutines that send
+// it (replica.Command) and checks their answers against it, so a replica
+// that sorts or lower-cases the columns or reverses the slices in place, to
+// scan them, or appends to them, races with the others, and changes what
+// they are asked and what the client is shown.
 func checkCommandsStayAsGiven(t *testing.T, r replica.Replica) {
 	applyVersions(t, r, "q", queried)
 	two := []replica.Slice{sl(replica.StartAt("a"), replica.EndAt("b")), sl(replica.StartAt("d"), replica.EndAt("g"))}
 	for _, q := range []replica.Query{{Slices: two}, {Slices: two, Reversed: true}, {Slices: two, Reversed: true, Limit: 2}} {
 		for _, digestOnly := range []bool{false, true} {
 			cmd := queryCommand("q", q)
-			cmd.Columns, cmd.DigestOnly, cmd.DigestVersion = roomy([]string{"y", "x", "s"}, "past the selection"), digestOnly, askedVersion(t, r)
+			cmd.Columns, cmd.DigestOnly, cmd.DigestVersion = roomy([]string{"y", "x", "s", "Q"}, "past the selection"), digestOnly, askedVersion(t, r)
 			cmd.Query.Slices = roomy(cmd.Query.Slices, sl(replica.StartAt("past"), replica.EndAt("the slices")))
 			columns, given := slices.Clone(cmd.Columns[:cap(cmd.Columns)]), slices.Clone(cmd.Query.Slices[:cap(cmd.Query.Slices)])
 			if _, err := readResponse(t, r, cmd); err != nil {

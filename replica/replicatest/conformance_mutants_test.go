@@ -217,6 +217,20 @@ var mutants = map[string]struct {
 		slices.Sort(cmd.Columns) // to search them; the caller's array
 		return cmd.Respond(stored)
 	}}, "commands_stay_as_given"},
+	"lower-cases the caller's columns": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		for i, c := range cmd.Columns { // its store's names are lower case; the caller's array
+			cmd.Columns[i] = strings.ToLower(c)
+		}
+		return cmd.Respond(stored)
+	}}, "commands_stay_as_given"},
+	"widens the caller's slices to scan": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
+		asked := cmd
+		asked.Query.Slices = slices.Clone(cmd.Query.Slices)
+		for i := range cmd.Query.Slices { // a scan of every row, filtered after; the caller's array
+			cmd.Query.Slices[i] = replica.AllRows()
+		}
+		return asked.Respond(stored)
+	}}, "commands_stay_as_given"},
 	"reverses the caller's slices": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		if cmd.Query.Reversed { // to scan them last first; the caller's array
 			slices.Reverse(cmd.Query.Slices)
