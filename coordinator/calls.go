@@ -25,6 +25,11 @@ type call struct {
 	state    atomic.Int32 // callScored after returned, callMoved once adopted (see adoptInto)
 	counted  atomic.Bool  // dropByRead counted it abandoned
 	overdue  atomic.Bool  // dropByRead counted it overdue (see score.overdue)
+	// lateAfter is twice its read's slowest answer, in nanoseconds, told
+	// it as the read ended on its own (read.cancelRequests), or 0: a
+	// request cancelled after that long unanswered is late by its peers'
+	// measure (see score.late).
+	lateAfter atomic.Int64
 
 	c    *Coordinator
 	ctx  context.Context
@@ -171,7 +176,7 @@ func (k *call) read() {
 	cut := timedOut && k.callers // judged as a cancellation: see score.ended
 	cancelled, peers := k.cancelled() || cut, time.Duration(0)
 	if cancelled {
-		peers = lateAfter(k.ctx)
+		peers = time.Duration(k.lateAfter.Load())
 	}
 	quiet := k.cand.score.ended(k.seq, k.waited(timedOut), k.at, k.err, cancelled, timedOut && !cut, peers)
 	if k.probeAt != 0 && quiet && k.ctx.Err() == nil {

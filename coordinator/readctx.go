@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 )
 
@@ -14,19 +13,6 @@ type readContext struct {
 	context.Context // a cancel context: Done, Value and propagation as usual
 	cancel          context.CancelCauseFunc
 	deadline        time.Time
-	// lateAfter is twice the slowest answer of the read, in nanoseconds,
-	// stored as it ends (see cancelRequests), or 0: a request it cancelled
-	// after that long unanswered is late by its peers' measure (see
-	// score.late).
-	lateAfter atomic.Int64
-}
-
-// lateAfter returns ctx's readContext's lateAfter, or 0 if it has none.
-func lateAfter(ctx context.Context) time.Duration {
-	if rc, ok := ctx.(*readContext); ok {
-		return time.Duration(rc.lateAfter.Load())
-	}
-	return 0
 }
 
 func newReadContext(parent context.Context, deadline time.Time) *readContext {
@@ -53,11 +39,18 @@ const tick = -1
 
 // cancelRequests cancels every request of the read still running, the
 // losers. A read that ended on its own, not at a deadline or by its
-// caller, first tells them how long its slowest answer took: a caller
-// that gives up sooner than replicas answer says nothing of them.
+// caller, first tells them how long its slowest answer took (see
+// call.lateAfter): a caller that gives up sooner than replicas answer
+// says nothing of them. Told through the calls, which are recycled, not
+// the read's context: a field more there took every read's allocation
+// from 48 bytes to 64.
 func (r *read) cancelRequests() {
 	if r.slowest > 0 && r.ctx.Err() == nil {
-		r.ctx.lateAfter.Store(int64(2 * r.slowest))
+		for _, k := range r.calls {
+			if !k.returned.Load() {
+				k.lateAfter.Store(int64(2 * r.slowest))
+			}
+		}
 	}
 	r.ctx.cancel(nil)
 }

@@ -367,7 +367,7 @@ func (sc *score) bound(d time.Duration, at int64) {
 // the replica's own measure, more than twice its latency score, which it
 // has from its first answer on; before that, by its peers': more than
 // lateAfter, twice the slowest answer its read had (see
-// readContext.lateAfter), if it had one. Without theirs, a replica that
+// call.lateAfter), if it had one. Without theirs, a replica that
 // hung from its first request was hedged around by every read until one
 // timed out on it, and at a level a remote datacenter serves it stayed a
 // local contact (see snitch.missedOut).
