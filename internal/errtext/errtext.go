@@ -2,8 +2,9 @@
 // back as an error of that text: an error interface would marshal as {}
 // (or its concrete type's exported fields), its reason lost, and would not
 // unmarshal at all. The exported types whose JSON carries an error
-// (coordinator's traces, events and ReadMany results, retry's events and
-// attempts, replica's outcomes) share it.
+// (coordinator's traces, events and ReadMany results, retry's events,
+// attempts and ExecutionError, replica's outcomes, consistency's timeouts
+// and failures) share it.
 package errtext
 
 import (
