@@ -181,7 +181,7 @@ func (r *read) book(k *call, kind RequestKind, speculative bool) {
 	}
 	k.idx = len(r.calls)
 	r.trace.Requests = append(r.trace.Requests, RequestTrace{
-		Endpoint: k.cand.ep.ID, Rack: k.cand.ep.Rack, Kind: kind, Phase: r.phaseOf(speculative),
+		Endpoint: k.cand.ep.ID, Datacenter: k.cand.ep.Datacenter, Rack: k.cand.ep.Rack, Kind: kind, Phase: r.phaseOf(speculative),
 		Speculative: speculative, Sent: k.sent.Sub(r.start),
 	})
 	r.calls = append(r.calls, k)

@@ -180,14 +180,14 @@ func (o *Outcome) UnmarshalText(b []byte) error {
 // concurrent reads. In JSON, Err is its text (null for nil), and Sent and
 // Done are nanoseconds, as are Trace's and HedgeTrace's durations.
 type RequestTrace struct {
-	Endpoint string
-	Rack     string
-	Kind     RequestKind
-	Phase    Phase
+	// Endpoint is the replica's ID; Datacenter and Rack are where it is.
+	Endpoint   string
+	Datacenter string
+	Rack       string
+	Kind       RequestKind
+	Phase      Phase
 	// Speculative is true for a round's speculative request.
 	Speculative bool
-	Sent        time.Duration
-	Done        time.Duration // when the answer arrived; 0 while Pending
 	Outcome     Outcome
 	// Used is true when the answer counted towards the result: a data
 	// answer returned or merged, or a digest compared with the data. A
@@ -195,6 +195,11 @@ type RequestTrace struct {
 	// the result only if a data answer of that replica is Used: to know
 	// whose data a result holds, look at KindData requests only.
 	Used bool
+	// The one-byte fields come together: a read's Requests are copied
+	// into its Result, and 8 bytes less a request kept a QUORUM read's
+	// copy in a smaller size class.
+	Sent time.Duration
+	Done time.Duration // when the answer arrived; 0 while Pending
 	Err  error
 }
 
@@ -328,7 +333,7 @@ func (t Trace) String() string {
 		}
 	}
 	for _, r := range t.Requests {
-		fmt.Fprintf(&b, "\n  %-8v %-11s %-6s -> %-8s %s", r.Sent, r.Phase, r.Kind, r.Endpoint+r.rackText(), r.outcomeText())
+		fmt.Fprintf(&b, "\n  %-8v %-11s %-6s -> %-8s %s", r.Sent, r.Phase, r.Kind, r.Endpoint+r.placeText(), r.outcomeText())
 	}
 	return b.String()
 }
@@ -340,11 +345,17 @@ func (t Trace) thresholdText() string {
 	return t.Threshold.String()
 }
 
-func (r RequestTrace) rackText() string {
-	if r.Rack == "" {
-		return ""
+// placeText is where the replica is, as replica.Endpoint prints it
+// ("dc/rack"), or its rack alone if the trace names no datacenter (one
+// read back from JSON written before traces had it).
+func (r RequestTrace) placeText() string {
+	switch {
+	case r.Datacenter != "":
+		return " (" + r.Datacenter + "/" + r.Rack + ")"
+	case r.Rack != "":
+		return " (" + r.Rack + ")"
 	}
-	return " (" + r.Rack + ")"
+	return ""
 }
 
 func (r RequestTrace) outcomeText() string {
