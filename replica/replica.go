@@ -60,7 +60,8 @@ type Replica interface {
 	// replica. Nor may Read modify cmd's Columns or its Query's Slices,
 	// then or later: the coordinator sends the same ones to every replica
 	// of the read and checks their answers against them (TestReplica in
-	// replicatest fails a Read that does).
+	// replicatest fails a Read that does, while it runs or by the end of
+	// the test's run).
 	Read(ctx context.Context, cmd Command) (Response, error)
 
 	// Apply merges a mutation into the replica's copy by the reconciliation

@@ -89,11 +89,14 @@ type check struct {
 // TombstoneFailureThreshold fails with an error that errors.As finds to be the
 // *replica.TombstoneOverwhelmingError Respond returns; a replica.Prober's
 // Probe, among reads, answers nil (or an error matching errors.ErrUnsupported,
-// a wrapper's of a replica that is no Prober): a replica that serves must
-// look reachable to a failure detector; Read leaves the Columns
-// and Slices of the Command it is given as they were (a coordinator shares one
-// Command between goroutines), and an answer, once returned, stays as it was
-// through later reads and writes. An answer is compared with Respond's in what
+// a wrapper's of a replica that is no Prober): a replica that serves must look
+// reachable to a failure detector; Read leaves the Columns and Slices of the
+// Command it is given as they were, while it runs and after it returns (a
+// coordinator shares one Command between goroutines: after each read, and once
+// more in a last subtest, "commands stay as given later", every command the
+// run sent is checked; a change that lands after the run's end shows only
+// under -race), and an answer, once returned, stays as it was through later
+// reads and writes. An answer is compared with Respond's in what
 // the coordinator uses of it: a data answer's partition, a digest answer's
 // digest (a data answer may carry a digest too; replica.Response says it is
 // ignored), and the tombstone count of both. The digest reads of the checks
@@ -129,8 +132,10 @@ type check struct {
 // nothing).
 func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 	t.Helper()
+	sent := new(sentLog)
 	for _, c := range checks() {
 		t.Run(c.name, func(t *testing.T) {
+			watch(t, sent)
 			r := newReplica(t)
 			switch {
 			case r == nil:
@@ -141,6 +146,7 @@ func TestReplica(t *testing.T, newReplica func(t *testing.T) replica.Replica) {
 			c.run(t, r)
 		})
 	}
+	t.Run("commands stay as given later", func(t *testing.T) { sent.verify(t, "at the end of the run") })
 }
 
 func checks() []check {

@@ -105,7 +105,12 @@ func expectUnchanged(t *testing.T, when string, written, given replica.Partition
 }
 
 func readResponse(t *testing.T, r replica.Replica, cmd replica.Command) (replica.Response, error) {
-	return call(t, describe(cmd), func(ctx context.Context) (replica.Response, error) { return r.Read(ctx, cmd) })
+	l := sending(t, cmd)
+	resp, err := call(t, describe(cmd), func(ctx context.Context) (replica.Response, error) { return r.Read(ctx, cmd) })
+	if l != nil {
+		l.verify(t, "after "+describe(cmd)+" returned")
+	}
+	return resp, err
 }
 
 // describe names a read in a failure: `digest Read of "k"` or `data Read

@@ -293,6 +293,9 @@ var mutants = map[string]struct {
 	"drops the static row of a read by columns":    {mutant{read: dropsStaticOfProjection}, "query_slices"},
 	"digests no columns as every column":           {mutant{read: digestsNoColumnsAsAll}, "columns"},
 	"appends to the caller's columns":              {mutant{read: appendsToColumns}, "commands_stay_as_given"},
+	// Changing a command after Read returned (conformance_kept_mutants_test.go).
+	"sorts the last read's columns":   {mutant{read: sortsKeptColumns}, "commands_stay_as_given"},
+	"reverses the last read's slices": {mutant{read: reversesKeptSlices}, "query_slices"},
 }
 
 // mergesIntoAnsweredRows merges a write's cells of the same shape as the
@@ -414,10 +417,12 @@ func TestMutantHelper(t *testing.T) {
 // mutantHints maps mutants to what the check's failure must tell their
 // author of the bug.
 var mutantHints = map[string]string{
-	"keeps what a read purged":    "a store must not keep what a read purged",
-	"sends its errors as text":    "errors.As finds no *replica.TombstoneOverwhelmingError",
-	"digests at its own version":  "the digest at version 1: digest at the command's DigestVersion",
-	"returns its context's cause": "return ctx.Err(), not context.Cause(ctx)",
+	"keeps what a read purged":        "a store must not keep what a read purged",
+	"sends its errors as text":        "errors.As finds no *replica.TombstoneOverwhelmingError",
+	"digests at its own version":      "the digest at version 1: digest at the command's DigestVersion",
+	"returns its context's cause":     "return ctx.Err(), not context.Cause(ctx)",
+	"sorts the last read's columns":   "had its Columns changed from",
+	"reverses the last read's slices": "had its Slices changed from",
 }
 
 // Each mutant fails the check aimed at its bug, in a child process so that

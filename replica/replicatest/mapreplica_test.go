@@ -17,10 +17,13 @@ import (
 type mapReplica struct {
 	mutant mutant
 
-	mu      sync.Mutex
-	data    map[[2]string]replica.Partition
-	held    []replica.Row                  // a mutant's scratch memory
-	digests map[digestKey]replica.Response // a mutant's cache, emptied by every write
+	mu   sync.Mutex
+	data map[[2]string]replica.Partition
+	held []replica.Row // a mutant's scratch memory
+	// A mutant's hold on the last read's command (conformance_kept_mutants_test.go).
+	keptColumns []string
+	keptSlices  []replica.Slice
+	digests     map[digestKey]replica.Response // a mutant's cache, emptied by every write
 }
 
 // digestKey is what a mutant's digest cache tells answers apart by.
