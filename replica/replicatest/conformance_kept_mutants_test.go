@@ -24,3 +24,14 @@ func reversesKeptSlices(r *mapReplica, cmd replica.Command, stored replica.Parti
 	r.keptSlices = cmd.Query.Slices
 	return cmd.Respond(stored)
 }
+
+// keepsFirstWriteMergesInPlace stores a partition's first write as given,
+// and merges later writes of cells of the same shape into the rows it
+// holds in place: into the first write's memory, the caller's.
+func keepsFirstWriteMergesInPlace(r *mapReplica, k [2]string, held, p replica.Partition) error {
+	if _, ok := r.data[k]; !ok {
+		r.data[k] = p
+		return nil
+	}
+	return mergesIntoAnsweredRows(r, k, held, p)
+}

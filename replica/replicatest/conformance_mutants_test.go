@@ -294,8 +294,9 @@ var mutants = map[string]struct {
 	"digests no columns as every column":           {mutant{read: digestsNoColumnsAsAll}, "columns"},
 	"appends to the caller's columns":              {mutant{read: appendsToColumns}, "commands_stay_as_given"},
 	// Changing a command after Read returned (conformance_kept_mutants_test.go).
-	"sorts the last read's columns":   {mutant{read: sortsKeptColumns}, "commands_stay_as_given"},
-	"reverses the last read's slices": {mutant{read: reversesKeptSlices}, "query_slices"},
+	"sorts the last read's columns":          {mutant{read: sortsKeptColumns}, "commands_stay_as_given"},
+	"reverses the last read's slices":        {mutant{read: reversesKeptSlices}, "query_slices"},
+	"keeps a first write and merges into it": {mutant{apply: keepsFirstWriteMergesInPlace}, "apply_leaves_its_input"},
 }
 
 // mergesIntoAnsweredRows merges a write's cells of the same shape as the
