@@ -1,7 +1,6 @@
 package replicatest
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -10,16 +9,6 @@ import (
 
 	"github.com/readpath/readpath/replica"
 )
-
-// errorRecorder keeps what a check reports instead of failing the test.
-type errorRecorder struct {
-	testing.TB
-	errs []string
-}
-
-func (r *errorRecorder) Errorf(format string, args ...any) {
-	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
 
 // The log of a run's commands reports a command whose Columns or Slices
 // changed after it was sent, whenever it is verified, once each, saying
@@ -34,22 +23,22 @@ func TestSentLogReportsLaterChangesOnce(t *testing.T) {
 	qs := []replica.Slice{{Start: replica.StartAt("a"), End: replica.EndAt("c")}}
 	cmd := replica.Command{Table: conformanceTable, Key: "k", Columns: columns, Query: replica.Query{Slices: qs}}
 	require.Same(t, l, sending(t, cmd))
-	rec := &errorRecorder{TB: t}
+	rec := &recorder{TB: t}
 	l.verify(rec, "at once")
-	assert.Empty(t, rec.errs)
+	assert.Empty(t, rec.errors)
 
 	columns[:3][2] = "past its length" // within the capacity the replica was given
 	l.verify(rec, "at the end of the run")
-	require.Len(t, rec.errs, 1)
-	assert.Contains(t, rec.errs[0], `data Read of "k" had its Columns changed from ["a" "b" ""] to ["a" "b" "past its length"], seen at the end of the run`)
+	require.Len(t, rec.errors, 1)
+	assert.Contains(t, rec.errors[0], `data Read of "k" had its Columns changed from ["a" "b" ""] to ["a" "b" "past its length"], seen at the end of the run`)
 	l.verify(rec, "again")
-	assert.Len(t, rec.errs, 1, "reported once")
+	assert.Len(t, rec.errors, 1, "reported once")
 
 	cmd.DigestOnly = true
 	sending(t, cmd)
 	qs[0].End = replica.EndBefore("c")
 	l.verify(rec, "after a later read")
-	require.Len(t, rec.errs, 2, "the first command's change was reported; the second's columns hold what it was sent with")
-	assert.True(t, strings.HasPrefix(rec.errs[1], `the command of a digest Read of "k" had its Slices changed from`), rec.errs[1])
-	assert.Contains(t, rec.errs[1], "seen after a later read")
+	require.Len(t, rec.errors, 2, "the first command's change was reported; the second's columns hold what it was sent with")
+	assert.True(t, strings.HasPrefix(rec.errors[1], `the command of a digest Read of "k" had its Slices changed from`), rec.errors[1])
+	assert.Contains(t, rec.errors[1], "seen after a later read")
 }
