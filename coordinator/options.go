@@ -112,9 +112,10 @@ const (
 	// closest replica and digest requests to the others the level needs.
 	DataAndDigests Strategy = iota
 	// DigestFirst is DataStax Enterprise's: when the level needs more than
-	// one replica, every live candidate is asked for a digest first, then
-	// the fastest to answer is asked for the data. It spends more digest
-	// requests to send the one data request where it will be served fastest.
+	// one replica, every live candidate is asked for a digest first, and
+	// once as many have answered as the level needs, the fastest of them is
+	// asked for the data. It spends more digest requests to send the one
+	// data request where it will be served fastest.
 	DigestFirst
 )
 
