@@ -249,6 +249,14 @@ func (r *read) accept(idx int) {
 	a := r.calls[idx]
 	rt := &r.trace.Requests[idx]
 	r.rd.ended(&a.cand, rt.Kind == KindData, a.err == nil)
+	if a.err != nil && !a.at.Before(r.ctx.deadline) && r.ctx.Err() == nil {
+		// The deadline passed before the request failed, and the read's
+		// timer, due then, has not run yet: the read has timed out all the
+		// same. A replica that timed its own context to the same deadline
+		// (a transport that sent it along) would otherwise fail the read
+		// whenever its timer ran first.
+		r.ctx.cancel(context.DeadlineExceeded)
+	}
 	if a.err != nil && r.ctx.Err() != nil && isContextErr(a.err) && r.cutOff(a.at) {
 		// Cut off by the read's end (its deadline, or its caller's), which
 		// the read may take before it sees its context end: pending, as a

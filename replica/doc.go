@@ -148,7 +148,11 @@
 // *TombstoneOverwhelmingError with its fields (it fails the read),
 // and *CommandError, wrapping a *digest.VersionError for a digest version
 // the node does not know. replicatest.TestReplica, run against the client
-// side, checks the lists, the keys and the tombstone error.
+// side, checks the lists, the keys and the tombstone error. Send the time a
+// request has left, as gRPC's timeout does, not less: a context error a
+// replica returns before the read's deadline is its own failure, which
+// fails the read at once when the level cannot be met without it, where
+// the coordinator's own deadline makes it a timeout.
 //
 // Reconciling versions of a partition is package repair's job; fakes for tests
 // are in package replica/replicatest.
