@@ -18,7 +18,7 @@ type repairJob struct {
 	s   staleReplica
 	// labels is the context of the read whose repair it is: the worker
 	// runs it under that read's profiler labels, as a request worker does,
-	// and a ContextObserver is given it.
+	// the write carries its values, and a ContextObserver is given it.
 	labels context.Context
 }
 
@@ -282,8 +282,15 @@ func (q *repairQueue) signalSettled() {
 // asyncWrite). A repair still in hand when Close gave up on it was counted
 // as abandoned there.
 func (q *repairQueue) apply(j repairJob, late bool) {
-	ctx, cancel := context.WithTimeout(q.ctx, q.c.cfg.ReadTimeout)
+	// The write carries the read's context values (a tracer's span, which
+	// a transport passes on, and the profiler labels), not its end: the
+	// read has returned. Close ends it.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(j.labels), q.c.cfg.ReadTimeout)
 	defer cancel()
+	defer context.AfterFunc(q.ctx, cancel)()
+	if q.ctx.Err() != nil {
+		cancel() // at once, not on AfterFunc's goroutine
+	}
 	// A worker would otherwise keep, in CPU profiles, the labels of the
 	// read that started it (see workers.go): take this repair's read's,
 	// which the write's goroutine takes from it.
