@@ -40,7 +40,7 @@ func (d *Detector) resumeProbing(t *tracked, p *probing) {
 	switch {
 	case p.choosing:
 		p.choosing = false
-		d.readmitFrom(t, p, p.last)
+		d.readmitFrom(t, p, p.last, false)
 	case p.awaiting:
 		if d.readmitFor(t, p) {
 			d.probe(t, p, true)

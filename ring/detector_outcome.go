@@ -81,15 +81,20 @@ func (d *Detector) readmission(t *tracked, failed replica.Replica, deadline time
 	if err != nil {
 		rep = failed
 	}
-	d.readmitFrom(t, &p, rep)
+	// A connection made since the one that failed (a node replaced under
+	// its ID while a request to the old one was out) is probed at once,
+	// as one found later is: waited for, a node that never failed stayed
+	// down for the backoff's first delay.
+	d.readmitFrom(t, &p, rep, !sameReplica(rep, failed))
 	p.returned = true
 }
 
-// readmitFrom goes on with a readmission from t's connection rep.
-func (d *Detector) readmitFrom(t *tracked, p *probing, rep replica.Replica) {
+// readmitFrom goes on with a readmission from t's connection rep, probed
+// at once if now, else after the backoff's first delay.
+func (d *Detector) readmitFrom(t *tracked, p *probing, rep replica.Replica, now bool) {
 	if _, ok := rep.(replica.Prober); ok {
 		p.last = rep
-		d.probe(t, p, false)
+		d.probe(t, p, now)
 	} else if p.last = rep; d.readmitFor(t, p) {
 		d.probe(t, p, true)
 	}

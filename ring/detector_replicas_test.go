@@ -64,7 +64,8 @@ func probeCount(p *countingProber) int {
 // The trial's failure: node a is replaced under its ID while convicted and
 // forgotten, and a read in flight to the old connection then fails. That
 // stale outcome convicts a again, and the detector probes a's current
-// connection, which answers at once, instead of the dead one for good.
+// connection, which never failed, at once (not after the backoff's first
+// delay, a second here), instead of the dead one for good.
 func TestStaleOutcomeAfterForgetIsProbedThroughTheNewConnection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		old := prober("a", replicatest.Down())
@@ -80,7 +81,7 @@ func TestStaleOutcomeAfterForgetIsProbedThroughTheNewConnection(t *testing.T) {
 		wantChanges(t, rec,
 			change("a", false, ring.ConnectionFailed, convicted),
 			change("a", false, ring.ConnectionFailed, again),
-			change("a", true, ring.ProbeSucceeded, again.Add(time.Second)))
+			change("a", true, ring.ProbeSucceeded, again))
 		if n := probeCount(old); n != 0 {
 			t.Errorf("the old connection was probed %d times", n)
 		}
@@ -140,7 +141,8 @@ func TestAReplacementRestartsTheBackoff(t *testing.T) {
 }
 
 // Whether a convicted node is probed or readmitted after ReadmitAfter
-// depends on its current connection, not on the one that failed.
+// depends on its current connection, not on the one that failed; a
+// current connection other than that one is probed at once.
 func TestTheCurrentConnectionChoosesProbesOrReadmitAfter(t *testing.T) {
 	for _, tc := range []struct {
 		name            string
@@ -148,7 +150,7 @@ func TestTheCurrentConnectionChoosesProbesOrReadmitAfter(t *testing.T) {
 		cause           ring.Cause
 		after           time.Duration
 	}{
-		{"failed one has no Probe", hidden{node("a", "dc1")}, node("a", "dc1"), ring.ProbeSucceeded, time.Second},
+		{"failed one has no Probe", hidden{node("a", "dc1")}, node("a", "dc1"), ring.ProbeSucceeded, 0},
 		{"current one has no Probe", prober("a", replicatest.Down()), hidden{node("a", "dc1")}, ring.ReadmitTimeout, 5 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,6 +264,40 @@ func TestUncomparableConnectionsDoNotPanic(t *testing.T) {
 				wantChanges(t, rec,
 					change("a", false, ring.ConnectionFailed, convicted),
 					change("a", true, ring.ProbeSucceeded, convicted.Add(3*time.Second)))
+			})
+		})
+	}
+}
+
+// A node replaced under its ID while a request to its old connection was
+// out, and not yet convicted, is probed through the new connection at
+// once when the old one's failure comes in, whatever the backoff's first
+// delay, as a connection found later is: it stayed down for that delay, 30
+// s here (found by a ring drill). So is one replaced at once after the old
+// connection's failure convicted it, before the readmission looked.
+func TestANodeReplacedBeforeItsOldConnectionFailedIsProbedAtOnce(t *testing.T) {
+	for _, replaceFirst := range []bool{true, false} {
+		t.Run(fmt.Sprint("replaced first ", replaceFirst), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				old, fresh := prober("a", replicatest.Down()), prober("a", replicatest.Fault{})
+				c := newConns("a", old)
+				d, rec := newDetector(t, ring.DetectorConfig{Replicas: c.replicas,
+					Probe: ring.Backoff{Initial: 30 * time.Second, Jitter: -1}})
+				defer d.Close()
+				if replaceFirst {
+					c.set("a", fresh)
+				}
+				at := time.Now()
+				d.ReportOutcome(replica.Outcome{Replica: old, Endpoint: old.Endpoint(), Err: replicatest.ErrDown})
+				if !replaceFirst {
+					c.set("a", fresh)
+				}
+				wantChanges(t, rec,
+					change("a", false, ring.ConnectionFailed, at),
+					change("a", true, ring.ProbeSucceeded, at))
+				if n := probeCount(old); n != 0 {
+					t.Errorf("the old connection was probed %d times", n)
+				}
 			})
 		})
 	}
