@@ -136,14 +136,16 @@ type RepairEvent struct {
 	// Config.ReuseRepairWrites it may be memory a later repair reuses:
 	// copy what you keep of it.
 	Mutation replica.Partition
-	// Err is nil when the replica acknowledged the repair. A dropped
-	// repair (ASYNC queue full, coordinator closed, its table dropped, or
-	// its replica forgotten, reported down, backlogged, timing out or slow
-	// before its turn) has Dropped set, and Err ErrTableDropped if its table
-	// was dropped, a *BacklogError if its replica was backlogged (see
-	// BacklogError), a *RepairTimingOutError if a write to its replica
-	// had just timed out, a *RepairSlowError if one was running and the
-	// last took half the read timeout or more. A repair given up on (see
+	// Dropped says the repair was never sent: the ASYNC queue was full,
+	// the coordinator closed, its table dropped, or its replica
+	// forgotten, reported down, backlogged, timing out or slow before its
+	// turn. Its Err is then ErrTableDropped if its table was dropped, a
+	// *BacklogError if its replica was backlogged (see BacklogError), a
+	// *RepairTimingOutError if a write to its replica had just timed out,
+	// a *RepairSlowError if one was running and the last took half the
+	// read timeout or more, and nil for the other causes: look at Dropped
+	// before Err. A repair that was sent has Err nil when the replica
+	// acknowledged it. A repair given up on (see
 	// TableMetrics.RepairsAbandoned) has no event.
 	Err     error
 	Dropped bool
