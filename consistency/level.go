@@ -113,7 +113,9 @@ func (l Level) IsSerial() bool { return l == Serial || l == LocalSerial }
 
 // ValidateForRead returns an error wrapping ErrUnsupportedLevel for a level
 // that cannot serve a read: ANY, which exists for writes only, and any
-// undefined value, whose error also wraps ErrUnknownLevel.
+// undefined value, whose error also wraps ErrUnknownLevel. It accepts the
+// serial levels, as Cassandra does (a Paxos read); coordinator.Read, which
+// runs no Paxos, refuses them too.
 func (l Level) ValidateForRead() error {
 	switch {
 	case !l.Valid():

@@ -15,7 +15,8 @@ import (
 type DetectorConfig struct {
 	// PhiConvictThreshold convicts a node whose heartbeats' phi exceeds it.
 	// Default 8, Cassandra's phi_convict_threshold: about 18.4 mean
-	// heartbeat intervals of silence.
+	// heartbeat intervals of silence. Any positive finite value is taken,
+	// where Cassandra refuses one outside 5–16.
 	PhiConvictThreshold float64
 	// WindowSize is the number of heartbeat intervals phi averages.
 	// Default 1000. A node's window takes 8 bytes an interval, allocated
