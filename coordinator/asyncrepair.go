@@ -26,13 +26,16 @@ type repairJob struct {
 // a few workers, started by the first job and stopped by Close. A job that
 // finds the queue full is dropped and counted; reads never wait for it.
 type repairQueue struct {
-	c      *Coordinator
-	jobs   chan repairJob // made by the first job (see startWorkers)
-	ctx    context.Context
-	cancel context.CancelFunc
-	start  sync.Once
-	mu     sync.RWMutex // guards closed against enqueue; never held across a wait
-	closed bool
+	c    *Coordinator
+	jobs chan repairJob // made by the first job (see startWorkers)
+	// published is jobs, once made, for Metrics, which must not wait on
+	// start to read it.
+	published atomic.Pointer[chan repairJob]
+	ctx       context.Context
+	cancel    context.CancelFunc
+	start     sync.Once
+	mu        sync.RWMutex // guards closed against enqueue; never held across a wait
+	closed    bool
 
 	// Workers still running, how many of them are in a hook (see
 	// enterHook), and a channel signalled when every one still running
@@ -123,6 +126,7 @@ func (q *repairQueue) observeDrop(j repairJob, why error) {
 // background (BLOCKING is the default).
 func (q *repairQueue) startWorkers() {
 	q.jobs = make(chan repairJob, q.c.cfg.RepairQueue)
+	q.published.Store(&q.jobs)
 	q.running.Lock()
 	q.live = q.c.cfg.RepairWorkers
 	q.running.Unlock()
@@ -438,4 +442,12 @@ func (q *repairQueue) settle(j repairJob, late bool, e ending, err error) (byClo
 	}
 	q.finished(1)
 	return false
+}
+
+// queued is how many jobs wait in the queue for a worker.
+func (q *repairQueue) queued() int {
+	if jobs := q.published.Load(); jobs != nil {
+		return len(*jobs)
+	}
+	return 0
 }

@@ -38,6 +38,12 @@ type Metrics struct {
 	// by datacenter, rack and ID, until ForgetReplica: one the reads never
 	// needed shows with no requests.
 	Replicas []ReplicaMetrics
+	// InFlight is the reads running as the snapshot was taken, which
+	// Config.MaxInFlight compares, and RepairsQueued the ASYNC repairs
+	// waiting in the queue for a worker (at most Config.RepairQueue): two
+	// gauges, for an exporter.
+	InFlight      int64
+	RepairsQueued int
 }
 
 // TableMetrics are the read-path metrics of one table (or all of them).
@@ -179,6 +185,8 @@ func (c *Coordinator) Metrics() Metrics {
 	m.Total.Since = c.since
 	m.Total.Latency = summarize(c.latency)
 	m.Replicas = c.snitch.replicaMetrics()
+	m.InFlight = max(c.inFlight.Load(), 0) // stripes summed as reads start and end
+	m.RepairsQueued = c.repairs.queued()
 	return m
 }
 
