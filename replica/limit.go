@@ -29,7 +29,8 @@ func (p Partition) LiveRows(q Query, nowInSec int64) int {
 // the result then ends at the q.Limit-th, its LastClustering, and rows may
 // follow it that p, itself a limited answer, does not show. With no limit,
 // or fewer live rows, it returns p itself and false, as it does when only
-// static data made the count.
+// static data made the count. As in LiveRows, q's slices do not filter
+// p's rows: restrict p first (Restrict) if it may hold others.
 //
 // Limit does not modify p; the result shares memory with it, and allocates
 // only to clip a range tombstone. A part of p's rows or range tombstones is
