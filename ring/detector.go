@@ -69,12 +69,13 @@ type tracked struct {
 	failures atomic.Int32  // connection failures since the last success
 	id       string
 
-	mu     sync.Mutex // guards the fields below; never held across a wait
-	gone   bool       // forgotten: no more transitions
-	ep     replica.Endpoint
-	rep    replica.Replica
-	window *ArrivalWindow // nil until the first heartbeat
-	hung   []*hungProbe   // its probes abandoned and still running
+	mu          sync.Mutex // guards the fields below; never held across a wait
+	gone        bool       // forgotten: no more transitions
+	ep          replica.Endpoint
+	rep         replica.Replica
+	window      *ArrivalWindow // nil until the first heartbeat
+	hung        []*hungProbe   // its probes abandoned and still running
+	convictions int            // its transitions from alive to down
 
 	// ctx ends when the node is forgotten or the detector closes; its
 	// probes and readmission wait on it. ctx, cancel and rng are made at
@@ -228,6 +229,7 @@ func (d *Detector) set(t *tracked, bit uint32, cause Cause, at time.Time) bool {
 	d.publish(t)
 	t.down.Store(was | bit)
 	if was == 0 {
+		t.convictions++
 		d.events.push(Change{Endpoint: t.ep, Alive: false, Cause: cause, At: at})
 	}
 	return true

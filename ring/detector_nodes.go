@@ -24,6 +24,10 @@ type NodeState struct {
 	Phi float64
 	// Failures is its connection failures in a row since its last answer.
 	Failures int
+	// Convictions counts the times it went from alive to down (one
+	// OnChange each), from when the detector began tracking it: a counter
+	// for an exporter, which Forget starts again from zero.
+	Convictions int
 }
 
 // Nodes returns the state at now of every node the detector tracks (each
@@ -41,7 +45,7 @@ func (d *Detector) Nodes(now time.Time) []NodeState {
 		}
 		down := t.down.Load()
 		s := NodeState{Endpoint: t.ep, Alive: down == 0, HeartbeatsStopped: down&downPhi != 0,
-			ConnectionFailed: down&downConn != 0, Failures: int(t.failures.Load())}
+			ConnectionFailed: down&downConn != 0, Failures: int(t.failures.Load()), Convictions: t.convictions}
 		if t.window != nil {
 			s.Phi = t.window.Phi(now)
 		}

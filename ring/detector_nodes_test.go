@@ -13,7 +13,8 @@ import (
 )
 
 // Nodes lists every node tracked with whether it is up, which source
-// convicted it, its phi and its connection failures: an exporter's gauges.
+// convicted it, its phi, its connection failures (an exporter's gauges)
+// and its convictions (a counter).
 func TestNodesListsEveryTrackedNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d, _ := newDetector(t, ring.DetectorConfig{ConnectionFailures: 2, ReadmitAfter: time.Hour})
@@ -39,9 +40,9 @@ func TestNodesListsEveryTrackedNode(t *testing.T) {
 		assert.Equal(t, "a", got[0].Endpoint.ID)
 		assert.True(t, got[0].Alive)
 		assert.Equal(t, d.Phi("a", now), got[0].Phi)
-		assert.Equal(t, ring.NodeState{Endpoint: got[1].Endpoint, HeartbeatsStopped: true, Phi: d.Phi("b", now)}, got[1])
+		assert.Equal(t, ring.NodeState{Endpoint: got[1].Endpoint, HeartbeatsStopped: true, Phi: d.Phi("b", now), Convictions: 1}, got[1])
 		assert.Greater(t, got[1].Phi, 8.0)
-		assert.Equal(t, ring.NodeState{Endpoint: c.Endpoint(), ConnectionFailed: true, Failures: 2}, got[2])
+		assert.Equal(t, ring.NodeState{Endpoint: c.Endpoint(), ConnectionFailed: true, Failures: 2, Convictions: 1}, got[2])
 
 		d.Forget("b")
 		assert.Len(t, d.Nodes(now), 2, "a forgotten node is not tracked")
@@ -61,5 +62,53 @@ func TestNodesKnowsAFailingNodesEndpoint(t *testing.T) {
 		got := d.Nodes(time.Now())
 		require.Len(t, got, 1)
 		assert.Equal(t, ring.NodeState{Endpoint: c.Endpoint(), Alive: true, Failures: 1}, got[0])
+	})
+}
+
+// A node's Convictions counts its transitions from alive to down, one for
+// each OnChange down, however many sources convict it at once; Forget
+// starts it again from zero.
+func TestNodesCountsConvictions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, rec := newDetector(t, ring.DetectorConfig{ReadmitAfter: time.Hour})
+		defer d.Close()
+		convictions := func() int {
+			synctest.Wait()
+			for _, n := range d.Nodes(time.Now()) {
+				if n.Endpoint.ID == "a" {
+					return n.Convictions
+				}
+			}
+			return -1
+		}
+		beat := func(n int) {
+			for range n {
+				d.Heartbeat("a", time.Now())
+				time.Sleep(time.Second)
+			}
+		}
+		beat(10)
+		assert.Equal(t, 0, convictions())
+		time.Sleep(30 * time.Second) // its heartbeats stop: convicted
+		assert.Equal(t, 1, convictions())
+		beat(1) // readmitted
+		time.Sleep(30 * time.Second)
+		assert.Equal(t, 2, convictions())
+		a := node("a", "dc1")
+		require.NoError(t, a.SetFault(replicatest.Down()))
+		read(d, a, time.Second) // a second source, while down: no transition
+		assert.Equal(t, 2, convictions())
+		downs := 0
+		for _, ch := range rec.list() {
+			if !ch.Alive {
+				downs++
+			}
+		}
+		assert.Equal(t, 2, downs, "one OnChange down each")
+
+		d.Forget("a")
+		beat(10)
+		time.Sleep(30 * time.Second)
+		assert.Equal(t, 1, convictions(), "counted anew after Forget")
 	})
 }
