@@ -9,7 +9,10 @@ import "math"
 // short; EACH_QUORUM checks every datacenter in turn, by name, and names the
 // first that falls short; the other levels count every datacenter. ANY needs
 // no live replica (a hint will do). A negative count counts as none, and
-// counts that add up past math.MaxInt as math.MaxInt.
+// counts that add up past math.MaxInt as math.MaxInt. Counts are taken as
+// given: count only the replicas of the data (a datacenter the replication
+// does not name, or more live replicas than a datacenter's factor, would
+// count towards the levels that count every datacenter).
 //
 // It returns a *UnavailableError, or an error wrapping ErrInvalidReplication
 // or ErrUnknownLevel when r or l is invalid.
