@@ -325,12 +325,24 @@ func (c *Coordinator) safeApply(ctx context.Context, cand candidate, m replica.M
 // It is decided as the replica returns: a request that failed before its
 // context ended keeps its error (one that failed as the context ended may
 // be taken for cut short), and a panic, an answer or an answer that fails
-// its checks is the replica's, whenever it came.
+// its checks is the replica's, whenever it came. One that failed at or
+// after its deadline timed out, though the timer due then has not run
+// yet: a read's context is ended here as that timer would end it, so that
+// a replica that timed its own context to the same deadline, and failed
+// with a transport error as it passed, is judged the same whichever timer
+// ran first (had its ran first, a failure detector convicted the node).
 func cutShort(ctx context.Context, err error) error {
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
+	if err == nil {
+		return nil
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		if rc, ok := ctx.(*readContext); ok {
+			rc.cancel(context.DeadlineExceeded)
 		}
+		return context.DeadlineExceeded
 	}
 	return err
 }
