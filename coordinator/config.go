@@ -105,7 +105,8 @@ type Config struct {
 	// requests the budget's percentage applies to.
 	BudgetWithdrawOnly bool
 	// MaxInFlight is the overload switch: no hedges are sent while more than
-	// this many reads are in flight on the coordinator. 0 means no limit.
+	// this many reads are in flight on the coordinator, each key a ReadMany
+	// is reading counting as one. 0 means no limit.
 	// The switch also holds back a first-round hedge, even one a failure
 	// calls for, while the table's threshold is at or above ReadTimeout (a
 	// timeout storm has taught it that; under a ReadTimeout past

@@ -38,10 +38,11 @@ type Metrics struct {
 	// by datacenter, rack and ID, until ForgetReplica: one the reads never
 	// needed shows with no requests.
 	Replicas []ReplicaMetrics
-	// InFlight is the reads running as the snapshot was taken, which
-	// Config.MaxInFlight compares, and RepairsQueued the ASYNC repairs
-	// waiting in the queue for a worker (at most Config.RepairQueue): two
-	// gauges, for an exporter.
+	// InFlight is the reads running as the snapshot was taken (each key a
+	// ReadMany is reading counts as one), which Config.MaxInFlight
+	// compares, and RepairsQueued the ASYNC repairs waiting in the queue
+	// for a worker (at most Config.RepairQueue): two gauges, for an
+	// exporter.
 	InFlight      int64
 	RepairsQueued int
 }
