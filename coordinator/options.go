@@ -115,7 +115,9 @@ const (
 	// one replica, every live candidate is asked for a digest first, and
 	// once as many have answered as the level needs, the fastest of them is
 	// asked for the data. It spends more digest requests to send the one
-	// data request where it will be served fastest.
+	// data request where it will be served fastest. A replica asked for
+	// both counts twice in a failure's figures: its digest in Received,
+	// its failed data request in Failures.
 	DigestFirst
 )
 
