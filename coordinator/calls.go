@@ -338,11 +338,12 @@ func cutShort(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
-	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
-		if rc, ok := ctx.(*readContext); ok {
-			rc.cancel(context.DeadlineExceeded)
+	if rc, ok := ctx.(*readContext); ok {
+		if rc.expireBy(time.Now()) {
+			return context.DeadlineExceeded
 		}
-		return context.DeadlineExceeded
+	} else if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded // an ASYNC repair's
 	}
 	return err
 }

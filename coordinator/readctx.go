@@ -24,6 +24,19 @@ func newReadContext(parent context.Context, deadline time.Time) *readContext {
 // first.
 func (c *readContext) Deadline() (time.Time, bool) { return c.deadline, true }
 
+// expireBy ends c with context.DeadlineExceeded, as the read's timer does
+// when it fires at the deadline, if t is at or past the deadline, and
+// reports whether it was. A request that failed then is judged by it
+// before the timer has run (see cutShort and accept): whichever runs
+// first, the read times out.
+func (c *readContext) expireBy(t time.Time) bool {
+	if t.Before(c.deadline) {
+		return false
+	}
+	c.cancel(context.DeadlineExceeded)
+	return true
+}
+
 // Err reports context.DeadlineExceeded once the read's deadline has passed,
 // as a deadline context would.
 func (c *readContext) Err() error {

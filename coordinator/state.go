@@ -249,13 +249,12 @@ func (r *read) accept(idx int) {
 	a := r.calls[idx]
 	rt := &r.trace.Requests[idx]
 	r.rd.ended(&a.cand, rt.Kind == KindData, a.err == nil)
-	if a.err != nil && !a.at.Before(r.ctx.deadline) && r.ctx.Err() == nil {
-		// The deadline passed before the request failed, and the read's
-		// timer, due then, has not run yet: the read has timed out all the
-		// same. A replica that timed its own context to the same deadline
-		// (a transport that sent it along) would otherwise fail the read
-		// whenever its timer ran first.
-		r.ctx.cancel(context.DeadlineExceeded)
+	if a.err != nil && r.ctx.Err() == nil {
+		// A failure at or after the deadline, taken before the read's
+		// timer has run, times the read out all the same: cutShort judged
+		// the replica's own errors so as it returned, and an answer that
+		// failed its checks is judged so here.
+		r.ctx.expireBy(a.at)
 	}
 	if a.err != nil && r.ctx.Err() != nil && isContextErr(a.err) && r.cutOff(a.at) {
 		// Cut off by the read's end (its deadline, or its caller's), which

@@ -1,7 +1,6 @@
 package coordinator
 
 import (
-	"context"
 	"sync"
 	"time"
 )
@@ -63,9 +62,7 @@ func (rt *readTimer) fire() {
 	if rt.ctx == nil || t.Before(rt.due) {
 		return // between reads, or a stale firing
 	}
-	if !t.Before(rt.ctx.deadline) {
-		rt.ctx.cancel(context.DeadlineExceeded)
-	}
+	rt.ctx.expireBy(t)
 	select {
 	case rt.ticks <- tick:
 	default:
