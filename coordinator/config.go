@@ -106,13 +106,13 @@ type Config struct {
 	BudgetWithdrawOnly bool
 	// MaxInFlight is the overload switch: no hedges are sent while more than
 	// this many reads are in flight on the coordinator, each key a ReadMany
-	// is reading counting as one. 0 means no limit.
-	// The switch also holds back a first-round hedge, even one a failure
-	// calls for, while the table's threshold is at or above ReadTimeout (a
-	// timeout storm has taught it that; under a ReadTimeout past
-	// latency.MaxLatency, while it is a percentile clamped there), as the
-	// later rounds hold theirs back; a request that only stands in for one
-	// refused unsent still goes.
+	// is reading counting as one. 0 sets no limit on reads in flight, but
+	// does not turn the switch off: whatever MaxInFlight, it also holds back
+	// a first-round hedge, even one a failure calls for, while the table's
+	// threshold is at or above ReadTimeout (a timeout storm has taught it
+	// that; under a ReadTimeout past latency.MaxLatency, while it is a
+	// percentile clamped there), as the later rounds hold theirs back; a
+	// request that only stands in for one refused unsent still goes.
 	MaxInFlight int
 	// ThresholdRefresh is how often a table's speculative-retry threshold is
 	// recomputed from its latency tracker. Default 1 s.

@@ -259,9 +259,12 @@ type SuppressCause uint8
 
 // The reasons a hedge is not sent.
 const (
-	NotSuppressed      SuppressCause = iota
-	SuppressedBudget                 // the hedge budget was spent
-	SuppressedOverload               // the overload switch (Config.MaxInFlight)
+	NotSuppressed    SuppressCause = iota
+	SuppressedBudget               // the hedge budget was spent
+	// SuppressedOverload: the overload switch, with more reads in flight
+	// than Config.MaxInFlight, or, whatever MaxInFlight, the table's
+	// threshold at or above ReadTimeout (a first-round hedge).
+	SuppressedOverload
 	// NoCandidate: every live replica below its backlog cap was already
 	// contacted, or, standing in for requests refused unsent (see
 	// BacklogError), too few were left to complete the round. Traced at
