@@ -33,7 +33,7 @@ type call struct {
 
 	c    *Coordinator
 	ctx  context.Context
-	ch   chan<- int              // the round's channel: room for all its requests
+	ch   chan int                // the round's channel: room for all its requests
 	w    *waker                  // the read's
 	out  replica.OutcomeReporter // nil: nobody is told
 	cand candidate
@@ -52,7 +52,7 @@ type call struct {
 	// (TableOptions.NoClusteringColumns): an answer's row has none.
 	oneRow bool
 	// moved is the channel of a later round of its read that adopted it.
-	moved chan<- int
+	moved chan int
 	// probeAt is when its read claimed the probe it is (see score.expire),
 	// or 0: a probe that its read's caller cancelled before it told
 	// anything is released.
@@ -268,7 +268,7 @@ func (k *call) markScored() { k.state.Or(callScored) }
 // written only while the state is 0: the worker reads it once it sees
 // callMoved, which a second adoption would not set, but rewriting moved
 // would race with that read.
-func (k *call) adoptInto(ch chan<- int) bool {
+func (k *call) adoptInto(ch chan int) bool {
 	if k.state.Load() != 0 {
 		return false
 	}

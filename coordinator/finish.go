@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/readpath/readpath/consistency"
 	"github.com/readpath/readpath/coordinator/retry"
@@ -145,6 +146,7 @@ func (r *read) finish(err error) {
 	end := r.start.Add(d)
 	r.trace.Start = r.start
 	r.trace.Duration = d
+	r.bookLateAnswers(end)
 	r.bookTombstones()
 	if err == nil {
 		// Nothing queries these trackers on the read path: with the read's
@@ -227,4 +229,52 @@ func (r *read) pagingState(p replica.Partition, reached bool) []byte {
 		}
 	}
 	return r.req.stateAfter(last, left)
+}
+
+// bookLateAnswers books in the trace the read requests that answered by
+// end, the read's, though no round took their answers: those a round had
+// done without, and those of an earlier round, whose channel nobody reads
+// once the next round starts (a first-round hedge answering during the
+// repair round). The trace's Pending is "no answer when the read ended".
+// A request the read's end cut off stays pending, as accept leaves it; so
+// does a repair write, which settleRepairs has queued as ASYNC by then.
+func (r *read) bookLateAnswers(end time.Time) {
+	for i, k := range r.calls {
+		if r.trace.Requests[i].Outcome != Pending || k.mutation {
+			continue
+		}
+		ch := k.ch
+		if k.state.Load()&callMoved != 0 {
+			ch = k.moved
+		}
+		for {
+			select {
+			case idx := <-ch:
+				if idx != tick {
+					r.bookLate(idx, end)
+				}
+				continue
+			default:
+			}
+			break
+		}
+	}
+}
+
+// bookLate books request idx's answer, taken from its channel after the
+// read, if it arrived by end.
+func (r *read) bookLate(idx int, end time.Time) {
+	k, rt := r.calls[idx], &r.trace.Requests[idx]
+	switch {
+	case k.mutation || k.at.After(end):
+		return
+	case k.err != nil && isContextErr(k.err) && r.ctx.Err() != nil && r.cutOff(k.at):
+		return
+	}
+	rt.Done = k.at.Sub(r.start)
+	if k.err != nil {
+		rt.Outcome, rt.Err = Failed, k.err
+		return
+	}
+	rt.Outcome = Answered
 }

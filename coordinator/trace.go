@@ -193,7 +193,11 @@ type RequestTrace struct {
 	// answer returned or merged, or a digest compared with the data. A
 	// digest that mismatched is Used too, though its replica's data is in
 	// the result only if a data answer of that replica is Used: to know
-	// whose data a result holds, look at KindData requests only.
+	// whose data a result holds, look at KindData requests only. A read
+	// request that answered after its round had done without it, or after
+	// a later round started, but before the read ended, is Answered and
+	// not Used; a repair write's outcome is what the read saw as it
+	// settled its repairs (a write still out then is Pending, and queued).
 	Used bool
 	// The one-byte fields come together: a read's Requests are copied
 	// into its Result, and 8 bytes less a request kept a QUORUM read's
