@@ -2,7 +2,9 @@ package coordinator
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,8 +89,10 @@ func New(cfg Config) (*Coordinator, error) {
 	runtime.AddCleanup(c, (*workers).close, c.workers)
 	c.latency = latency.NewTracker(c.trackerOptions()...)
 	c.unplaced = c.newTable("", cfg.DefaultTable)
-	for name, o := range cfg.Tables {
-		c.tables.Store(name, c.newTable(name, o))
+	// In name order: each table's Since is a tick past the last one's
+	// (see newSince), which in map order would differ from run to run.
+	for _, name := range slices.Sorted(maps.Keys(cfg.Tables)) {
+		c.tables.Store(name, c.newTable(name, cfg.Tables[name]))
 	}
 	c.repairs.init(c)
 	return c, nil
