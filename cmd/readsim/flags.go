@@ -77,7 +77,7 @@ func newFlagSet(o *options, lists *flagLists) *flag.FlagSet {
 	fs.StringVar(&lists.policies, "policies", "", "`list` of speculative-retry policies, comma-separated, in Cassandra's grammar (default "+defaultPolicies+", or "+quickPolicies+" with -quick); NEVER also runs unlisted, unshown, as the baseline of the extra column")
 	fs.IntVar(&o.reads, "reads", 0, "`n` measured reads per scenario and policy, after a warm-up of at least a quarter as many; fanout measures a quarter as many requests of 100 reads each (default 4000, or 1000 with -quick but in the cluster-slowdown scenarios, whose hedge storm takes 4000 to build)")
 	fs.IntVar(&o.concurrency, "concurrency", 32, "`n` concurrent readers in the closed-loop scenarios (healthy, gc-pauses, stale-replica, replica-down)")
-	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of every random choice: the same seed gives the same clusters and keys, and the ideal the same draws (it follows the run's warm-up and the thresholds its reads ran with, which vary from run to run)")
+	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of every random choice: the same seed gives the same clusters, keys and random draws, not the same figures: a run's reads interleave as the machine runs them, its warm-up lasts a set time, and the ideal follows the warm-up and the thresholds the run's reads ran with")
 	fs.BoolVar(&o.quick, "quick", false, "a short run that still shows every effect")
 	fs.BoolVar(&o.json, "json", false, "print the rows as a JSON array instead of a table")
 	fs.StringVar(&o.plot, "plot", "", "also draw each scenario's tail latency against its extra load to `file` (.svg or .png)")

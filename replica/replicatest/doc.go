@@ -80,13 +80,18 @@
 // A coordinator (package coordinator) reading through these replicas sends
 // the same requests again only where no two of its goroutines act at one
 // virtual instant, since the scheduler orders those. Three cases do. Answers
-// that arrive together (replicas of one Constant latency, or paused by the
-// same Window) race: which completes the read and which is cancelled may
-// change from run to run. A read's cancelled requests return at the
-// instant it ends and update the coordinator's ranking of replicas then,
-// racing the plan of a read started at that instant: call synctest.Wait
-// between reads that must replay. And reads in flight together, ReadMany's
-// included, share the coordinator's state (its ranking of replicas by their
-// outstanding requests, its threshold, its hedge budget) and update it in
-// the order the scheduler runs them.
+// that arrive together race: which completes the read and which is
+// cancelled may change from run to run. Replicas of one Constant latency,
+// or paused by the same Window, answer together, and so do failures at
+// once (Down, Panics, ErrorAfter(0, ...)) of two replicas, whose order
+// decides which failure a read's error names. A read's cancelled requests
+// return at the instant it ends and update the coordinator's ranking of
+// replicas then, racing the plan of a read started at that instant (call
+// synctest.Wait between reads that must replay), and each other: two of
+// them to one replica fold into its latency score in the scheduler's
+// order, which moves the score a little. And reads in flight together, a
+// ReadMany's keys included unless its Concurrency is 1, share the
+// coordinator's state (its ranking of replicas by their outstanding
+// requests, its threshold, its hedge budget) and update it in the order
+// the scheduler runs them.
 package replicatest
