@@ -16,11 +16,13 @@ import (
 //	MIN(<a>,<b>) | MAX(<a>,<b>)   one percentile and one <y>ms, in either order,
 //	                              white space allowed only around the comma
 //
-// x and y are digits with at most one decimal point. Anything else is an
-// error wrapping ErrInvalidSpeculativeRetry that quotes s and says what is
-// wrong with it: "MIN(99p,10ms" is missing its closing ')', "MIN( 99p,10ms)"
-// has white space away from the comma, "MIN(99p,10s)" has a second argument
-// that is no fixed delay.
+// x and y are digits with at most one decimal point; y ms must fit a
+// time.Duration (about 292 years): a longer delay is refused, where
+// Cassandra caps one at 2^31-1 ms. Anything else is an error wrapping
+// ErrInvalidSpeculativeRetry that quotes s and says what is wrong with it:
+// "MIN(99p,10ms" is missing its closing ')', "MIN( 99p,10ms)" has white
+// space away from the comma, "MIN(99p,10s)" has a second argument that is
+// no fixed delay.
 func ParseSpeculativeRetry(s string) (SpeculativeRetry, error) {
 	p, reason := parsePolicy(s)
 	if reason != "" {
