@@ -18,9 +18,11 @@ package replica
 // gcBefore is nowInSec − gc_grace_seconds: tombstones that every replica
 // has had gc_grace_seconds to receive through repair. Zero nowInSec and
 // gcBefore purge nothing. Purge is pure: it does not modify p, returns p
-// itself when there is nothing to purge, and otherwise shares cell values
-// with p. p must be valid (Validate); on an invalid partition Purge
-// returns some partition rather than panicking.
+// itself when there is nothing to purge, and otherwise shares with p what
+// it leaves as it was: each such row whole (its cells as p holds them),
+// the range tombstones when it keeps them all, and cell values. p must be
+// valid (Validate); on an invalid partition Purge returns some partition
+// rather than panicking.
 func (p Partition) Purge(nowInSec, gcBefore int64) Partition {
 	pg := purger{now: nowInSec, gc: gcBefore}
 	if !pg.needed(&p) {
@@ -145,11 +147,10 @@ func (pg purger) partition(p *Partition) Partition {
 		out.Deletion = p.Deletion
 		gone = pg.covers(p.Deletion)
 	}
-	out.Static = pg.row(&p.Static, gone)
-	for _, rt := range p.RangeTombstones {
-		if !pg.purgeable(rt.Deletion) && !gone.shadows(rt.Deletion) {
-			out.RangeTombstones = append(out.RangeTombstones, rt)
-		}
+	out.Static = pg.purgedRow(&p.Static, gone)
+	out.RangeTombstones = pg.rangeTombstones(p.RangeTombstones, gone)
+	if len(p.Rows) > 0 { // sized once: most rows stay
+		out.Rows = make([]Row, 0, len(p.Rows))
 	}
 	ranges := rangeCursor{rts: p.RangeTombstones}
 	for i := range p.Rows {
@@ -160,11 +161,55 @@ func (pg purger) partition(p *Partition) Partition {
 		} else {
 			rowGone = rowGone.max(pg.covers(d))
 		}
-		if pr := pg.row(r, rowGone); !pr.IsEmpty() {
+		if pr := pg.purgedRow(r, rowGone); !pr.IsEmpty() {
 			out.Rows = append(out.Rows, pr)
 		}
 	}
 	return out
+}
+
+// rangeTombstones returns the range tombstones of rts that the purge
+// keeps under gone: rts itself when it keeps them all.
+func (pg purger) rangeTombstones(rts []RangeTombstone, gone Deletion) []RangeTombstone {
+	var out []RangeTombstone
+	for i, rt := range rts {
+		if !pg.purgeable(rt.Deletion) && !gone.shadows(rt.Deletion) {
+			if out != nil {
+				out = append(out, rt)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]RangeTombstone, 0, len(rts)-1), rts[:i]...)
+		}
+	}
+	switch {
+	case out == nil:
+		return rts
+	case len(out) == 0:
+		return nil
+	}
+	return out
+}
+
+// purgedRow returns r purged under gone: r itself, sharing its cells, when
+// the purge leaves it as it is (most rows, when one cell of a partition
+// has expired), so that a purge allocates only for the rows it changes.
+func (pg purger) purgedRow(r *Row, gone Deletion) Row {
+	if !pg.rowNeeded(r) && !pg.dropsCovered(r, gone) {
+		return *r
+	}
+	return pg.row(r, gone)
+}
+
+// dropsCovered reports whether the purge may drop something of r that a
+// deletion covers: gone, or with dropCovered r's own deletions, which
+// most rows do not have (then coveredIn need not walk the cells).
+func (pg purger) dropsCovered(r *Row, gone Deletion) bool {
+	if gone.IsLive() && (!pg.dropCovered || r.Deletion.IsLive() && len(r.ComplexDeletions) == 0) {
+		return false
+	}
+	return coveredIn(r, gone)
 }
 
 // row purges r, under gone, the deletion that drops what it deleted.

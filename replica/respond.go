@@ -108,7 +108,9 @@ func (cmd Command) Validate() error {
 // their length: a client appending to them copies them. A row it shares
 // whole shares that row's cells as stored holds them. With the zero Query,
 // nil Columns, nothing to purge and nothing covered it allocates nothing; a
-// selection of columns allocates its projection.
+// selection of columns allocates its projection; a purge, or data covered,
+// allocates the answer's list of rows and the rows it changes (an expired
+// cell, a tombstone past gc grace), and shares the others whole.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
 		return Response{}, err
