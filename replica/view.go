@@ -42,14 +42,33 @@ type ViewRow struct {
 // Visible does not modify p; the view shares cell values with it.
 func (p Partition) Visible(nowInSec int64) View {
 	v := View{Key: p.Key}
-	v.Static = liveCells(&p.Static, p.Deletion.max(p.Static.Deletion), nowInSec)
+	// One array holds every row's cells, each row's part capped at its
+	// length (appending to it copies it), and one the rows: a slice of
+	// cells grown row by row was two allocations a row, 208 for 100 rows.
+	n := 0
+	for i := range p.Rows {
+		n += len(p.Rows[i].Cells)
+	}
+	var cells []Cell
+	if n > 0 {
+		cells = make([]Cell, 0, n)
+	}
+	v.Static = liveCells(nil, &p.Static, p.Deletion.max(p.Static.Deletion), nowInSec)
 	ranges := rangeCursor{rts: p.RangeTombstones}
 	for i := range p.Rows {
 		r := &p.Rows[i]
 		active := p.Deletion.max(ranges.covering(r.Clustering)).max(r.Deletion)
-		cells := liveCells(r, active, nowInSec)
-		if len(cells) > 0 || (r.Liveness.IsLive(nowInSec) && !active.Deletes(r.Liveness.Timestamp)) {
-			v.Rows = append(v.Rows, ViewRow{Clustering: r.Clustering, Cells: cells})
+		from := len(cells)
+		cells = liveCells(cells, r, active, nowInSec)
+		if len(cells) > from || (r.Liveness.IsLive(nowInSec) && !active.Deletes(r.Liveness.Timestamp)) {
+			if v.Rows == nil {
+				v.Rows = make([]ViewRow, 0, len(p.Rows)-i)
+			}
+			var own []Cell
+			if len(cells) > from {
+				own = cells[from:len(cells):len(cells)]
+			}
+			v.Rows = append(v.Rows, ViewRow{Clustering: r.Clustering, Cells: own})
 		}
 	}
 	if len(v.Rows) == 0 && len(v.Static) > 0 {
@@ -58,10 +77,9 @@ func (p Partition) Visible(nowInSec int64) View {
 	return v
 }
 
-// liveCells returns the cells of r live at now under the deletion active
-// and r's complex deletions.
-func liveCells(r *Row, active Deletion, now int64) []Cell {
-	var live []Cell
+// liveCells appends to live the cells of r live at now under the deletion
+// active and r's complex deletions.
+func liveCells(live []Cell, r *Row, active Deletion, now int64) []Cell {
 	cds := r.ComplexDeletions
 	for _, c := range r.Cells {
 		if c.IsLive(now) && !active.max(complexDeletion(&cds, c.Column)).Deletes(c.Timestamp) {
