@@ -155,11 +155,14 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	fill := newPageFill(ctx, keys, req.pageRows(), workers, stop)
 	defer fill.close()
 	// Concurrency goroutines take the keys in order, rather than one a key:
-	// a new goroutine grows its stack before a read fits. One key's failure
-	// does not cancel the others.
+	// a new goroutine grows its stack before a read fits, and grows it at
+	// once, as a worker does (see growReadStack), not by copies deep in
+	// its first read's planning. One key's failure does not cancel the
+	// others.
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			growReadStack()
 			returned := false
 			defer fill.catch(&returned)
 			for {

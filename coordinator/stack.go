@@ -28,3 +28,18 @@ func growStack() {
 //
 //go:noinline
 func touch(b []byte) byte { return b[len(b)-1] }
+
+// readStack is the stack a goroutine of ReadMany grows to before its
+// first read: a read's planning and rounds run deeper than a replica's
+// call from a worker, and grew an 8 KiB stack again, by a copy deep in
+// planning.
+const readStack = 16 << 10
+
+// growReadStack grows the calling goroutine's stack to readStack, unless
+// it is that big already.
+//
+//go:noinline
+func growReadStack() {
+	var pad [readStack/2 + 1]byte
+	touch(pad[:])
+}
