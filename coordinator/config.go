@@ -219,7 +219,9 @@ type HedgeBudget struct {
 }
 
 // SnitchConfig tunes the dynamic snitch, which orders a read's candidate
-// replicas by their recent latency within each proximity group, and puts
+// replicas within each proximity group by their recent latency times one
+// plus their requests outstanding (as C3 does: latency alone herds every
+// read onto the replicas that look fastest), and puts
 // a replica that missed since its last answer behind those that did not:
 // a local one behind the remote group too, at a level that group may
 // serve. It is a plain value, safe for concurrent reads.

@@ -8,7 +8,8 @@
 //  1. The Locator names the replicas of (table, key). Those the Liveness
 //     view reports down are dropped, and DC-local levels keep the local
 //     datacenter only. The rest are ordered local datacenter first, then by
-//     recent latency (a dynamic snitch with hysteresis). Too few left:
+//     recent latency weighed by the requests outstanding on each (a
+//     dynamic snitch with hysteresis). Too few left:
 //     *consistency.UnavailableError, before anything is sent.
 //  2. One data request goes to the closest replica, digest requests to the
 //     next blockFor-1 (the closest quorum of each datacenter for

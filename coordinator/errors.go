@@ -29,8 +29,10 @@ func (e *PanicError) Error() string {
 
 // Unwrap returns Value if it is an error (a runtime.Error, or an error a
 // replica panicked with), so that errors.Is and errors.As see it; or, if
-// Value is or wraps a nil pointer (panic((*T)(nil))), whose methods would
-// dereference nil, an error wrapping retry.ErrTypedNil that names the type.
+// Value is or wraps a nil pointer of an error type (panic((*E)(nil)), E an
+// error), whose methods would dereference nil, an error wrapping
+// retry.ErrTypedNil that names the type. A value that is no error (a
+// string, a nil *T of another type) unwraps to nil.
 func (e *PanicError) Unwrap() error {
 	err, _ := e.Value.(error)
 	if bad := typednil.Find(err); bad != nil {

@@ -112,7 +112,9 @@ const defaultConcurrency = 32
 // (ErrInvalidRequest), or ErrClosed. When the page's size cut the
 // results, Next returns the request that reads the next page; a page
 // allocates for the keys it reads, however many the list has left, and
-// compares the rest with Next's copy (see keysDistinct). A panic of the
+// compares the rest with Next's copy, a pointer and a length a key, so
+// that the request Next returned, passed back unchanged, is not searched
+// for repeated keys again. A panic of the
 // caller's own code in a key's read (its Locator's, say) stops the other
 // keys' reads and is raised again on the caller's goroutine once they
 // have returned, as Read would raise it, rather than end the process; a

@@ -24,13 +24,14 @@ type ReplicaMetrics struct {
 	// TableMetrics.Since), so that an exporter that finds it changed
 	// knows they were reset.
 	Since time.Time
-	// Requests counts the read requests sent to it; Misses those that
-	// ended without an answer: failed, timed out, or cancelled by a read
-	// that had waited more than twice its usual latency. A refusal for
-	// tombstones is not one: the data, not the replica, is at fault. A
-	// request that outlived its read counts only when it ends (in
-	// Abandoned until then), as a miss or, if the replica answered it at
-	// last, as answered, its whole time joining Latency.
+	// Requests counts the read requests sent to it, as they are sent;
+	// Misses those that ended without an answer: failed, timed out, or
+	// cancelled by a read that had waited more than twice its usual
+	// latency. A refusal for tombstones is not one: the data, not the
+	// replica, is at fault. A request that outlived its read is judged
+	// only when it ends (in Abandoned until then), as a miss or, if the
+	// replica answered it at last, as answered, its whole time joining
+	// Latency.
 	Requests, Misses int64
 	// Outstanding is the read requests sent and not yet ended.
 	Outstanding int64

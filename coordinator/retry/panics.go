@@ -20,7 +20,8 @@ func (e *PolicyPanicError) Error() string {
 }
 
 // Unwrap returns Value if it is an error, such as a runtime.Error, or an
-// error wrapping ErrTypedNil if Value is or wraps a nil pointer.
+// error wrapping ErrTypedNil if Value is or wraps a nil pointer of an
+// error type; nil for a value that is no error.
 func (e *PolicyPanicError) Unwrap() error { return asError(e.Value) }
 
 // AttemptPanicError is what Execute panics with, on the goroutine that
@@ -39,7 +40,8 @@ func (e *AttemptPanicError) Error() string {
 }
 
 // Unwrap returns Value if it is an error, such as a runtime.Error, or an
-// error wrapping ErrTypedNil if Value is or wraps a nil pointer.
+// error wrapping ErrTypedNil if Value is or wraps a nil pointer of an
+// error type; nil for a value that is no error.
 func (e *AttemptPanicError) Unwrap() error { return asError(e.Value) }
 
 // asError returns v as an error errors.Is and errors.As can walk: a nil
