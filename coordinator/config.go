@@ -187,7 +187,10 @@ type Config struct {
 	// that ends after ForgetReplica forgot its replica, a read's or a
 	// repair write's, is told to no one (see ForgetReplica). When nil and
 	// Liveness implements replica.OutcomeReporter, Liveness is told; a
-	// wrapper of it is not.
+	// wrapper of it is not. A reporter that panics is logged (Logger);
+	// one that calls runtime.Goexit (t.FailNow in a test) ends the worker
+	// it runs on, and the request still ends as if it had returned: its
+	// answer reaches its read, an ASYNC write is booked.
 	Outcomes replica.OutcomeReporter
 }
 
