@@ -154,7 +154,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	readCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	workers := min(cmpOr(req.Concurrency, defaultConcurrency), len(keys))
-	fill := newPageFill(ctx, keys, req.pageRows(), workers, stop)
+	fill := newPageFill(ctx, keys, req.pageRows(), workers, req.Query.Limit, stop)
 	defer fill.close()
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits, and grows it at

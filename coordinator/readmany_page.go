@@ -31,11 +31,17 @@ import (
 // A page reads its keys Concurrency at a time, in order, for latency, none
 // more than Concurrency keys past the first it has not read (behind a late
 // key, keys that hold nothing were otherwise read to the end of the list,
-// and again by the next page), and stops once the keys read before hold
-// its rows: no more start, and the reads in flight, of keys after its cut,
-// are cancelled (Metrics counts them as Cancelled), so each key is read
-// about once over all the pages, and at most Concurrency−1 keys a page
-// twice. Cassandra's pager reads one partition after another.
+// and again by the next page), and no more at once than the rows it has
+// left could need: each key giving the per-partition limit (Query.Limit),
+// or, once keys are read, the rows a key gave on average (before any is,
+// without a limit, Concurrency keys start). It stops once the keys read
+// hold its rows: no more start, and the reads in flight, of keys after
+// its cut, are cancelled (Metrics counts them as Cancelled). So at a
+// per-partition limit each key is read about once over all the pages;
+// without one, a page whose first keys each hold more rows than a page
+// divided by Concurrency reads some of the next page's keys too, and
+// those are read again. Cassandra's pager reads one partition after
+// another.
 func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 	for i, r := range results {
 		if !r.Cut {

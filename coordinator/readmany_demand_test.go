@@ -1,0 +1,101 @@
+package coordinator_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+	"github.com/readpath/readpath/replica"
+)
+
+// pageAll reads every page of req, and returns how many pages and rows,
+// and the longest a page took.
+func pageAll(t *testing.T, c *coordinator.Coordinator, req coordinator.ManyRequest) (pages, rows int, longest time.Duration) {
+	t.Helper()
+	for {
+		start := time.Now()
+		res, err := c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		longest = max(longest, time.Since(start))
+		pages++
+		for i := range res {
+			require.NoError(t, res[i].Err)
+			for range res[i].Result.VisibleRows() {
+				rows++
+			}
+		}
+		next, ok := req.Next(res)
+		if !ok {
+			return pages, rows, longest
+		}
+		req = next
+		synctest.Wait() // the cancelled reads settle
+	}
+}
+
+// seedKeys seeds n keys "k00", "k01"... of rows rows each on every replica.
+func seedKeys(t *testing.T, e *env, n, rows int) []string {
+	t.Helper()
+	keys := make([]string, n)
+	for k := range keys {
+		keys[k] = fmt.Sprintf("k%02d", k)
+		var rs []replica.Row
+		for i := range rows {
+			rs = append(rs, ins(fmt.Sprintf("%04d", i), 1))
+		}
+		require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(keys[k], rs...)))
+	}
+	return keys
+}
+
+// An IN query paged over keys that each give their per-partition limit
+// reads each key about once: a page starts only as many keys as its rows
+// left could need at that limit. Keys answering together were all read
+// before the page knew itself full, and each page read every key left
+// again: 30 key reads for 10 keys (Cassandra's pager reads one partition
+// after another, each once).
+func TestReadManyPagesReadEachKeyOnceAtAPerPartitionLimit(t *testing.T) {
+	for _, n := range []int{10, 20} {
+		t.Run(fmt.Sprint(n, " keys"), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{})
+				keys := seedKeys(t, e, n, 1000)
+				pages, rows, _ := pageAll(t, e.c, coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+					Query: replica.Query{Reversed: true, Limit: 100}, PageSize: 200, NowInSec: now})
+				assert.Equal(t, n/2, pages)
+				assert.Equal(t, 100*n, rows)
+				m := e.c.Metrics().Total
+				assert.Equal(t, int64(n), m.Reads, "each key read once (%d cancelled)", m.Cancelled)
+				assert.Zero(t, m.Cancelled)
+			})
+		})
+	}
+}
+
+// Keys that give fewer rows than the per-partition limit teach the page
+// to start more: it reads the first two (which could fill it at the limit
+// of 100), finds 10 rows in each, then starts the 18 more it needs at
+// once, rather than two at a time.
+func TestReadManyPageStartsMoreKeysWhenTheyGiveFewerRows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		keys := seedKeys(t, e, 40, 10)
+		res, err := e.c.ReadMany(context.Background(), coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+			Query: replica.Query{Limit: 100}, PageSize: 200, NowInSec: now})
+		require.NoError(t, err)
+		assert.Len(t, res, 21, "20 keys of 10 rows, and the first cut")
+		assert.Equal(t, int64(20), e.c.Metrics().Total.Reads, "no key read past the page")
+		pages, rows, longest := pageAll(t, e.c, coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+			Query: replica.Query{Limit: 100}, PageSize: 200, NowInSec: now})
+		assert.Equal(t, 2, pages)
+		assert.Equal(t, 400, rows)
+		assert.LessOrEqual(t, longest, ms(2), "two rounds of 1 ms reads a page")
+	})
+}
