@@ -39,6 +39,9 @@ func (p Partition) Purge(nowInSec, gcBefore int64) Partition {
 type purger struct {
 	now, gc     int64
 	dropCovered bool
+	// arena, when set, is where the rows it rebuilds take their cells
+	// from: one array for all of them (see partition).
+	arena *[]Cell
 }
 
 // covers returns the deletion d, which the purge keeps, as what drops the
@@ -153,6 +156,7 @@ func (pg purger) partition(p *Partition) Partition {
 		out.Rows = make([]Row, 0, len(p.Rows))
 	}
 	ranges := rangeCursor{rts: p.RangeTombstones}
+	var cells []Cell
 	for i := range p.Rows {
 		r := &p.Rows[i]
 		rowGone := gone
@@ -160,6 +164,18 @@ func (pg purger) partition(p *Partition) Partition {
 			rowGone = rowGone.max(d)
 		} else {
 			rowGone = rowGone.max(pg.covers(d))
+		}
+		if pg.arena == nil && pg.changes(r, rowGone) {
+			// The rows rebuilt from here on take their cells from one
+			// array, room for all the cells left: a row of expired cells
+			// after another, as a time series with TTLs holds, cost an
+			// allocation each.
+			n := 0
+			for j := i; j < len(p.Rows); j++ {
+				n += len(p.Rows[j].Cells)
+			}
+			cells = make([]Cell, 0, n)
+			pg.arena = &cells
 		}
 		if pr := pg.purgedRow(r, rowGone); !pr.IsEmpty() {
 			out.Rows = append(out.Rows, pr)
@@ -196,10 +212,15 @@ func (pg purger) rangeTombstones(rts []RangeTombstone, gone Deletion) []RangeTom
 // the purge leaves it as it is (most rows, when one cell of a partition
 // has expired), so that a purge allocates only for the rows it changes.
 func (pg purger) purgedRow(r *Row, gone Deletion) Row {
-	if !pg.rowNeeded(r) && !pg.dropsCovered(r, gone) {
+	if !pg.changes(r, gone) {
 		return *r
 	}
 	return pg.row(r, gone)
+}
+
+// changes reports whether purging r under gone changes it.
+func (pg purger) changes(r *Row, gone Deletion) bool {
+	return pg.rowNeeded(r) || pg.dropsCovered(r, gone)
 }
 
 // dropsCovered reports whether the purge may drop something of r that a
@@ -239,7 +260,12 @@ func (pg purger) row(r *Row, gone Deletion) Row {
 // drop what they deleted.
 func (pg purger) cells(r *Row, gone Deletion) []Cell {
 	var out []Cell
-	if len(r.Cells) > 0 { // sized once: appending grew it five times for ten cells
+	switch {
+	case len(r.Cells) == 0:
+	case pg.arena != nil: // room for the row's cells, which it cannot outgrow
+		at := len(*pg.arena)
+		out = (*pg.arena)[at : at : at+len(r.Cells)]
+	default: // sized once: appending grew it five times for ten cells
 		out = make([]Cell, 0, len(r.Cells))
 	}
 	cds := r.ComplexDeletions
@@ -256,6 +282,12 @@ func (pg purger) cells(r *Row, gone Deletion) []Cell {
 		if pc, keep := pg.cell(c); keep {
 			out = append(out, pc)
 		}
+	}
+	if pg.arena != nil {
+		// Capped, so that a caller appending to one row's cells copies
+		// them rather than overwrite the next row's.
+		*pg.arena = (*pg.arena)[:len(*pg.arena)+len(out)]
+		out = out[:len(out):len(out)]
 	}
 	return out
 }

@@ -34,3 +34,24 @@ func TestPurgeAllocatesOnlyForTheRowsItChanges(t *testing.T) {
 	assert.True(t, got.Rows[7].Cells[2].Tombstone)
 	assert.LessOrEqual(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }), 2.0)
 }
+
+// A time series whose older rows have expired: every row rebuilt takes its
+// cells from one array (each row's part capped, so that appending to it
+// copies it), where each cost an allocation, 502 for 500 rows.
+func TestPurgeOfManyExpiredRowsAllocatesOnce(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	p := replica.NewPartition("k")
+	for r := range 500 {
+		p.Rows = append(p.Rows, replica.NewRow(fmt.Sprintf("r%03d", r),
+			replica.Expiring("a", "v", 1000, 10, 90), replica.Live("b", "v", 1000))) // a expired at 100
+	}
+	assert.NoError(t, p.Validate())
+	got := p.Purge(100, 50)
+	assert.Len(t, got.Rows, 500)
+	next := got.Rows[1].Cells[0]
+	assert.True(t, next.Tombstone)
+	assert.Equal(t, len(got.Rows[0].Cells), cap(got.Rows[0].Cells))
+	_ = append(got.Rows[0].Cells, replica.Live("c", "v", 1))
+	assert.Equal(t, next, got.Rows[1].Cells[0], "appending to a row's cells leaves the next row's alone")
+	assert.LessOrEqual(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }), 2.0)
+}
