@@ -51,7 +51,9 @@ func (r *Replica) Read(ctx context.Context, cmd replica.Command) (replica.Respon
 // invalid mutation fails with repair's error and changes nothing. Writes
 // are merged together when a read first needs them (or when their rows
 // outnumber the partition's), so building a wide partition a row at a time
-// costs time linear in its rows, not quadratic. It keeps a copy of m's
+// costs time linear in its rows, not quadratic; but a read after writes
+// merges them into the whole partition, so one-row writes between reads of
+// a wide partition cost a merge of all its rows each. It keeps a copy of m's
 // partition, nothing of m itself: the caller may reuse m's memory once Apply
 // returns (coordinator.Config.ReuseRepairWrites).
 func (r *Replica) Apply(ctx context.Context, m replica.Mutation) error {
