@@ -109,8 +109,10 @@ func (cmd Command) Validate() error {
 // whole shares that row's cells as stored holds them. With the zero Query,
 // nil Columns, nothing to purge and nothing covered it allocates nothing; a
 // selection of columns allocates its projection; a purge, or data covered,
-// allocates the answer's list of rows and the rows it changes (an expired
-// cell, a tombstone past gc grace), and shares the others whole.
+// allocates the answer's list of rows and one array for the cells of the
+// rows it changes (an expired cell, a tombstone past gc grace), with room
+// for those of every row from the first it changes on, and shares the
+// others whole.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
 		return Response{}, err
