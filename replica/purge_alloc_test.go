@@ -10,21 +10,14 @@ import (
 	"github.com/readpath/readpath/replica"
 )
 
-// Purging a partition rebuilds only the rows it changes, each into a
-// slice of the row's size (appending grew it five times for ten cells),
-// and shares the others: a range tombstone past gc grace and one expired
-// cell in a 100-row partition cost the answer's row list and one row.
+// Purging a partition rebuilds only the rows it changes, their cells in one
+// array (appending grew a row's five times for ten cells), and shares the
+// others: a range tombstone past gc grace and one expired cell in a 100-row
+// partition cost the answer's row list and that array.
 func TestPurgeAllocatesOnlyForTheRowsItChanges(t *testing.T) {
 	race.SkipPooledAllocs(t)
 	const rows = 100
-	p := replica.NewPartition("k")
-	for r := range rows {
-		var cs []replica.Cell
-		for c := range 10 {
-			cs = append(cs, replica.Live(fmt.Sprintf("c%d", c), "v", 1000))
-		}
-		p.Rows = append(p.Rows, replica.NewRow(fmt.Sprintf("r%03d", r), cs...))
-	}
+	p := tenCellRows(rows)
 	p.Rows[7].Cells[2] = replica.Expiring("c2", "v", 1000, 10, 90) // expired at 100: a tombstone
 	p.RangeTombstones = []replica.RangeTombstone{replica.NewRangeTombstone(replica.StartAt("s"), replica.EndAt("t"), replica.DeletedAt(1, 10))}
 	assert.NoError(t, p.Validate())
@@ -54,4 +47,17 @@ func TestPurgeOfManyExpiredRowsAllocatesOnce(t *testing.T) {
 	_ = append(got.Rows[0].Cells, replica.Live("c", "v", 1))
 	assert.Equal(t, next, got.Rows[1].Cells[0], "appending to a row's cells leaves the next row's alone")
 	assert.LessOrEqual(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }), 2.0)
+}
+
+// tenCellRows is a partition of n rows of ten live cells each.
+func tenCellRows(n int) replica.Partition {
+	p := replica.NewPartition("k")
+	for r := range n {
+		var cs []replica.Cell
+		for c := range 10 {
+			cs = append(cs, replica.Live(fmt.Sprintf("c%d", c), "v", 1000))
+		}
+		p.Rows = append(p.Rows, replica.NewRow(fmt.Sprintf("r%03d", r), cs...))
+	}
+	return p
 }

@@ -1,7 +1,6 @@
 package replica_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,14 +40,7 @@ func TestPurgeSharesOnlyWhatItLeavesAlone(t *testing.T) {
 func TestRespondRebuildsOnlyThePurgedRows(t *testing.T) {
 	race.SkipPooledAllocs(t)
 	const rows, now = 100, 1_700_000_000
-	p := replica.NewPartition("k")
-	for r := range rows {
-		var cs []replica.Cell
-		for c := range 10 {
-			cs = append(cs, replica.Live(fmt.Sprintf("c%d", c), "v", 1000))
-		}
-		p.Rows = append(p.Rows, replica.NewRow(fmt.Sprintf("r%03d", r), cs...))
-	}
+	p := tenCellRows(rows)
 	p.Rows[40].Cells[3] = replica.Expiring("c3", "v", 1000, 60, now-10) // expired 10 s ago: now a tombstone
 	require.NoError(t, p.Validate())
 	cmd := replica.Command{Key: "k", NowInSec: now, GCBefore: now - 864000}

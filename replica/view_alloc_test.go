@@ -1,7 +1,6 @@
 package replica_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,14 +16,7 @@ import (
 // next row's.
 func TestVisibleAllocatesTwice(t *testing.T) {
 	race.SkipPooledAllocs(t)
-	p := replica.NewPartition("k")
-	for r := range 100 {
-		var cs []replica.Cell
-		for c := range 10 {
-			cs = append(cs, replica.Live(fmt.Sprintf("c%d", c), "v", 1000))
-		}
-		p.Rows = append(p.Rows, replica.NewRow(fmt.Sprintf("r%03d", r), cs...))
-	}
+	p := tenCellRows(100)
 	p.Rows[3].Cells[4] = replica.Tombstone("c4", 2000, 10) // row 3 shows nine cells
 	require.NoError(t, p.Validate())
 	v := p.Visible(100)
