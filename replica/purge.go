@@ -40,9 +40,33 @@ type purger struct {
 	now, gc     int64
 	dropCovered bool
 	// arena, when set, is where the rows it rebuilds take their cells
-	// from: one array for all of them (see partition).
-	arena *[]Cell
+	// from (see partition).
+	arena *cellArena
 }
+
+// cellArena hands out the cells of the rows a purge rebuilds from a few
+// arrays, each twice the size of the one before and capped at the cells of
+// the rows left: a run of rows of expired cells, as a time series with TTLs
+// holds, costs O(log n) allocations, not one a row, and a lone changed row
+// no more than its own cells, not room for every row after it.
+type cellArena struct {
+	free []Cell // the current array's cells not yet handed out
+	next int    // the size of the next array: 0 before the first
+	left int    // the cells of the rows not yet purged, the current one's included
+}
+
+// room returns room for n cells, n ≤ left, with length 0 and capacity n.
+func (a *cellArena) room(n int) []Cell {
+	if len(a.free) < n {
+		size := min(max(a.next, n), a.left)
+		a.free = make([]Cell, size)
+		a.next = 2 * size
+	}
+	return a.free[:0:n]
+}
+
+// used takes the first k cells of the room handed out from the arena.
+func (a *cellArena) used(k int) { a.free = a.free[k:] }
 
 // covers returns the deletion d, which the purge keeps, as what drops the
 // data it covers: d with dropCovered, nothing without.
@@ -156,7 +180,7 @@ func (pg purger) partition(p *Partition) Partition {
 		out.Rows = make([]Row, 0, len(p.Rows))
 	}
 	ranges := rangeCursor{rts: p.RangeTombstones}
-	var cells []Cell
+	var arena cellArena
 	for i := range p.Rows {
 		r := &p.Rows[i]
 		rowGone := gone
@@ -166,19 +190,18 @@ func (pg purger) partition(p *Partition) Partition {
 			rowGone = rowGone.max(pg.covers(d))
 		}
 		if pg.arena == nil && pg.changes(r, rowGone) {
-			// The rows rebuilt from here on take their cells from one
-			// array, room for all the cells left: a row of expired cells
-			// after another, as a time series with TTLs holds, cost an
-			// allocation each.
-			n := 0
+			// The rows rebuilt from here on take their cells from the
+			// arena: each costs an allocation otherwise.
 			for j := i; j < len(p.Rows); j++ {
-				n += len(p.Rows[j].Cells)
+				arena.left += len(p.Rows[j].Cells)
 			}
-			cells = make([]Cell, 0, n)
-			pg.arena = &cells
+			pg.arena = &arena
 		}
 		if pr := pg.purgedRow(r, rowGone); !pr.IsEmpty() {
 			out.Rows = append(out.Rows, pr)
+		}
+		if pg.arena != nil {
+			arena.left -= len(r.Cells)
 		}
 	}
 	return out
@@ -263,8 +286,7 @@ func (pg purger) cells(r *Row, gone Deletion) []Cell {
 	switch {
 	case len(r.Cells) == 0:
 	case pg.arena != nil: // room for the row's cells, which it cannot outgrow
-		at := len(*pg.arena)
-		out = (*pg.arena)[at : at : at+len(r.Cells)]
+		out = pg.arena.room(len(r.Cells))
 	default: // sized once: appending grew it five times for ten cells
 		out = make([]Cell, 0, len(r.Cells))
 	}
@@ -286,7 +308,7 @@ func (pg purger) cells(r *Row, gone Deletion) []Cell {
 	if pg.arena != nil {
 		// Capped, so that a caller appending to one row's cells copies
 		// them rather than overwrite the next row's.
-		*pg.arena = (*pg.arena)[:len(*pg.arena)+len(out)]
+		pg.arena.used(len(out))
 		out = out[:len(out):len(out)]
 	}
 	return out

@@ -2,7 +2,9 @@ package replica_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 
@@ -28,10 +30,11 @@ func TestPurgeAllocatesOnlyForTheRowsItChanges(t *testing.T) {
 	assert.LessOrEqual(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }), 2.0)
 }
 
-// A time series whose older rows have expired: every row rebuilt takes its
-// cells from one array (each row's part capped, so that appending to it
-// copies it), where each cost an allocation, 502 for 500 rows.
-func TestPurgeOfManyExpiredRowsAllocatesOnce(t *testing.T) {
+// A time series whose older rows have expired: the rows rebuilt take their
+// cells from arrays each twice the one before, O(log n) allocations where
+// each row cost one, 502 for 500 rows; each row's part is capped, so that
+// appending to it copies it.
+func TestPurgeOfManyExpiredRowsAllocatesLogarithmically(t *testing.T) {
 	race.SkipPooledAllocs(t)
 	p := replica.NewPartition("k")
 	for r := range 500 {
@@ -46,7 +49,34 @@ func TestPurgeOfManyExpiredRowsAllocatesOnce(t *testing.T) {
 	assert.Equal(t, len(got.Rows[0].Cells), cap(got.Rows[0].Cells))
 	_ = append(got.Rows[0].Cells, replica.Live("c", "v", 1))
 	assert.Equal(t, next, got.Rows[1].Cells[0], "appending to a row's cells leaves the next row's alone")
-	assert.LessOrEqual(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }), 2.0)
+	// The row list, and arrays of 2, 4, … cells up to the 1,000: 2(2⁹−1) ≥ 1,000.
+	assert.LessOrEqual(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }), 1.0+9)
+}
+
+// A lone expired cell costs the answer's row list and its own row's cells,
+// not room for the cells of every row after it (51.8 KB for row 50 of
+// 100 when the purge sized one array for them all).
+func TestPurgeOfOneExpiredCellReservesOnlyItsRow(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	p := tenCellRows(100)
+	p.Rows[50].Cells[4] = replica.Expiring("c4", "v", 1000, 10, 90) // expired at 100: a tombstone
+	assert.NoError(t, p.Validate())
+	need := 100*unsafe.Sizeof(replica.Row{}) + 10*unsafe.Sizeof(replica.Cell{})
+	got := bytesPerRun(20, func() { p.Purge(100, 50) })
+	assert.LessOrEqual(t, got, need+need/8, "need %d bytes and size classes' rounding", need)
+}
+
+// bytesPerRun is testing.AllocsPerRun for the bytes f allocates.
+func bytesPerRun(runs int, f func()) uintptr {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return uintptr((after.TotalAlloc - before.TotalAlloc) / uint64(runs))
 }
 
 // tenCellRows is a partition of n rows of ten live cells each.
