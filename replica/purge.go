@@ -20,7 +20,8 @@ package replica
 // gcBefore purge nothing. Purge is pure: it does not modify p, returns p
 // itself when there is nothing to purge, and otherwise shares with p what
 // it leaves as it was: each such row whole (its cells as p holds them),
-// the range tombstones when it keeps them all, and cell values. p must be
+// the list of rows (capped) when it changes none, the range tombstones
+// when it keeps them all, and cell values. p must be
 // valid (Validate); on an invalid partition Purge returns some partition
 // rather than panicking.
 func (p Partition) Purge(nowInSec, gcBefore int64) Partition {
@@ -176,9 +177,16 @@ func (pg purger) partition(p *Partition) Partition {
 	}
 	out.Static = pg.purgedRow(&p.Static, gone)
 	out.RangeTombstones = pg.rangeTombstones(p.RangeTombstones, gone)
-	if len(p.Rows) > 0 { // sized once: most rows stay
-		out.Rows = make([]Row, 0, len(p.Rows))
-	}
+	out.Rows = pg.rows(p, gone)
+	return out
+}
+
+// rows returns p's rows purged under gone, the deletion over them all:
+// p.Rows itself (capped) when it changes none of them. Each row's need is
+// decided once, and the rows before the first it changes are copied at
+// once.
+func (pg purger) rows(p *Partition, gone Deletion) []Row {
+	var out []Row
 	ranges := rangeCursor{rts: p.RangeTombstones}
 	var arena cellArena
 	for i := range p.Rows {
@@ -189,20 +197,28 @@ func (pg purger) partition(p *Partition) Partition {
 		} else {
 			rowGone = rowGone.max(pg.covers(d))
 		}
-		if pg.arena == nil && pg.changes(r, rowGone) {
-			// The rows rebuilt from here on take their cells from the
-			// arena: each costs an allocation otherwise.
+		changes := pg.changes(r, rowGone)
+		switch {
+		case pg.arena == nil && !changes:
+			continue
+		case pg.arena == nil:
+			// The first row it changes. The rows rebuilt from here on take
+			// their cells from the arena: each cost an allocation otherwise.
+			out = append(make([]Row, 0, len(p.Rows)), p.Rows[:i]...) // sized once: most rows stay
 			for j := i; j < len(p.Rows); j++ {
 				arena.left += len(p.Rows[j].Cells)
 			}
 			pg.arena = &arena
 		}
-		if pr := pg.purgedRow(r, rowGone); !pr.IsEmpty() {
-			out.Rows = append(out.Rows, pr)
+		if !changes {
+			out = append(out, *r)
+		} else if pr := pg.row(r, rowGone); !pr.IsEmpty() {
+			out = append(out, pr)
 		}
-		if pg.arena != nil {
-			arena.left -= len(r.Cells)
-		}
+		arena.left -= len(r.Cells)
+	}
+	if pg.arena == nil {
+		return p.Rows[:len(p.Rows):len(p.Rows)]
 	}
 	return out
 }

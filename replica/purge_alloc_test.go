@@ -91,3 +91,18 @@ func tenCellRows(n int) replica.Partition {
 	}
 	return p
 }
+
+// A purge that changes none of the rows, here a range tombstone past gc
+// grace over no row, shares the row list itself, capped: it allocates
+// nothing, where it copied the list.
+func TestPurgeThatChangesNoRowSharesTheRowList(t *testing.T) {
+	race.SkipPooledAllocs(t)
+	p := tenCellRows(100)
+	p.RangeTombstones = []replica.RangeTombstone{replica.NewRangeTombstone(replica.StartAt("s"), replica.EndAt("t"), replica.DeletedAt(1, 10))}
+	assert.NoError(t, p.Validate())
+	got := p.Purge(100, 50)
+	assert.Empty(t, got.RangeTombstones)
+	assert.Same(t, &p.Rows[0], &got.Rows[0])
+	assert.Equal(t, len(got.Rows), cap(got.Rows), "capped: appending to it copies it")
+	assert.Zero(t, testing.AllocsPerRun(20, func() { p.Purge(100, 50) }))
+}

@@ -109,11 +109,11 @@ func (cmd Command) Validate() error {
 // whole shares that row's cells as stored holds them. With the zero Query,
 // nil Columns, nothing to purge and nothing covered it allocates nothing; a
 // selection of columns allocates its projection; a purge, or data covered,
-// allocates the answer's list of rows and, for the cells of the rows it
-// changes (an expired cell, a tombstone past gc grace), arrays each twice
-// the one before, the first the size of the first such row's cells: a run
-// of n changed rows costs O(log n) allocations and at most about twice
-// their cells. It shares the other rows whole.
+// allocates, when it changes rows, the answer's list of rows and, for the
+// cells of the rows it changes (an expired cell, a tombstone past gc grace),
+// arrays each twice the one before, the first the size of the first such
+// row's cells: a run of n changed rows costs O(log n) allocations and at
+// most about twice their cells. It shares the other rows whole.
 func (cmd Command) Respond(stored Partition) (Response, error) {
 	if err := cmd.Validate(); err != nil {
 		return Response{}, err
