@@ -70,6 +70,12 @@ type ManyRequest struct {
 	limitLeft  int
 	limitKeys  *string
 	limitState *byte
+	// rowsPerKey is, on a request Next made, the live rows a key gave the
+	// page before: the guess of what a key gives before this page has read
+	// any, so that a page of keys larger than it starts one key, not
+	// Concurrency of them (see pageFill.needsMore). It bounds how many
+	// reads start at once, never what they return.
+	rowsPerKey int
 }
 
 // KeyResult is the outcome of one key of a ReadMany: its result, or the
@@ -93,6 +99,10 @@ type KeyResult struct {
 	// checking the request's keys whole again (keysDistinct did). It
 	// fills Cut's padding.
 	nextsKeys bool
+	// rowsPerKey is set on a cut result: the live rows the page's keys
+	// gave a key, rounded up, which Next carries to the next page
+	// (ManyRequest.rowsPerKey). It fills the padding too.
+	rowsPerKey uint32
 }
 
 // defaultConcurrency is ManyRequest.Concurrency's default: reads wait on
@@ -155,6 +165,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	defer stop()
 	workers := min(cmpOr(req.Concurrency, defaultConcurrency), len(keys))
 	fill := newPageFill(ctx, keys, req.pageRows(), workers, req.Query.Limit, stop)
+	fill.guess, fill.resumed = req.rowsPerKey, len(req.PagingState) > 0
 	defer fill.close()
 	// Concurrency goroutines take the keys in order, rather than one a key:
 	// a new goroutine grows its stack before a read fits, and grows it at
@@ -193,7 +204,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 	// those after it: the results end at the first key cut.
 	for i := range out {
 		if out[i].Cut {
-			out[i].nextsKeys = trusted
+			out[i].nextsKeys, out[i].rowsPerKey = trusted, fill.rowsPerKey()
 			clear(out[i+1:])
 			return out[:i+1], nil
 		}

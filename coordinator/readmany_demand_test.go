@@ -99,3 +99,47 @@ func TestReadManyPageStartsMoreKeysWhenTheyGiveFewerRows(t *testing.T) {
 		assert.LessOrEqual(t, longest, ms(2), "two rounds of 1 ms reads a page")
 	})
 }
+
+// Without a per-partition limit, a page learns from the page before how
+// many rows a key gives: 10 keys of 1,000 rows in pages of 100 rows read
+// the first page's 10 keys at once (nothing to go by yet), then one key a
+// page, two when the key before ended the page before exactly (the 101st
+// page, too, finds no row left), 119 reads for 101 pages, where every page
+// started each key left up to the window, 560.
+func TestReadManyPagesCarryTheRowsAKeyGave(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		keys := seedKeys(t, e, 10, 1000)
+		pages, rows, _ := pageAll(t, e.c, coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum,
+			PageSize: 100, NowInSec: now})
+		assert.Equal(t, 101, pages)
+		assert.Equal(t, 10_000, rows)
+		assert.Equal(t, int64(10+100+9), e.c.Metrics().Total.Reads, "reads started")
+	})
+}
+
+// The guess only bounds how many keys start at once: keys far smaller
+// than the page before's start more as soon as one is read, and a request
+// whose keys the caller replaced reads them all the same.
+func TestReadManyGuessOfRowsPerKeyOnlyPacesThePage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		big := seedKeys(t, e, 2, 1000)
+		var small []string
+		for k := range 30 {
+			small = append(small, fmt.Sprintf("s%02d", k))
+			require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(small[k], ins("0001", 1))))
+		}
+		req := coordinator.ManyRequest{Table: tbl, Keys: big, Level: consistency.Quorum, PageSize: 100, NowInSec: now}
+		res, err := e.c.ReadMany(context.Background(), req)
+		require.NoError(t, err)
+		next, ok := req.Next(res)
+		require.True(t, ok)
+		next.Keys, next.PagingState = small, nil // a caller's new list: its own query
+		start := time.Now()
+		res, err = e.c.ReadMany(context.Background(), next)
+		require.NoError(t, err)
+		assert.Len(t, res, 30)
+		assert.Equal(t, ms(2), time.Since(start), "one key read, then the other 29 at once")
+	})
+}

@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -33,13 +34,24 @@ type pageFill struct {
 	window int
 	// perKey is the most rows one key can give the page (its
 	// per-partition limit), or 0 when only the page bounds it: then the
-	// rows the keys read so far gave are the guess of what the next
-	// will (see needsMore).
+	// rows the keys sampled so far gave, or guess, are the guess of what
+	// the next will (see needsMore).
 	perKey int
-	nread  int         // the keys read
-	taken  int         // the keys workers have taken, in order
-	done   bool        // the page's context ended
-	unwake func() bool // stops the wake-up at the context's end (close)
+	// guess is, when not 0, the rows per key the page before gave, the
+	// guess before any key of this page is read.
+	guess int
+	// resumed is set when the first key continues from the page before's
+	// paging state: the rows it has left tell nothing of a key's, and it
+	// is not sampled.
+	resumed bool
+	// sampled is the keys read but a resumed one and those that failed
+	// (a cancelled read among them), sampledRows their live rows: what a
+	// key gives.
+	sampled, sampledRows int
+	nread                int         // the keys read
+	taken                int         // the keys workers have taken, in order
+	done                 bool        // the page's context ended
+	unwake               func() bool // stops the wake-up at the context's end (close)
 	// out holds a result for every key without a page; with one, for the
 	// keys up to the last read: a page reads a few of the keys a long IN
 	// list has left, and allocates for those alone.
@@ -124,23 +136,38 @@ func (f *pageFill) take() (int, bool) {
 
 // needsMore reports whether the page may need a key more than those being
 // read: whether they could fall short of its rows left, each giving the
-// per-partition limit, or without one the rows per key the keys read so
-// far gave (at least one). Before any is read, with no limit to go by,
+// per-partition limit, or without one the rows per key the keys sampled
+// so far gave (at least one), or before any is sampled the page before's
+// (guess). With neither a limit nor a guess, before any key is sampled,
 // the window alone bounds the keys taken.
 func (f *pageFill) needsMore() bool {
 	out := f.taken - f.nread
 	est := f.perKey
-	if f.nread > 0 {
-		est = max(f.got/f.nread, 1)
-		if f.perKey > 0 {
-			est = min(est, f.perKey)
-		}
+	switch {
+	case f.sampled > 0:
+		est = max(f.sampledRows/f.sampled, 1)
+	case f.guess > 0:
+		est = f.guess
+	}
+	if f.perKey > 0 && est > 0 {
+		est = min(est, f.perKey)
 	}
 	if out == 0 || est == 0 {
 		return true
 	}
 	need := f.size - f.got
 	return out < need/est+min(need%est, 1)
+}
+
+// rowsPerKey returns the live rows the keys sampled gave a key, rounded
+// up, or with none sampled the guess it had.
+func (f *pageFill) rowsPerKey() uint32 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sampled == 0 {
+		return uint32(min(f.guess, math.MaxUint32))
+	}
+	return uint32(min((f.sampledRows+f.sampled-1)/f.sampled, math.MaxUint32))
 }
 
 // read files r, the result of key i, and stops the page's other reads once
@@ -162,6 +189,10 @@ func (f *pageFill) read(i int, r KeyResult) {
 		f.rows = append(f.rows, -1)
 	}
 	f.rows[i] = rows
+	if r.Err == nil && (i > 0 || !f.resumed) {
+		f.sampled++
+		f.sampledRows += rows
+	}
 	if f.got += rows; f.got >= f.size {
 		f.enough.Store(true)
 	}
