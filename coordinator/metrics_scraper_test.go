@@ -103,7 +103,7 @@ func (s *scraper) scrape(c *coordinator.Coordinator, tables []string) {
 	var repairs int64
 	for _, rm := range m.Replicas {
 		repairs += rm.Repairs
-		if rm.Misses > rm.Requests || rm.Outstanding < 0 || rm.Outstanding > rm.Requests || rm.Abandoned < 0 ||
+		if rm.Misses > rm.Requests || rm.Timeouts+rm.Failures > rm.Misses || rm.Outstanding < 0 || rm.Outstanding > rm.Requests || rm.Abandoned < 0 ||
 			rm.Latency < 0 {
 			s.failf("Metrics: replica %+v", rm)
 		}

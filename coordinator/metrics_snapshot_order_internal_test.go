@@ -50,9 +50,10 @@ func TestSnapshotNeverShowsMoreEndedThanBegun(t *testing.T) {
 	}
 }
 
-// Nor does a replica's row show more requests missed than sent, or more
-// out than sent: Requests was loaded before Misses, and before the sends
-// that Outstanding loaded again.
+// Nor does a replica's row show more requests missed than sent, more timed
+// out or failed than missed, or more out than sent: Requests was loaded
+// before Misses, Misses before Timeouts and Failures, and Requests before
+// the sends that Outstanding loaded again.
 func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs two cores to count while the snapshot loads")
@@ -63,12 +64,13 @@ func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 	countMeanwhile(t, func() { // requests that are sent and missed, as the snitch counts them
 		sc.sentAll.Add(1)
 		sc.missAll.Add(1)
+		sc.timeoutAll.Add(1)
 		sc.endedAll.Add(1)
 	})
 	var misses, outstanding int
 	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
 		for _, rm := range s.replicaMetrics() {
-			if rm.Misses > rm.Requests {
+			if rm.Misses > rm.Requests || rm.Timeouts+rm.Failures > rm.Misses {
 				misses++
 			}
 			if rm.Outstanding < 0 || rm.Outstanding > rm.Requests {
@@ -77,7 +79,7 @@ func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 		}
 	}
 	if misses+outstanding > 0 {
-		t.Fatalf("rows with more misses than requests: %d, with requests out below 0 or above requests: %d",
+		t.Fatalf("rows with more misses than requests or timeouts and failures than misses: %d, with requests out below 0 or above requests: %d",
 			misses, outstanding)
 	}
 }

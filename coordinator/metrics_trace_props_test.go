@@ -393,8 +393,8 @@ func runMetricsProp(t *rapid.T) {
 		if rm.Outstanding != 0 || rm.Abandoned != 0 {
 			t.Fatalf("replica %s at quiescence: outstanding %d abandoned %d", rm.Endpoint.ID, rm.Outstanding, rm.Abandoned)
 		}
-		if rm.Misses > rm.Requests {
-			t.Fatalf("replica %s: misses %d > requests %d", rm.Endpoint.ID, rm.Misses, rm.Requests)
+		if rm.Misses > rm.Requests || rm.Timeouts < 0 || rm.Failures < 0 || rm.Timeouts+rm.Failures > rm.Misses {
+			t.Fatalf("replica %s: requests %d, misses %d (timeouts %d, failures %d)", rm.Endpoint.ID, rm.Requests, rm.Misses, rm.Timeouts, rm.Failures)
 		}
 	}
 }

@@ -12,13 +12,13 @@ import (
 
 // ReplicaMetrics is the coordinator's view of one replica that was a live
 // candidate of its reads (sent requests or not): where it is, how it has
-// answered, and how the snitch ranks it. Requests, Misses and Repairs are
-// counters, which only grow until ForgetReplica (see Since); Outstanding,
-// Abandoned and Latency are gauges. It is a plain value, safe for
-// concurrent reads.
+// answered, and how the snitch ranks it. Requests, Misses (Timeouts,
+// Failures) and Repairs are counters, which only grow until ForgetReplica
+// (see Since); Outstanding, Abandoned and Latency are gauges. It is a plain
+// value, safe for concurrent reads.
 type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
-	// Since is when its counts (Requests, Misses, Repairs) started from
+	// Since is when its counters (Requests, Misses, Repairs…) started from
 	// zero: when it was first a candidate, and again after ForgetReplica
 	// when a read makes it a candidate again, later each time (see
 	// TableMetrics.Since), so that an exporter that finds it changed
@@ -33,6 +33,12 @@ type ReplicaMetrics struct {
 	// replica answered it at last, as answered, its whole time joining
 	// Latency.
 	Requests, Misses int64
+	// Timeouts and Failures split Misses: the requests that ran into the
+	// read's timeout (or returned anything once it had passed), and those
+	// that ended in the replica's error sooner; the rest of Misses were
+	// cancelled overdue. A replica that is slow shows Timeouts, one that
+	// is broken or refuses (overloaded, say) Failures.
+	Timeouts, Failures int64
 	// Outstanding is the read requests sent and not yet ended.
 	Outstanding int64
 	// Abandoned is the requests (reads and repair writes) whose reads, or
@@ -64,14 +70,17 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 	var rs []ReplicaMetrics
 	s.scores.Range(func(_, v any) bool {
 		sc := v.(*score)
-		// Misses, then ends, then sends: a request is counted sent before
-		// it ends, and a miss before its end, so that, loaded in this
+		// Timeouts and failures, then misses, then ends, then sends: a
+		// request is counted sent before it ends, a miss before its end,
+		// and a timeout or failure after its miss, so that, loaded in this
 		// order, no more requests show ended than sent, nor missed than
-		// ended, however many end meanwhile.
+		// ended, nor timed out or failed than missed, however many end
+		// meanwhile.
+		timeouts, failures := sc.timeoutAll.Load(), sc.failAll.Load()
 		misses, ended := sc.missAll.Load(), sc.endedAll.Load()
 		sent := sc.sentAll.Load()
 		rs = append(rs, ReplicaMetrics{
-			Endpoint: *sc.ep.Load(), Since: sc.since, Requests: sent, Misses: misses, Outstanding: sent - ended,
+			Endpoint: *sc.ep.Load(), Since: sc.since, Requests: sent, Misses: misses, Timeouts: timeouts, Failures: failures, Outstanding: sent - ended,
 			Abandoned: max(0, sc.abandoned.Load()), Repairs: sc.repairs.Load(), Latency: time.Duration(math.Float64frombits(sc.bits.Load())),
 		})
 		return true
@@ -85,10 +94,10 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 
 // replicasString renders the replicas as a table.
 func replicasString(rs []ReplicaMetrics) string {
-	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "outstanding", "abandoned", "repairs", "latency"}}
+	rows := [][]string{{"replica", "datacenter", "rack", "requests", "misses", "timeouts", "failures", "outstanding", "abandoned", "repairs", "latency"}}
 	for _, r := range rs {
 		rows = append(rows, []string{r.Endpoint.ID, r.Endpoint.Datacenter, r.Endpoint.Rack,
-			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Outstanding), fmt.Sprint(r.Abandoned), fmt.Sprint(r.Repairs),
+			fmt.Sprint(r.Requests), fmt.Sprint(r.Misses), fmt.Sprint(r.Timeouts), fmt.Sprint(r.Failures), fmt.Sprint(r.Outstanding), fmt.Sprint(r.Abandoned), fmt.Sprint(r.Repairs),
 			r.Latency.Round(time.Microsecond).String()})
 	}
 	return renderTable(rows)

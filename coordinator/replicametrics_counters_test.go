@@ -33,8 +33,9 @@ func TestReplicaCountersNameEveryCounter(t *testing.T) {
 		got[name] = n
 		names = append(names, name)
 	}
-	assert.Equal(t, []string{"requests", "misses", "repairs"}, names)
-	assert.Equal(t, map[string]int64{"requests": want["Requests"], "misses": want["Misses"], "repairs": want["Repairs"]}, got)
+	assert.Equal(t, []string{"requests", "misses", "repairs", "timeouts", "failures"}, names)
+	assert.Equal(t, map[string]int64{"requests": want["Requests"], "misses": want["Misses"], "repairs": want["Repairs"],
+		"timeouts": want["Timeouts"], "failures": want["Failures"]}, got)
 	assert.Len(t, want, len(got), "int64 fields not yielded")
 	for range r.Counters() {
 		break

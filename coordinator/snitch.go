@@ -90,6 +90,10 @@ type score struct {
 	_           [stripe.CacheLine - 32]byte
 
 	missAll atomic.Int64 // misses ever, for Metrics
+	// timeoutAll and failAll count the misses ever that timed out and
+	// that failed, each after missAll: loaded before it, neither shows
+	// more than it.
+	timeoutAll, failAll atomic.Int64
 	// updated is the snitchClock.Nanos of the last answer (or timeout), or
 	// of the first lower bound (see bound); 0 before either.
 	updated atomic.Int64
@@ -319,6 +323,12 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 	case !cancelled || sc.late(d, lateAfter):
 		missed = true
 		sc.missAll.Add(1)
+		switch {
+		case timedOut:
+			sc.timeoutAll.Add(1)
+		case !cancelled:
+			sc.failAll.Add(1)
+		}
 		if seq < sc.answeredSeq.Load() {
 			break // it answered a later request: a miss for Metrics, not for ranking
 		}
