@@ -18,31 +18,28 @@ import (
 // cancelled overdue. A slow replica and a broken one no longer look alike
 // on a dashboard.
 func TestReplicaMissesSplitIntoTimeoutsAndFailures(t *testing.T) {
-	t.Run("timed out", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"), ReadTimeout: ms(20)})
-			e.behave(t, A, replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
-				Pauses: []replicatest.Window{{Start: 0, End: ms(1000)}}})
-			_, _, err := e.read(consistency.One)
-			var timeout *consistency.ReadTimeoutError
-			require.ErrorAs(t, err, &timeout)
-			settle()
-			m := replicaMetrics(e.c, A)
-			assert.Equal(t, [3]int64{1, 1, 0}, [3]int64{m.Misses, m.Timeouts, m.Failures}, "misses, timeouts, failures")
+	for _, tc := range []struct {
+		name   string
+		behave replicatest.Behavior
+		want   [3]int64 // misses, timeouts, failures
+	}{
+		{"timed out", replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
+			Pauses: []replicatest.Window{{Start: 0, End: ms(1000)}}}, [3]int64{1, 1, 0}},
+		{"failed", replicatest.Behavior{Latency: replicatest.Constant(ms(1)),
+			Fault: replicatest.ErrorAfter(ms(1), errors.New("disk failure"))}, [3]int64{1, 0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"), ReadTimeout: ms(20)})
+				e.behave(t, A, tc.behave)
+				_, _, err := e.read(consistency.One)
+				require.Error(t, err)
+				settle()
+				m := replicaMetrics(e.c, A)
+				assert.Equal(t, tc.want, [3]int64{m.Misses, m.Timeouts, m.Failures}, "misses, timeouts, failures")
+			})
 		})
-	})
-	t.Run("failed", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "NEVER"), ReadTimeout: ms(20)})
-			require.NoError(t, e.replica(A).SetFault(replicatest.ErrorAfter(ms(1), errors.New("disk failure"))))
-			_, _, err := e.read(consistency.One)
-			var failure *consistency.ReadFailureError
-			require.ErrorAs(t, err, &failure)
-			settle()
-			m := replicaMetrics(e.c, A)
-			assert.Equal(t, [3]int64{1, 0, 1}, [3]int64{m.Misses, m.Timeouts, m.Failures}, "misses, timeouts, failures")
-		})
-	})
+	}
 	t.Run("cancelled overdue", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			e := newEnv(t, coordinator.Config{DefaultTable: policy(t, "5ms"), ReadTimeout: ms(100)})
