@@ -71,10 +71,11 @@ type ManyRequest struct {
 	limitKeys  *string
 	limitState *byte
 	// rowsPerKey is, on a request Next made, the live rows a key gave the
-	// page before: the guess of what a key gives before this page has read
-	// any, so that a page of keys larger than it starts one key, not
-	// Concurrency of them (see pageFill.needsMore). It bounds how many
-	// reads start at once, never what they return.
+	// page before: without a per-partition limit, the guess of what a key
+	// gives before this page has read any, so that a page of keys larger
+	// than it starts one key, not Concurrency of them (see
+	// pageFill.needsMore). It bounds how many reads start at once, never
+	// what they return.
 	rowsPerKey int
 }
 

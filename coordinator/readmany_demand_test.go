@@ -43,9 +43,15 @@ func pageAll(t *testing.T, c *coordinator.Coordinator, req coordinator.ManyReque
 // seedKeys seeds n keys "k00", "k01"... of rows rows each on every replica.
 func seedKeys(t *testing.T, e *env, n, rows int) []string {
 	t.Helper()
+	return seedKeysFrom(t, e, 0, n, rows)
+}
+
+// seedKeysFrom is seedKeys of the keys numbered from first on.
+func seedKeysFrom(t *testing.T, e *env, first, n, rows int) []string {
+	t.Helper()
 	keys := make([]string, n)
 	for k := range keys {
-		keys[k] = fmt.Sprintf("k%02d", k)
+		keys[k] = fmt.Sprintf("k%02d", first+k)
 		var rs []replica.Row
 		for i := range rows {
 			rs = append(rs, ins(fmt.Sprintf("%04d", i), 1))
@@ -142,4 +148,67 @@ func TestReadManyGuessOfRowsPerKeyOnlyPacesThePage(t *testing.T) {
 		assert.Len(t, res, 30)
 		assert.Equal(t, ms(2), time.Since(start), "one key read, then the other 29 at once")
 	})
+}
+
+// Keys that fail give the page no rows, and count as keys that give none:
+// behind a run of them, a page guessing 100 rows a key from the page
+// before starts the rest at once after the first fails, not one a round
+// (11 rounds for 10 failing keys when failures were not counted).
+func TestReadManyGuessYieldsToKeysThatFail(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{})
+		require.NoError(t, e.c.SetTableOptions(tbl, coordinator.TableOptions{TombstoneFailureThreshold: 5}))
+		keys := seedKeys(t, e, 13, 200)
+		for _, k := range keys[1:11] { // refused for their tombstones
+			var rs []replica.Row
+			for i := range 10 {
+				rs = append(rs, del(fmt.Sprintf("%04d", i), 2))
+			}
+			require.NoError(t, e.cluster.Seed(tbl, replica.NewPartition(k, rs...)))
+		}
+		req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, PageSize: 100, NowInSec: now}
+		for page := 0; ; page++ {
+			start := time.Now()
+			res, err := e.c.ReadMany(context.Background(), req)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, time.Since(start), ms(2), "page %d", page)
+			next, ok := req.Next(res)
+			if !ok {
+				break
+			}
+			req = next
+			synctest.Wait()
+		}
+	})
+}
+
+// With a per-partition limit the page goes by the limit, not by the guess:
+// keys of 3 rows before keys at the limit (100) start no more keys than a
+// request without the guess does.
+func TestReadManyGuessLeavesAPerPartitionLimitsPacing(t *testing.T) {
+	reads := func(guess bool) int64 {
+		var n int64
+		synctest.Test(t, func(t *testing.T) {
+			e := newEnv(t, coordinator.Config{})
+			keys := append(seedKeys(t, e, 50, 3), seedKeysFrom(t, e, 50, 10, 200)...)
+			req := coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, Query: replica.Query{Limit: 100},
+				PageSize: 200, NowInSec: now}
+			for {
+				res, err := e.c.ReadMany(context.Background(), req)
+				require.NoError(t, err)
+				next, ok := req.Next(res)
+				if !ok {
+					break
+				}
+				if req = next; !guess {
+					req = coordinator.ManyRequest{Table: tbl, Keys: next.Keys, PagingState: next.PagingState, Level: consistency.Quorum,
+						Query: next.Query, PageSize: 200, NowInSec: now}
+				}
+				synctest.Wait()
+			}
+			n = e.c.Metrics().Total.Reads
+		})
+		return n
+	}
+	assert.Equal(t, reads(false), reads(true))
 }

@@ -38,15 +38,17 @@ type pageFill struct {
 	// the next will (see needsMore).
 	perKey int
 	// guess is, when not 0, the rows per key the page before gave, the
-	// guess before any key of this page is read.
+	// guess before any key of this page is sampled, without a perKey.
 	guess int
 	// resumed is set when the first key continues from the page before's
 	// paging state: the rows it has left tell nothing of a key's, and it
 	// is not sampled.
 	resumed bool
-	// sampled is the keys read but a resumed one and those that failed
-	// (a cancelled read among them), sampledRows their live rows: what a
-	// key gives.
+	// sampled is the keys read but a resumed one, sampledRows their live
+	// rows: what a key gives. A key that failed counts as giving none, as
+	// it gives the page none: behind keys that fail, the page starts
+	// more at once, not one a round as a guess would have it; but not one
+	// whose read the full page cancelled (stop), which says nothing.
 	sampled, sampledRows int
 	nread                int         // the keys read
 	taken                int         // the keys workers have taken, in order
@@ -138,7 +140,8 @@ func (f *pageFill) take() (int, bool) {
 // read: whether they could fall short of its rows left, each giving the
 // per-partition limit, or without one the rows per key the keys sampled
 // so far gave (at least one), or before any is sampled the page before's
-// (guess). With neither a limit nor a guess, before any key is sampled,
+// (guess: only without a limit, whose pacing reads each key about once).
+// With neither a limit nor a guess, before any key is sampled,
 // the window alone bounds the keys taken.
 func (f *pageFill) needsMore() bool {
 	out := f.taken - f.nread
@@ -146,7 +149,7 @@ func (f *pageFill) needsMore() bool {
 	switch {
 	case f.sampled > 0:
 		est = max(f.sampledRows/f.sampled, 1)
-	case f.guess > 0:
+	case f.guess > 0 && f.perKey == 0: // a limit is surer
 		est = f.guess
 	}
 	if f.perKey > 0 && est > 0 {
@@ -189,7 +192,7 @@ func (f *pageFill) read(i int, r KeyResult) {
 		f.rows = append(f.rows, -1)
 	}
 	f.rows[i] = rows
-	if r.Err == nil && (i > 0 || !f.resumed) {
+	if (i > 0 || !f.resumed) && (r.Err == nil || !f.isFull.Load()) {
 		f.sampled++
 		f.sampledRows += rows
 	}

@@ -33,18 +33,21 @@ import (
 // key, keys that hold nothing were otherwise read to the end of the list,
 // and again by the next page), and no more at once than the rows it has left
 // could need: each key giving the per-partition limit (Query.Limit), or,
-// once keys are read, the rows a key gave on average, and before any is,
-// those a key gave the page before, which Next carries (a key continued from
-// the page before's state does not count: its rows left tell nothing of a
-// key's). It stops once the keys read hold its rows: no more start, and the
-// reads in flight, of keys after its cut, are cancelled (Metrics counts them
-// as Cancelled). So at a per-partition limit each key is read about once
-// over all the pages; without one, only the first page, with nothing to go
-// by, starts Concurrency keys at once: if each holds more rows than a page
-// divided by Concurrency, it reads some of the next page's keys too, and
-// those are read again. 10 keys of 1,000 rows in pages of 100 take 119 key
-// reads over 101 pages (560 when every page started Concurrency keys).
-// Cassandra's pager reads one partition after another.
+// once keys are read, the rows a key gave on average (a key that failed gave
+// none; a key continued from the page before's state does not count: its
+// rows left tell nothing of a key's), and before any is, without a limit,
+// those a key gave the page before, which Next carries. It stops once the
+// keys read hold its rows: no more start, and the reads in flight, of keys
+// after its cut, are cancelled (Metrics counts them as Cancelled). So at a
+// per-partition limit each key is read about once over all the pages;
+// without one, only the first page, with nothing to go by, starts
+// Concurrency keys at once: if each holds more rows than a page divided by
+// Concurrency, it reads some of the next page's keys too, and those are read
+// again. 10 keys of 1,000 rows in pages of 100 take 119 key reads over 101
+// pages (560 when every page started Concurrency keys); where the guess is
+// wrong a page takes a round or two more: after a key that ended exactly
+// with the page before, whose continuation finds nothing, and where keys
+// turn small. Cassandra's pager reads one partition after another.
 func (req ManyRequest) Next(results []KeyResult) (ManyRequest, bool) {
 	for i, r := range results {
 		if !r.Cut {

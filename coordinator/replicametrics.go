@@ -34,7 +34,7 @@ type ReplicaMetrics struct {
 	// Latency.
 	Requests, Misses int64
 	// Timeouts and Failures split Misses: the requests that ran into the
-	// read's timeout (or returned anything once it had passed), and those
+	// read's timeout (or failed once it had passed), and those
 	// that ended in the replica's error sooner; the rest of Misses were
 	// cancelled overdue. A replica that is slow shows Timeouts, one that
 	// is broken or refuses (overloaded, say) Failures.
