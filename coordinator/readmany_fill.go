@@ -168,9 +168,9 @@ func (f *pageFill) rowsPerKey() uint32 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.sampled == 0 {
-		return uint32(min(f.guess, math.MaxUint32))
+		return uint32(min(uint64(f.guess), math.MaxUint32)) // an int may be 32 bits
 	}
-	return uint32(min((f.sampledRows+f.sampled-1)/f.sampled, math.MaxUint32))
+	return uint32(min(uint64((f.sampledRows+f.sampled-1)/f.sampled), math.MaxUint32))
 }
 
 // read files r, the result of key i, and stops the page's other reads once
