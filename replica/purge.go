@@ -15,15 +15,14 @@ package replica
 //     is dropped once its expiry is before gcBefore;
 //   - a row left holding nothing is dropped.
 //
-// gcBefore is nowInSec − gc_grace_seconds: tombstones that every replica
-// has had gc_grace_seconds to receive through repair. Zero nowInSec and
-// gcBefore purge nothing. Purge is pure: it does not modify p, returns p
-// itself when there is nothing to purge, and otherwise shares with p what
-// it leaves as it was: each such row whole (its cells as p holds them),
-// the list of rows (capped) when it changes none, the range tombstones
-// when it keeps them all, and cell values. p must be
-// valid (Validate); on an invalid partition Purge returns some partition
-// rather than panicking.
+// gcBefore is nowInSec − gc_grace_seconds: tombstones that every replica has
+// had gc_grace_seconds to receive through repair. Zero nowInSec and gcBefore
+// purge nothing. Purge is pure: it does not modify p, returns p itself when
+// there is nothing to purge, and otherwise shares with p what it leaves as
+// it was: each such row whole (its cells as p holds them), the list of rows
+// (capped) when it changes none, the range tombstones when it keeps them
+// all, and cell values. p must be valid (Validate); on an invalid partition
+// Purge returns some partition rather than panicking.
 func (p Partition) Purge(nowInSec, gcBefore int64) Partition {
 	pg := purger{now: nowInSec, gc: gcBefore}
 	if !pg.needed(&p) {
@@ -41,7 +40,7 @@ type purger struct {
 	now, gc     int64
 	dropCovered bool
 	// arena, when set, is where the rows it rebuilds take their cells
-	// from (see partition).
+	// from (see rows).
 	arena *cellArena
 }
 
