@@ -94,18 +94,23 @@ func NewThreshold(p SpeculativeRetry, t *Tracker, readTimeout time.Duration, opt
 		}
 	}
 	start := max(readTimeout/2, 0)
-	th.state.Store(th.compute(p, memory{kept: start, tail: start, learnt: defaultPolicy}, time.Time{}))
+	m := memory{kept: start, tail: start, learnt: defaultPolicy}
+	th.state.Store(th.compute(p, m, m.kept, time.Time{}))
 	return th
 }
 
 // compute returns the state of policy p now, after the state that handed
-// on m, to be refreshed at next. A zero next is due at once, so
-// that the first Load refreshes it on schedule; meanwhile concurrent Loads
-// get p's value, not the previous policy's or a placeholder: a fixed 10 ms
-// is 10 ms from the first read.
-func (th *Threshold) compute(p SpeculativeRetry, m memory, next time.Time) *thresholdState {
+// on m, to be refreshed at next. An empty window keeps previous: m.kept
+// for a policy just set, the threshold in force for one refreshed. They
+// differ only under MIN(Xp,0ms), whose 0 no other policy keeps (see
+// memory.kept), but an idle table under it keeps, as Cassandra keeps a
+// threshold's existing value: it went back to the last percentile's. A
+// zero next is due at once, so that the first Load refreshes it on
+// schedule; meanwhile concurrent Loads get p's value, not the previous
+// policy's or a placeholder: a fixed 10 ms is 10 ms from the first read.
+func (th *Threshold) compute(p SpeculativeRetry, m memory, previous time.Duration, next time.Time) *thresholdState {
 	n := th.tracker.recorded() // before the quantile, which sees at least these
-	d, speculate := p.threshold(th.tracker.quantile, m.kept)
+	d, speculate := p.threshold(th.tracker.quantile, previous)
 	if p.keepsThreshold() {
 		m.kept = d
 	}
@@ -157,7 +162,7 @@ func (th *Threshold) LoadFor(p SpeculativeRetry, now time.Time) (d time.Duration
 			return st.d, st.speculate
 		}
 	}
-	own := th.compute(p, st.memory, time.Time{})
+	own := th.compute(p, st.memory, st.memory.kept, time.Time{})
 	return own.d, own.speculate
 }
 
@@ -176,7 +181,7 @@ func (th *Threshold) recompute(now time.Time) *thresholdState {
 	if st = th.state.Load(); th.fresh(st, now) {
 		return st
 	}
-	next := th.compute(st.policy, st.memory, now.Add(th.refresh))
+	next := th.compute(st.policy, st.memory, st.d, now.Add(th.refresh))
 	next.from = now.Add(-max(th.refresh, 0))
 	th.state.CompareAndSwap(st, next) // lost only to SetPolicy, whose state then stands
 	return next
@@ -199,7 +204,7 @@ func (th *Threshold) SetPolicy(p SpeculativeRetry) {
 		next := *st
 		next.policy = p
 		if !st.policy.Equal(p) {
-			next = *th.compute(p, st.memory, time.Time{})
+			next = *th.compute(p, st.memory, st.memory.kept, time.Time{})
 		}
 		if th.state.CompareAndSwap(st, &next) {
 			return

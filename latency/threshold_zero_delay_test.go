@@ -42,3 +42,44 @@ func TestEmptyWindowAfterAZeroDelayKeepsTheLastLatencyThreshold(t *testing.T) {
 		assert.Equal(t, before, load(th))
 	})
 }
+
+// MIN(Xp,0ms) over a window that empties keeps its threshold, 0, as
+// Cassandra keeps a hybrid policy's existing value over an empty window:
+// an idle table hedged its next reads at half the read timeout, or at the
+// last percentile's threshold, where it had hedged every read at once.
+// (Found by a review: the empty window took the memory no 0 goes into.)
+// Set over an empty window, it still starts from that memory.
+func TestZeroDelayMinKeepsItsThresholdOverAnEmptyWindow(t *testing.T) {
+	for _, zero := range []string{"MIN(99p,0ms)", "MIN(50p,0ms)"} {
+		t.Run(zero+" from the start", func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr := latency.NewTracker()
+				th := latency.NewThreshold(mustParse(t, zero), tr, readTimeout)
+				assert.Equal(t, readTimeout/2, load(th), "before any sample")
+				recordN(tr, 10*time.Millisecond, 1000)
+				assert.Zero(t, load(th), "its first samples")
+				time.Sleep(5 * time.Minute) // the window empties
+				assert.Zero(t, load(th))
+			})
+		})
+		t.Run(zero+" after a percentile", func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				_, th, before := warmThreshold(t)
+				th.SetPolicy(mustParse(t, zero))
+				assert.Zero(t, load(th))
+				time.Sleep(5 * time.Minute)
+				assert.Zero(t, load(th))
+				th.SetPolicy(latency.SpeculativeRetry{})
+				assert.Equal(t, before, load(th), "a percentile set after it does not start from 0")
+			})
+		})
+		t.Run(zero+" set over an empty window", func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				_, th, before := warmThreshold(t)
+				time.Sleep(5 * time.Minute)
+				th.SetPolicy(mustParse(t, zero))
+				assert.Equal(t, before, load(th), "the last percentile's, as Cassandra's existing value")
+			})
+		})
+	}
+}
