@@ -43,24 +43,44 @@ func (e *RetryEvent) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON implements json.Marshaler: Err and Reason are written as
-// their text, or null when nil.
+// their text, or null when nil. A verdict the executor refused for an
+// undefined decision or level (Reason ErrInvalidVerdict), whose enums do
+// not marshal, is written as its text, "Decision(9) at QUORUM": the record
+// of a broken policy is the one a caller most needs to log.
 func (r AttemptRecord) MarshalJSON() ([]byte, error) {
+	verdict, err := json.Marshal(r.Verdict)
+	if err != nil {
+		verdict, _ = json.Marshal(r.Verdict.String())
+	}
 	return json.Marshal(struct {
 		attemptRecordFields
-		Err, Reason *string // shadow the embedded ones
-	}{attemptRecordFields(r), errtext.Of(r.Err), errtext.Of(r.Reason)})
+		Verdict     json.RawMessage // shadows the embedded one, written where it was
+		Err, Reason *string         // shadow the embedded ones
+	}{attemptRecordFields(r), verdict, errtext.Of(r.Err), errtext.Of(r.Reason)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler: Err and Reason written as
 // text read back as errors whose Error() is that text (errors.Is does not
-// match ErrRethrown and the like in them), null as nil.
+// match ErrRethrown and the like in them), null as nil. A refused verdict
+// written as text reads back as Rethrow, what the executor did instead.
 func (r *AttemptRecord) UnmarshalJSON(b []byte) error {
 	v := struct {
 		*attemptRecordFields
 		Err, Reason json.RawMessage // shadow the embedded ones
+		Verdict     json.RawMessage // shadows the embedded one
 	}{attemptRecordFields: (*attemptRecordFields)(r)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
+	}
+	var text string
+	switch {
+	case v.Verdict == nil || string(v.Verdict) == "null":
+	case json.Unmarshal(v.Verdict, &text) == nil:
+		r.Verdict = rethrow()
+	default:
+		if err := json.Unmarshal(v.Verdict, &r.Verdict); err != nil {
+			return err
+		}
 	}
 	if err := errtext.Read(&r.Err, v.Err, "retry: AttemptRecord.Err"); err != nil {
 		return err
