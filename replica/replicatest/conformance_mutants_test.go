@@ -57,7 +57,12 @@ var mutants = map[string]struct {
 		}
 		return cmd.Respond(stored)
 	}}, "query_paging"},
-	"limits each slice": {mutant{read: limitEachSlice}, "query_limits"},
+	"limits each slice":                       {mutant{read: limitEachSlice}, "query_limits"},
+	"never refuses a limited read":            {mutant{read: refusesOnlyWhen(func(q replica.Query) bool { return q.Limit == 0 })}, "tombstone_threshold"},
+	"never refuses a sliced read":             {mutant{read: refusesOnlyWhen(func(q replica.Query) bool { return q.Slices == nil })}, "tombstone_threshold"},
+	"never refuses a reversed read":           {mutant{read: refusesOnlyWhen(func(q replica.Query) bool { return !q.Reversed })}, "tombstone_threshold"},
+	"counts a deletion beside its dead cells": {mutant{read: recounted(countsDeletionBesideDeadCells)}, "query_slices"},
+	"skips the static tombstones of a slice":  {mutant{read: recounted(skipsStaticTombstonesOfSlices)}, "query_slices"},
 	"limits before projecting": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {
 		if cmd.Query.Limit == 0 || cmd.Columns == nil { // the engine's LIMIT, then the projection
 			return cmd.Respond(stored)

@@ -17,22 +17,27 @@ const queryNow, queryGCBefore = 300, 200
 // queried returns two versions of partition key for the query checks: rows
 // "a" to "h", live ones interleaved with a deleted row, an expired cell and
 // a tombstone, two under a range tombstone older than they are, and a
-// static row.
+// static row with a tombstone. Two rows hold a deletion beside a dead cell,
+// which count only the cell (Cassandra's MetricRecording counts a row's
+// deletion, or its expired liveness, only in a row with no dead cell): c,
+// whose liveness expired with its cell, and e, deleted before its
+// tombstone was written.
 func queried(key string) (older, newer replica.Partition) {
 	d := replica.DeletedAt(5, 250)
 	older = replica.NewPartition(key,
 		replica.NewRow("a", replica.Live("x", "1", 10)).WithLiveness(replica.Inserted(10)),
 		replica.NewRow("b", replica.Live("x", "2", 10)),
-		replica.NewRow("c", replica.Expiring("x", "3", 10, 10, 250)),
+		replica.NewRow("c", replica.Expiring("x", "3", 10, 10, 250)).WithLiveness(replica.InsertedWithTTL(10, 10, 250)),
 		replica.NewRow("d", replica.Live("x", "4", 10), replica.Live("y", "4", 10)),
 		replica.NewRow("f", replica.Live("x", "6", 10)),
 	).WithStatic(replica.Live("s", "static", 10))
 	newer = replica.NewPartition(key,
 		replica.NewRow("b").WithDeletion(replica.DeletedAt(20, 260)),
-		replica.NewRow("e", replica.Tombstone("x", 20, 260)),
+		replica.NewRow("e", replica.Tombstone("x", 20, 260)).WithDeletion(replica.DeletedAt(15, 260)),
 		replica.NewRow("g", replica.Live("y", "7", 20)),
 		replica.NewRow("h", replica.Live("x", "8", 20)),
-	).WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("e"), replica.EndAt("g"), d))
+	).WithStatic(replica.Tombstone("t", 20, 260)).
+		WithRangeTombstones(replica.NewRangeTombstone(replica.StartAfter("e"), replica.EndAt("g"), d))
 	return older, newer
 }
 
@@ -120,35 +125,48 @@ func checkQueryLimits(t *testing.T, r replica.Replica) {
 	}
 }
 
-// checkTombstoneThreshold reads a partition of tombstones under failure
-// thresholds: past one, the replica's error must be a
-// *replica.TombstoneOverwhelmingError, and under it the answer must count
-// the tombstones met; a limit that stops the scan early spares the read.
+// checkTombstoneThreshold reads a partition of tombstones between two live
+// rows under failure thresholds: past one, the replica's error must be a
+// *replica.TombstoneOverwhelmingError, whatever the query (a limit, a
+// slice, reversed: an engine's LIMIT or range scan must count as its full
+// scan does, as Cassandra's MetricRecording counts every read), and under
+// it the answer must count the tombstones met; a limit that stops the scan
+// at a live row before the tombstones spares the read, either way.
 func checkTombstoneThreshold(t *testing.T, r replica.Replica) {
 	p := replica.NewPartition("tombs", replica.NewRow("a", replica.Live("x", "1", 10)))
 	for _, k := range []string{"b", "c", "d", "e", "f"} {
 		p.Rows = append(p.Rows, replica.NewRow(k, replica.Tombstone("x", 10, 250)))
 	}
+	p.Rows = append(p.Rows, replica.NewRow("g", replica.Live("x", "7", 10)))
 	apply(t, r, p)
 	for _, threshold := range []int{5, 100} {
 		cmd := queryCommand("tombs", replica.Query{})
 		cmd.TombstoneFailureThreshold = threshold
 		expectAnswer(t, r, cmd, p)
 	}
-	cmd := queryCommand("tombs", replica.Query{Limit: 1})
-	cmd.TombstoneFailureThreshold = 3
-	expectAnswer(t, r, cmd, p)
-	cmd.Query.Limit = 0
-	for _, digestOnly := range []bool{false, true} {
-		cmd.DigestOnly = digestOnly
-		_, err := readResponse(t, r, cmd)
-		var toe *replica.TombstoneOverwhelmingError
-		want := replica.TombstoneOverwhelmingError{Table: conformanceTable, Key: "tombs", Tombstones: 4, Threshold: 3}
-		switch {
-		case err != nil && !errors.As(err, &toe) && strings.Contains(err.Error(), want.Error()):
-			t.Errorf("read (digest only: %v) over 5 tombstones with failure threshold 3 = %v, which errors.As finds no *replica.TombstoneOverwhelmingError in: return Respond's error, or one wrapping it (a transport must carry its type, not only its text)", digestOnly, err)
-		case err == nil || toe == nil || *toe != want:
-			t.Errorf("read (digest only: %v) over 5 tombstones with failure threshold 3 = %v, want an error wrapping %+v", digestOnly, err, want)
+	for _, q := range []replica.Query{{Limit: 1}, {Limit: 1, Reversed: true}} {
+		cmd := queryCommand("tombs", q)
+		cmd.TombstoneFailureThreshold = 3
+		expectAnswer(t, r, cmd, p)
+	}
+	fromB := []replica.Slice{sl(replica.StartAt("b"), replica.Top())}
+	toF := []replica.Slice{sl(replica.Bottom(), replica.EndAt("f"))}
+	for _, q := range []replica.Query{
+		{}, {Reversed: true}, {Slices: fromB}, {Slices: fromB, Limit: 1}, {Slices: toF, Limit: 1, Reversed: true},
+	} {
+		cmd := queryCommand("tombs", q)
+		cmd.TombstoneFailureThreshold = 3
+		for _, digestOnly := range []bool{false, true} {
+			cmd.DigestOnly = digestOnly
+			_, err := readResponse(t, r, cmd)
+			var toe *replica.TombstoneOverwhelmingError
+			want := replica.TombstoneOverwhelmingError{Table: conformanceTable, Key: "tombs", Tombstones: 4, Threshold: 3}
+			switch {
+			case err != nil && !errors.As(err, &toe) && strings.Contains(err.Error(), want.Error()):
+				t.Errorf("read (digest only: %v) by %+v over 5 tombstones with failure threshold 3 = %v, which errors.As finds no *replica.TombstoneOverwhelmingError in: return Respond's error, or one wrapping it (a transport must carry its type, not only its text)", digestOnly, q, err)
+			case err == nil || toe == nil || *toe != want:
+				t.Errorf("read (digest only: %v) by %+v over 5 tombstones with failure threshold 3 = %v, want an error wrapping %+v", digestOnly, q, err, want)
+			}
 		}
 	}
 }
