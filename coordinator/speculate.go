@@ -133,9 +133,10 @@ func (r *read) hedge() bool {
 // taken, and when, if cause says it is not, and counts it; and reports
 // whether. h keeps the first cause booked in it, and only that one is
 // counted, so that the table's counters are what the reads' traces say:
-// under ALWAYS, an extra request the budget held back stays booked when a
-// stand-in for a request refused unsent then fires, or finds too few
-// replicas left (both were once booked over it, and counted besides).
+// an extra request the budget (under ALWAYS) or the overload switch held
+// back stays booked when a stand-in for a request refused unsent then
+// fires, or finds too few replicas left (both were once booked over it,
+// and counted besides).
 func (r *read) suppressed(h *HedgeTrace, cause SuppressCause) bool {
 	if cause == NotSuppressed {
 		return false

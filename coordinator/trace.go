@@ -247,9 +247,9 @@ type HedgeTrace struct {
 	Won   bool
 	// Suppressed says why a hedge that was due was not sent: the first
 	// cause, if several stopped it, and the one TableMetrics counts. Fired
-	// may be set too: under ALWAYS, when the budget held back the extra
-	// request and a stand-in for a request refused unsent (see
-	// BacklogError) then went out.
+	// may be set too: when the budget (under ALWAYS) or the overload
+	// switch held back the extra request and a stand-in for a request
+	// refused unsent (see BacklogError) then went out.
 	Suppressed SuppressCause
 	// Postponed counts the times it was put off, when due, because a
 	// request of its round had not yet started: the coordinator's own
