@@ -26,8 +26,11 @@ var ErrOverloaded = errors.New("replica: overloaded")
 
 // IsConnectionFailure reports whether err says the replica could not be
 // reached: it matches ErrConnectionFailed, or the system errors for a
-// refused or reset connection and an unreachable host or network. A
-// context's error, a timeout or a replica's own error is not one.
+// refused, reset or aborted connection, a write to one the peer closed
+// (EPIPE), and an unreachable host or network. A context's error, a
+// timeout or a replica's own error is not one, unless it wraps one of
+// those too (the coordinator reports a request it cut short with its
+// context's error alone).
 func IsConnectionFailure(err error) bool {
 	switch {
 	case err == nil:
