@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"errors"
 	"runtime"
 	"sync"
 	"testing"
@@ -50,10 +51,13 @@ func TestSnapshotNeverShowsMoreEndedThanBegun(t *testing.T) {
 	}
 }
 
-// Nor does a replica's row show more requests missed than sent, more timed
-// out or failed than missed, or more out than sent: Requests was loaded
-// before Misses, Misses before Timeouts and Failures, and Requests before
-// the sends that Outstanding loaded again.
+// Nor does a replica's row show more requests missed than ended (sent and
+// not out), more timed out or failed than missed, or more out than sent:
+// Requests was loaded last, Outstanding's ends before it, Misses before
+// those, and Timeouts and Failures first, each counted after the one
+// loaded after it. The requests are the snitch's own (score.sent and
+// score.ended), timing out and failing by turns. (A review found a miss
+// counted before its end: a row showed 240 misses of 239 requests ended.)
 func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs two cores to count while the snapshot loads")
@@ -61,16 +65,16 @@ func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 	s := newSnitch(SnitchConfig{})
 	ep := replica.Endpoint{ID: "a", Datacenter: "dc1", Rack: "r1"}
 	sc := s.entry(&ep)
+	fail := errors.New("replica failed")
+	var n int
 	countMeanwhile(t, func() { // requests that are sent and missed, as the snitch counts them
-		sc.sentAll.Add(1)
-		sc.missAll.Add(1)
-		sc.timeoutAll.Add(1)
-		sc.endedAll.Add(1)
+		n++
+		sc.ended(sc.sent(), time.Millisecond, time.Now(), fail, false, n%2 == 0, 0)
 	})
 	var misses, outstanding int
 	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
 		for _, rm := range s.replicaMetrics() {
-			if rm.Misses > rm.Requests || rm.Timeouts+rm.Failures > rm.Misses {
+			if rm.Misses > rm.Requests-rm.Outstanding || rm.Timeouts+rm.Failures > rm.Misses {
 				misses++
 			}
 			if rm.Outstanding < 0 || rm.Outstanding > rm.Requests {
@@ -79,7 +83,7 @@ func TestReplicaMetricsNeverShowMoreEndedThanSent(t *testing.T) {
 		}
 	}
 	if misses+outstanding > 0 {
-		t.Fatalf("rows with more misses than requests or timeouts and failures than misses: %d, with requests out below 0 or above requests: %d",
+		t.Fatalf("rows with more misses than requests ended or timeouts and failures than misses: %d, with requests out below 0 or above requests: %d",
 			misses, outstanding)
 	}
 }

@@ -71,11 +71,11 @@ func (s *snitch) replicaMetrics() []ReplicaMetrics {
 	s.scores.Range(func(_, v any) bool {
 		sc := v.(*score)
 		// Timeouts and failures, then misses, then ends, then sends: a
-		// request is counted sent before it ends, a miss before its end,
-		// and a timeout or failure after its miss, so that, loaded in this
-		// order, no more requests show ended than sent, nor missed than
-		// ended, nor timed out or failed than missed, however many end
-		// meanwhile.
+		// request is counted sent before it ends, a miss after its end,
+		// and a timeout or failure after its miss (score.countMiss), so
+		// that, loaded in this order, no more requests show ended than
+		// sent, nor missed than ended, nor timed out or failed than
+		// missed, however many end meanwhile.
 		timeouts, failures := sc.timeoutAll.Load(), sc.failAll.Load()
 		misses, ended := sc.missAll.Load(), sc.endedAll.Load()
 		sent := sc.sentAll.Load()

@@ -307,13 +307,18 @@ func (sc *score) countLost(seq int64) {
 // refused for tombstones sooner than its score (a replica as slow as its
 // score says, refusing, is not taken for one that healed).
 func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, cancelled, timedOut bool, lateAfter time.Duration) (quiet bool) {
-	defer sc.endedAll.Add(1) // last: see rankWith
+	missed := false
+	defer func() {
+		sc.endedAll.Add(1) // the last count ranking reads: see rankWith
+		if missed {
+			sc.countMiss(timedOut, cancelled)
+		}
+	}()
 	if err != nil && errors.Is(err, replica.ErrTombstoneOverwhelming) {
 		// A refusal for the data's tombstones says nothing of the replica.
 		return float64(d) < sc.latency()
 	}
 	at := snitchClock.Nanos(now)
-	missed := false
 	switch {
 	case err == nil:
 		if sc.misses.Load() != 0 { // a store would take the line from other cores
@@ -322,13 +327,6 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		storeMax(&sc.answeredSeq, seq)
 	case !cancelled || sc.late(d, lateAfter):
 		missed = true
-		sc.missAll.Add(1)
-		switch {
-		case timedOut:
-			sc.timeoutAll.Add(1)
-		case !cancelled:
-			sc.failAll.Add(1)
-		}
 		if seq < sc.answeredSeq.Load() {
 			break // it answered a later request: a miss for Metrics, not for ranking
 		}
@@ -360,6 +358,21 @@ func (sc *score) ended(seq int64, d time.Duration, now time.Time, err error, can
 		quiet = !missed // cancelled before it was late, and said no more
 	}
 	return quiet
+}
+
+// countMiss counts a request that missed, after its end, in the counters
+// Metrics alone reads: the miss, then whether it timed out or failed. A
+// snapshot loads them in the reverse order (see replicaMetrics), so that
+// none shows more than the one loaded after it: counted before its end, a
+// miss showed in a snapshot that had not yet seen the request end.
+func (sc *score) countMiss(timedOut, cancelled bool) {
+	sc.missAll.Add(1)
+	switch {
+	case timedOut:
+		sc.timeoutAll.Add(1)
+	case !cancelled:
+		sc.failAll.Add(1)
+	}
 }
 
 // bound folds d, the time of a request cancelled unanswered (a lower bound
