@@ -14,8 +14,10 @@ import (
 // candidate of its reads (sent requests or not): where it is, how it has
 // answered, and how the snitch ranks it. Requests, Misses (Timeouts,
 // Failures) and Repairs are counters, which only grow until ForgetReplica
-// (see Since); Outstanding, Abandoned and Latency are gauges. It is a plain
-// value, safe for concurrent reads.
+// (see Since); Outstanding, Abandoned and Latency are gauges. Taken while
+// requests end, a snapshot never shows more Misses than requests ended
+// (Requests - Outstanding), nor more Timeouts and Failures than Misses.
+// It is a plain value, safe for concurrent reads.
 type ReplicaMetrics struct {
 	Endpoint replica.Endpoint // ID, datacenter and rack
 	// Since is when its counters (Requests, Misses, Repairs…) started from
