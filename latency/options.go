@@ -41,7 +41,8 @@ func WithWindow(d time.Duration) Option {
 // back) resumes that third where it began at the next query, as if no time
 // had passed, so the window slides on as the clock moves on. The clock is
 // read on the goroutines that record and query, so it must be safe for
-// concurrent use.
+// concurrent use. Its panic reaches the caller of the query or record that
+// read it, and leaves the tracker as usable as before.
 func WithClock(now func() time.Time) Option {
 	return func(c *trackerConfig) { c.clock = now }
 }

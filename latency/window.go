@@ -54,9 +54,17 @@ type view struct {
 }
 
 // lockView takes the tracker's lock, slides the window up to now and
-// returns it. The caller unlocks t.mu.
+// returns it. The caller unlocks t.mu; if a clock given to WithClock
+// panics, lockView unlocks it before the panic goes on, or every later
+// query of the tracker would wait for good.
 func (t *Tracker) lockView() view {
 	t.mu.Lock()
+	read := false
+	defer func() {
+		if !read {
+			t.mu.Unlock()
+		}
+	}()
 	// Read under the lock, the clock is behind the current sub-window only
 	// if it stepped back: a reading taken before the lock could precede a
 	// slide another caller made meanwhile.
@@ -69,6 +77,7 @@ func (t *Tracker) lockView() view {
 	} else {
 		t.slideLocked(el)
 	}
+	read = true
 	v := view{set: t.set.Load()}
 	for i := range t.gens {
 		if g := &t.gens[i]; g.epoch != noEpoch && g.epoch > t.epoch-parts {
