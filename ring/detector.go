@@ -54,6 +54,13 @@ type Detector struct {
 	stop   context.CancelFunc
 	goMu   sync.RWMutex // orders goroutine starts before Close's wait
 	closed bool
+
+	// hung holds, by node ID, the probes abandoned at ProbeTimeout that
+	// still run. It outlives a node's Forget: a node forgotten and
+	// convicted again through the same hanging connection was charged
+	// none of them, and each cycle left more goroutines behind.
+	hungMu sync.Mutex
+	hung   map[string][]*hungProbe
 	wg     sync.WaitGroup
 }
 
@@ -74,7 +81,6 @@ type tracked struct {
 	ep          replica.Endpoint
 	rep         replica.Replica
 	window      *ArrivalWindow // nil until the first heartbeat
-	hung        []*hungProbe   // its probes abandoned and still running
 	convictions int            // its transitions from alive to down
 
 	// ctx ends when the node is forgotten or the detector closes; its

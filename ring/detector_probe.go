@@ -25,6 +25,8 @@ const maxHungProbes = 4
 // whatever its connections: a Replicas that hands out a new value at each
 // call (a wrapper made afresh) looks like a new connection every time, and
 // its hung probes held one goroutine a probe, every second or two, forever.
+// Past it, one probe more may run, of a connection with no hung probe of
+// its own (see stillProbing).
 const maxHungProbesPerNode = 2 * maxHungProbes
 
 // errProbeHung fails a probe not made, its connection holding
@@ -35,7 +37,8 @@ var errProbeHung = errors.New("ring: not probed: the probes of this connection o
 // hungProbe is a probe whose context ended before its Probe returned.
 type hungProbe struct {
 	p        replica.Prober
-	returned bool // under the tracked node's mu
+	pastCap  bool // made with maxHungProbesPerNode of its node's hung
+	returned bool // under Detector.hungMu
 }
 
 // probeOnce runs one probe of t, bounded by ProbeTimeout. The embedder's
@@ -43,23 +46,29 @@ type hungProbe struct {
 // abandoned to its replica when the context ends, as the coordinator
 // abandons a request that hangs, so that a hung probe holds up neither
 // the next probe, Forget nor Close; up to maxHungProbes of them a
-// connection and maxHungProbesPerNode a node, after which each probe
-// fails at once, and the backoff goes on. A probe that panics fails.
+// connection and maxHungProbesPerNode a node (one more of a connection
+// with none), after which each probe fails at once, and the backoff goes
+// on. A probe that panics fails.
 func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
-	if t.stillProbing(p) {
+	refuse, pastCap := d.stillProbing(t.id, p)
+	if refuse {
 		return errProbeHung
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, d.cfg.ProbeTimeout)
 	defer cancel()
-	h := &hungProbe{p: p}
+	h := &hungProbe{p: p, pastCap: pastCap}
 	done := make(chan error, 1) // buffered: an abandoned probe still exits
 	go func() {
 		err := errProbeExited // unless Probe returns: a runtime.Goexit in it ends this goroutine
 		defer func() {
-			t.mu.Lock()
+			d.hungMu.Lock()
 			h.returned = true
-			t.hung = slices.DeleteFunc(t.hung, func(o *hungProbe) bool { return o == h })
-			t.mu.Unlock()
+			if hs := slices.DeleteFunc(d.hung[t.id], func(o *hungProbe) bool { return o == h }); len(hs) > 0 {
+				d.hung[t.id] = hs
+			} else {
+				delete(d.hung, t.id)
+			}
+			d.hungMu.Unlock()
 			done <- err
 		}()
 		err = safeProbe(ctx, p)
@@ -68,12 +77,15 @@ func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		t.mu.Lock()
+		d.hungMu.Lock()
 		returned := h.returned
 		if !returned {
-			t.hung = append(t.hung, h)
+			if d.hung == nil {
+				d.hung = map[string][]*hungProbe{}
+			}
+			d.hung[t.id] = append(d.hung[t.id], h)
 		}
-		t.mu.Unlock()
+		d.hungMu.Unlock()
 		if returned { // it answered as the context ended
 			return <-done
 		}
@@ -81,28 +93,40 @@ func (d *Detector) probeOnce(t *tracked, p replica.Prober) error {
 	}
 }
 
-// stillProbing reports whether maxHungProbes abandoned probes of p's
-// connection, or maxHungProbesPerNode of t's, have not returned yet. A
-// connection of a type == cannot compare is charged with none of the
-// others' probes: else a replacement of the same type, which may answer,
-// was charged with the dead one's, and never probed.
-func (t *tracked) stillProbing(p replica.Prober) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	switch {
-	case len(t.hung) < maxHungProbes:
-		return false
-	case len(t.hung) >= maxHungProbesPerNode:
-		return true
+// stillProbing reports whether a probe of node id through p must not be
+// made: maxHungProbes abandoned probes of p's connection have not
+// returned yet, or maxHungProbesPerNode of the node's, unless p's
+// connection has none and no probe made past that cap is hung (then
+// pastCap is set: a healthy replacement under the node's ID is probed,
+// and readmits it, while the old connections' probes hang, and a node
+// holds at most one hung probe more). A connection of a type == cannot
+// compare is charged with none of the others' probes: else a replacement
+// of the same type, which may answer, was charged with the dead one's,
+// and never probed.
+func (d *Detector) stillProbing(id string, p replica.Prober) (refuse, pastCap bool) {
+	d.hungMu.Lock()
+	defer d.hungMu.Unlock()
+	hs := d.hung[id]
+	if len(hs) < maxHungProbes {
+		return false, false
 	}
 	conn, _ := p.(replica.Replica)
-	n := 0
-	for _, h := range t.hung {
+	own, capped := 0, false
+	for _, h := range hs {
 		if other, _ := h.p.(replica.Replica); provablySame(other, conn) {
-			n++
+			own++
 		}
+		capped = capped || h.pastCap
 	}
-	return n >= maxHungProbes
+	switch {
+	case own >= maxHungProbes:
+		return true, false
+	case len(hs) < maxHungProbesPerNode:
+		return false, false
+	case own == 0 && !capped:
+		return false, true
+	}
+	return true, false
 }
 
 // safeProbe calls p.Probe, turning a panic into a failed probe, and so a

@@ -138,7 +138,10 @@
 // and one that ignores its context is abandoned to its replica at
 // ProbeTimeout, so a misbehaving Prober holds up neither the detector nor
 // Close (four abandoned probes of a connection still running stop its
-// probes until one returns, so that it holds no more goroutines). Set
+// probes until one returns, so that it holds no more goroutines; eight of
+// a node's, whatever its connections, stop them too, but for one probe of
+// a connection with none of its own, so that a healthy replacement is
+// probed; they count until they return, across Forget). Set
 // DetectorConfig.Replicas to Locator.Replica: probes then go through the
 // node's current connection, so that a node replaced under the same ID, or
 // removed and added again, is readmitted through its new connection (looked
