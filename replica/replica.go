@@ -74,7 +74,10 @@ type Replica interface {
 	// replicas and hands it to its Observer, so Apply must not modify it,
 	// then or later (by merging into what it kept of it). The coordinator
 	// never modifies it after: a replica may keep it as given if it never
-	// writes into what it keeps.
+	// writes into what it keeps; unless the coordinator is configured
+	// with coordinator.Config.ReuseRepairWrites, under which a BLOCKING
+	// repair builds later writes in the memory of one once Apply returns,
+	// so that a replica that keeps it must copy it.
 	Apply(ctx context.Context, m Mutation) error
 }
 
