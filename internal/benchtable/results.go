@@ -21,11 +21,31 @@ type key struct {
 // when GOMAXPROCS is N > 1.
 var cpuSuffix = regexp.MustCompile(`^(.*)-(\d+)$`)
 
+// roundUnit holds, beside a benchmark's values, the round of each line:
+// how many processes of its package ran at its -cpu value before the one
+// that printed it (each process begins with a "goos:" line; without any,
+// the line's position among the benchmark's). A benchmark that failed in
+// a round has no line there, so the position of a value is not its round.
+// No real unit begins with a NUL byte.
+const roundUnit = "\x00round"
+
 // Parse reads `go test -bench` output; lines that are not results are
 // skipped. A name without a -N suffix ran at -cpu 1.
 func Parse(out string) Results {
 	rs := Results{}
+	type stream struct {
+		pkg string
+		cpu int
+	}
+	procs := map[stream]int{} // processes begun, by package and -cpu
+	pkg, round, headed := "", -1, false
 	for line := range strings.Lines(out) {
+		switch {
+		case strings.HasPrefix(line, "goos:"):
+			pkg, round, headed = "", -1, true
+		case strings.HasPrefix(line, "pkg:"):
+			pkg = strings.TrimSpace(strings.TrimPrefix(line, "pkg:"))
+		}
 		f := strings.Fields(line)
 		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
 			continue
@@ -37,6 +57,16 @@ func Parse(out string) Results {
 		}
 		if rs[k] == nil {
 			rs[k] = map[string][]float64{}
+		}
+		switch {
+		case !headed:
+			rs[k][roundUnit] = append(rs[k][roundUnit], float64(len(rs[k][roundUnit])))
+		default:
+			if round < 0 { // the process's first result: its -cpu is known now
+				round = procs[stream{pkg, k.cpu}]
+				procs[stream{pkg, k.cpu}]++
+			}
+			rs[k][roundUnit] = append(rs[k][roundUnit], float64(round))
 		}
 		for i := 2; i+1 < len(f); i += 2 { // after the name and the iteration count: value, unit
 			if v, err := strconv.ParseFloat(f[i], 64); err == nil {

@@ -71,6 +71,12 @@ func Rounds(readme string, rs Results) (string, error) {
 				return "", fmt.Errorf("%s and %s: %d and %d rounds at -cpu %d",
 					name, refName, len(own), len(theirs), cpu)
 			}
+			// The i-th values are paired, so they must be of one round:
+			// each failing in a different round left as many values.
+			if ro, rt := rs[key{name, cpu}][roundUnit], rs[key{refName, cpu}][roundUnit]; !slices.Equal(ro, rt) {
+				return "", fmt.Errorf("%s and %s ran in different rounds at -cpu %d (%v and %v, counted from 0): did a benchmark fail?",
+					name, refName, cpu, ro, rt)
+			}
 			rounds := make([]float64, len(own))
 			met := 0
 			for j := range own {

@@ -173,7 +173,7 @@ func shownRatio(own, theirs float64) float64 { return math.Round(own/theirs*100)
 // side-by-side ratio.
 func format(v float64, unit string) string {
 	if unit == ratioUnit {
-		return fmt.Sprintf("%.2f×", v)
+		return fmt.Sprintf("%.2f×", math.Round(v*100)/100) // as a ratio column shows it
 	}
 	if unit != "ns/op" {
 		return fmt.Sprintf("%.1f KiB", v/1024)
