@@ -2,7 +2,6 @@ package retry
 
 import (
 	"context"
-	"errors"
 	"runtime"
 	"sync"
 	"time"
@@ -59,7 +58,11 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 		cancel() // the losers; once ctx has ended, its own error reaches them, as in the sequential path
 	}
 	wg.Wait()
-	st, late, lateWon := r.drain(out, st, !won && ctx.Err() != nil && errors.Is(st.reason, ctx.Err()))
+	var ended error // the context's, when it ended the statement: drain records what was running
+	if !won && ctx.Err() != nil && !r.cancelledLosers(st) {
+		ended = ctxcause.Err(ctx)
+	}
+	st, late, lateWon := r.drain(out, st, ended)
 	switch {
 	case won:
 		return r.won(o.a, o.v)
@@ -67,6 +70,20 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 		return r.won(late.a, late.v)
 	}
 	return r.end(st)
+}
+
+// cancelledLosers reports whether st, which ended the statement, had the
+// executor cancel the attempts still running: an Ignore or a panicking
+// policy. Any other end once ctx has ended leaves them ctx's error, and
+// drain records them: the context ended the statement, whatever step the
+// failure judged as it ended took (a Rethrow waits for the attempts
+// running, and so did not end it; a late success among them wins, as in
+// the sequential path). Only a stop for ctx's error was recorded so: a
+// Rethrow decided as ctx ended lost the attempts in flight, a success
+// among them.
+func (r *runner[T, R]) cancelledLosers(st step) bool {
+	_, policyPanicked := st.reason.(*PolicyPanicError)
+	return st.kind == stepIgnore || policyPanicked
 }
 
 // drain takes the outcomes of the attempts that were still running when the
@@ -78,8 +95,11 @@ func (r *runner[T, R]) speculative(ctx context.Context, delay time.Duration) (Re
 // the first of them that succeeded after all, which wins the statement:
 // those that finished after it lost to it. Attempts that lost to a winner,
 // an Ignore or a panicking policy were cancelled by the executor, and are
-// not recorded.
-func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step, outcome[R], bool) {
+// not recorded. ended is the context's error that ended the statement, the
+// Reason of the attempts recorded and then of the statement, or nil when
+// they are not recorded.
+func (r *runner[T, R]) drain(out <-chan outcome[R], st step, ended error) (step, outcome[R], bool) {
+	record := ended != nil
 	var late outcome[R]
 	var won bool
 	for {
@@ -96,7 +116,7 @@ func (r *runner[T, R]) drain(out <-chan outcome[R], st step, record bool) (step,
 			case record && o.err == nil:
 				late, won = o, true
 			case record:
-				st = r.x.interrupted(o.a, o.err, st)
+				st = r.x.interrupted(o.a, o.err, st.stopped(ended))
 			}
 		default:
 			return st, late, won
