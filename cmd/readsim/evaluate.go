@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -193,12 +192,21 @@ func nearestRank(sorted []time.Duration, q float64) time.Duration {
 }
 
 // sampleRange is where the q-th quantile of n latencies drawn from sorted
-// falls 19 times in 20: the latencies at the ranks two standard deviations
-// of a sample quantile's rank either side of q. Where the model's
-// latencies have a gap at q (gc-pauses' healthy reads end near 15 ms and
-// its paused ones start at 50), its ends are far apart, and a run with no
-// overhead at all can have its percentile on either side of the gap.
+// falls 19 times in 20: the sample's quantile is its k-th least latency (k
+// the rank nearestRank takes), which lies at or below the model's u-th
+// quantile exactly when at least k of the n fall there, a binomial
+// chance; the ends are the model's latencies at the u where that chance is
+// 2.5 % and 97.5 %. Two standard deviations of the rank either side, the
+// normal approximation, covered 93 % at the p99 of 1,000 reads and 92.6 %
+// of 250 (found by a review). Where the model's latencies have a gap at q
+// (gc-pauses' healthy reads end near 15 ms and its paused ones start at
+// 50), its ends are far apart, and a run with no overhead at all can have
+// its percentile on either side of the gap.
 func sampleRange(sorted []time.Duration, q float64, n int) [2]time.Duration {
-	sd := math.Sqrt(q * (1 - q) / float64(max(n, 1)))
-	return [2]time.Duration{nearestRank(sorted, max(q-2*sd, 0)), nearestRank(sorted, min(q+2*sd, 1))}
+	n = max(n, 1)
+	k := min(max(int(q*float64(n)+0.5), 1), n)
+	return [2]time.Duration{
+		nearestRank(sorted, binomialQuantile(n, k, 0.025)),
+		nearestRank(sorted, binomialQuantile(n, k, 0.975)),
+	}
 }
