@@ -31,10 +31,7 @@ func TestSampleRangeSpansAGapForSmallSamples(t *testing.T) {
 // approximation's ± 0.1 was symmetric); one read lies anywhere between
 // the model's 2.5th and 97.5th percentiles.
 func TestSampleRangeIsTheBinomialInterval(t *testing.T) {
-	sorted := make([]time.Duration, 1000)
-	for i := range sorted {
-		sorted[i] = time.Duration(i+1) * time.Millisecond
-	}
+	sorted := evenly(1000, time.Millisecond)
 	assert.Equal(t, [2]time.Duration{469 * time.Millisecond, 530 * time.Millisecond}, sampleRange(sorted, 0.5, 1000))
 	assert.Equal(t, [2]time.Duration{398 * time.Millisecond, 592 * time.Millisecond}, sampleRange(sorted, 0.5, 100))
 	assert.Equal(t, [2]time.Duration{25 * time.Millisecond, 975 * time.Millisecond}, sampleRange(sorted, 0.5, 1))
@@ -47,10 +44,7 @@ func TestSampleRangeIsTheBinomialInterval(t *testing.T) {
 // 92.6 % and 93.2 % at the p99 (found by a review); seeded, so the same
 // draws every run.
 func TestSampleRangeCoversNineteenInTwenty(t *testing.T) {
-	model := make([]time.Duration, 100_000)
-	for i := range model {
-		model[i] = time.Duration(i+1) * time.Microsecond
-	}
+	model := evenly(100_000, time.Microsecond)
 	rng := rand.New(rand.NewPCG(1, 2))
 	const trials = 4000
 	for _, c := range []struct {
@@ -83,4 +77,13 @@ func TestBinomialAtLeast(t *testing.T) {
 	assert.InDelta(t, 0.5, binomialAtLeast(1_000_001, 500_001, 0.5), 1e-3)
 	assert.Equal(t, 1.0, binomialAtLeast(10, 0, 0.3))
 	assert.Equal(t, 0.0, binomialAtLeast(10, 11, 0.3))
+}
+
+// evenly returns n latencies step apart, from step on: a model with no gap.
+func evenly(n int, step time.Duration) []time.Duration {
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		ds[i] = time.Duration(i+1) * step
+	}
+	return ds
 }
