@@ -53,21 +53,14 @@ func TestAReplacementOfAnUncomparableConnectionIsProbedDespiteTheOldOnesHungProb
 		dead := node("a", "dc1")
 		_ = dead.SetFault(replicatest.Down())
 		old := hangConn{Replica: dead, hang: hang, running: &running, tags: []string{"old"}}
-		var mu sync.Mutex
-		cur := replica.Replica(old)
-		d, _ := newDetector(t, ring.DetectorConfig{Replicas: func(string) (replica.Replica, bool) {
-			mu.Lock()
-			defer mu.Unlock()
-			return cur, true
-		}})
+		conn := &swapped{cur: old}
+		d, _ := newDetector(t, ring.DetectorConfig{Replicas: conn.get})
 		defer d.Close()
 		_ = read(d, old, time.Second)
 		time.Sleep(time.Minute) // probes at +1, +3, +7, +15, +31 s: four hang
 		synctest.Wait()
 		t.Logf("hung probes of the old connection: %d", running.Load())
-		mu.Lock()
-		cur = hangConn{Replica: node("a", "dc1"), tags: []string{"new"}} // replaced, healthy
-		mu.Unlock()
+		conn.set(hangConn{Replica: node("a", "dc1"), tags: []string{"new"}}) // replaced, healthy
 		time.Sleep(10 * time.Minute)
 		synctest.Wait()
 		if !d.IsAlive(replica.Endpoint{ID: "a"}) {
@@ -136,29 +129,19 @@ func TestAHealthyReplacementIsProbedPastTheNodesHungProbes(t *testing.T) {
 		dead1 := &hangProber{Replica: node("a", "dc1"), release: release}
 		_ = dead1.SetFault(replicatest.Down())
 		dead2 := &hangProber{Replica: node("a", "dc1"), release: release}
-		var mu sync.Mutex
-		cur := replica.Replica(dead1)
-		set := func(r replica.Replica) {
-			mu.Lock()
-			defer mu.Unlock()
-			cur = r
-		}
-		d, _ := newDetector(t, ring.DetectorConfig{Replicas: func(string) (replica.Replica, bool) {
-			mu.Lock()
-			defer mu.Unlock()
-			return cur, true
-		}})
+		conn := &swapped{cur: dead1}
+		d, _ := newDetector(t, ring.DetectorConfig{Replicas: conn.get})
 		defer d.Close()
 		_ = read(d, dead1, time.Second)
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
-		set(dead2)
+		conn.set(dead2)
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
 		if n := dead1.running.Load() + dead2.running.Load(); n != 8 {
 			t.Fatalf("%d hung probes of the dead connections, want the node's 8", n)
 		}
-		set(node("a", "dc1"))
+		conn.set(node("a", "dc1"))
 		time.Sleep(2 * time.Minute)
 		synctest.Wait()
 		if !d.IsAlive(replica.Endpoint{ID: "a"}) {
@@ -188,4 +171,23 @@ func TestForgetKeepsCountingTheProbesStillHanging(t *testing.T) {
 			t.Errorf("%d hung probes of one connection still running after five Forgets, want at most 4", n)
 		}
 	})
+}
+
+// swapped is a node's current connection, which a test replaces as
+// ReplaceNode would: its get is a DetectorConfig.Replicas.
+type swapped struct {
+	mu  sync.Mutex
+	cur replica.Replica
+}
+
+func (s *swapped) get(string) (replica.Replica, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur, true
+}
+
+func (s *swapped) set(r replica.Replica) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cur = r
 }
