@@ -76,3 +76,30 @@ func drain(ch chan int) []int {
 	}
 	return got
 }
+
+// An arming already due must not run the timer's function inside arm: in a
+// synctest bubble the runtime would run it at once on the system stack,
+// where Go 1.26.8's race detector crashed (SIGSEGV in TSan's SlotLock from
+// runtime.(*timer).modify), first arming and re-arming alike.
+func TestADueArmingFiresAfterArmReturns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var pool sync.Pool
+		ctx := newReadContext(context.Background(), time.Now().Add(time.Hour))
+		defer ctx.cancel(nil)
+		ch := make(chan int, maxTicks)
+
+		rt := new(readTimer)
+		rt.arm(ctx, ch, newWaker(), time.Now())
+		require.Empty(t, ch, "first arming ran in place")
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		require.Equal(t, []int{tick}, drain(ch), "it still fires")
+
+		rt.arm(ctx, ch, newWaker(), time.Now().Add(-time.Second))
+		require.Empty(t, ch, "re-arming ran in place")
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		require.Equal(t, []int{tick}, drain(ch), "it still fires")
+		rt.recycle(&pool)
+	})
+}
