@@ -61,6 +61,10 @@ var mutants = map[string]struct {
 	"never refuses a limited read":            {mutant{read: refusesOnlyWhen(func(q replica.Query) bool { return q.Limit == 0 })}, "tombstone_threshold"},
 	"never refuses a sliced read":             {mutant{read: refusesOnlyWhen(func(q replica.Query) bool { return q.Slices == nil })}, "tombstone_threshold"},
 	"never refuses a reversed read":           {mutant{read: refusesOnlyWhen(func(q replica.Query) bool { return !q.Reversed })}, "tombstone_threshold"},
+	"counts tombstones per slice":             {mutant{read: refusesPerSlice}, "tombstone_threshold"},
+	"refuses by cell tombstones alone":        {mutant{read: refusesByCellTombstones}, "tombstone_threshold"},
+	"refuses counting purgeable tombstones":   {mutant{read: refusesAt(func(c *replica.Command) { c.GCBefore = 0 })}, "tombstone_threshold"},
+	"refuses not counting expired cells":      {mutant{read: refusesAt(func(c *replica.Command) { c.NowInSec = c.GCBefore })}, "tombstone_threshold"},
 	"counts a deletion beside its dead cells": {mutant{read: recounted(countsDeletionBesideDeadCells)}, "query_slices"},
 	"skips the static tombstones of a slice":  {mutant{read: recounted(skipsStaticTombstonesOfSlices)}, "query_slices"},
 	"limits before projecting": {mutant{read: func(_ *mapReplica, cmd replica.Command, stored replica.Partition) (replica.Response, error) {

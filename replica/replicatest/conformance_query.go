@@ -1,8 +1,6 @@
 package replicatest
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/readpath/readpath/repair"
@@ -122,52 +120,6 @@ func checkQueryLimits(t *testing.T, r replica.Replica) {
 		cmd := queryCommand("q", q)
 		cmd.Columns = []string{"y"}
 		expectAnswer(t, r, cmd, stored)
-	}
-}
-
-// checkTombstoneThreshold reads a partition of tombstones between two live
-// rows under failure thresholds: past one, the replica's error must be a
-// *replica.TombstoneOverwhelmingError, whatever the query (a limit, a
-// slice, reversed: an engine's LIMIT or range scan must count as its full
-// scan does, as Cassandra's MetricRecording counts every read), and under
-// it the answer must count the tombstones met; a limit that stops the scan
-// at a live row before the tombstones spares the read, either way.
-func checkTombstoneThreshold(t *testing.T, r replica.Replica) {
-	p := replica.NewPartition("tombs", replica.NewRow("a", replica.Live("x", "1", 10)))
-	for _, k := range []string{"b", "c", "d", "e", "f"} {
-		p.Rows = append(p.Rows, replica.NewRow(k, replica.Tombstone("x", 10, 250)))
-	}
-	p.Rows = append(p.Rows, replica.NewRow("g", replica.Live("x", "7", 10)))
-	apply(t, r, p)
-	for _, threshold := range []int{5, 100} {
-		cmd := queryCommand("tombs", replica.Query{})
-		cmd.TombstoneFailureThreshold = threshold
-		expectAnswer(t, r, cmd, p)
-	}
-	for _, q := range []replica.Query{{Limit: 1}, {Limit: 1, Reversed: true}} {
-		cmd := queryCommand("tombs", q)
-		cmd.TombstoneFailureThreshold = 3
-		expectAnswer(t, r, cmd, p)
-	}
-	fromB := []replica.Slice{sl(replica.StartAt("b"), replica.Top())}
-	toF := []replica.Slice{sl(replica.Bottom(), replica.EndAt("f"))}
-	for _, q := range []replica.Query{
-		{}, {Reversed: true}, {Slices: fromB}, {Slices: fromB, Limit: 1}, {Slices: toF, Limit: 1, Reversed: true},
-	} {
-		cmd := queryCommand("tombs", q)
-		cmd.TombstoneFailureThreshold = 3
-		for _, digestOnly := range []bool{false, true} {
-			cmd.DigestOnly = digestOnly
-			_, err := readResponse(t, r, cmd)
-			var toe *replica.TombstoneOverwhelmingError
-			want := replica.TombstoneOverwhelmingError{Table: conformanceTable, Key: "tombs", Tombstones: 4, Threshold: 3}
-			switch {
-			case err != nil && !errors.As(err, &toe) && strings.Contains(err.Error(), want.Error()):
-				t.Errorf("read (digest only: %v) by %+v over 5 tombstones with failure threshold 3 = %v, which errors.As finds no *replica.TombstoneOverwhelmingError in: return Respond's error, or one wrapping it (a transport must carry its type, not only its text)", digestOnly, q, err)
-			case err == nil || toe == nil || *toe != want:
-				t.Errorf("read (digest only: %v) by %+v over 5 tombstones with failure threshold 3 = %v, want an error wrapping %+v", digestOnly, q, err, want)
-			}
-		}
 	}
 }
 
