@@ -38,10 +38,14 @@ func (c *readContext) expireBy(t time.Time) bool {
 }
 
 // Err reports context.DeadlineExceeded once the read's deadline has passed,
-// as a deadline context would.
+// as a deadline context would, and never before: a caller that cancels
+// with DeadlineExceeded as the cause (errgroup.WithContext passes on a
+// sibling's timeout so) cancelled the read. The clock is read only then,
+// which costs nothing a read that ends otherwise, and a field saying who
+// cancelled would take the read's allocation to a larger size class.
 func (c *readContext) Err() error {
 	err := c.Context.Err()
-	if err == context.Canceled && context.Cause(c.Context) == context.DeadlineExceeded {
+	if err == context.Canceled && context.Cause(c.Context) == context.DeadlineExceeded && !now().Before(c.deadline) {
 		return context.DeadlineExceeded
 	}
 	return err
