@@ -20,8 +20,10 @@ func (e ExecutionError) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler: Reason and Err written as
-// text read back as errors whose Error() is that text (errors.Is does not
-// match ErrTooManyRetries and the like in them), null as nil.
+// text read back as errors whose Error() is that text, null as nil; a
+// Reason of the text of ErrTooManyRetries and the like (the package's
+// reasons, or the context's errors) reads back as that error, so errors.Is
+// matches it as the original (not the error of a failed attempt, Err).
 func (e *ExecutionError) UnmarshalJSON(b []byte) error {
 	v := struct {
 		*executionErrorFields
@@ -30,7 +32,7 @@ func (e *ExecutionError) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	if err := errtext.Read(&e.Reason, v.Reason, "retry: ExecutionError.Reason"); err != nil {
+	if err := readReason(&e.Reason, v.Reason, "retry: ExecutionError.Reason"); err != nil {
 		return err
 	}
 	return errtext.Read(&e.Err, v.Err, "retry: ExecutionError.Err")

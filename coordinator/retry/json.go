@@ -60,9 +60,10 @@ func (r AttemptRecord) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler: Err and Reason written as
-// text read back as errors whose Error() is that text (errors.Is does not
-// match ErrRethrown and the like in them), null as nil. A refused verdict
-// written as text reads back as Rethrow, what the executor did instead.
+// text read back as errors whose Error() is that text, null as nil; a
+// Reason of the text of ErrRethrown and the like reads back as that error
+// (see ExecutionError.UnmarshalJSON). A refused verdict written as text
+// reads back as Rethrow, what the executor did instead.
 func (r *AttemptRecord) UnmarshalJSON(b []byte) error {
 	v := struct {
 		*attemptRecordFields
@@ -85,7 +86,7 @@ func (r *AttemptRecord) UnmarshalJSON(b []byte) error {
 	if err := errtext.Read(&r.Err, v.Err, "retry: AttemptRecord.Err"); err != nil {
 		return err
 	}
-	return errtext.Read(&r.Reason, v.Reason, "retry: AttemptRecord.Reason")
+	return readReason(&r.Reason, v.Reason, "retry: AttemptRecord.Reason")
 }
 
 // MarshalJSON implements json.Marshaler: a History is the array of its
