@@ -402,28 +402,34 @@ func (sc *score) late(d, lateAfter time.Duration) bool {
 }
 
 // sample folds one response time, ended at at (a snitchClock.Nanos
-// reading), into the score.
+// reading), into the score. An answer under half the score does not date
+// it: a replica that healed, asked only by the odd hedge, had each of its
+// answers put its probe off, while each moved the average 2 % its way, so
+// it stayed out for as many answers as that took (a minute and more),
+// where the probe's answer, due a ResetInterval after the last answer
+// like the score, replaces it.
 func (sc *score) sample(d time.Duration, at int64) {
-	sc.fold(d)
 	// The score's age is for expiry, minutes long: a store on every answer
 	// only took the line from other cores.
-	if at-sc.updated.Load() >= int64(time.Millisecond) {
+	if old := sc.fold(d); 2*float64(d) >= old && at-sc.updated.Load() >= int64(time.Millisecond) {
 		sc.updated.Store(at)
 	}
 }
 
 // fold folds one response time into the score, or makes it the score when
-// there is none or it was reset.
-func (sc *score) fold(d time.Duration) {
+// there is none or it was reset, and returns the score it held (0 for
+// none or a reset one).
+func (sc *score) fold(d time.Duration) (before float64) {
 	fresh := sc.reset.Load() && sc.reset.Swap(false) // the first answer since a reset
 	for {
 		old := sc.bits.Load()
 		next := float64(d)
 		if !fresh && sc.updated.Load() != 0 {
-			next = math.Float64frombits(old) + snitchAlpha*(float64(d)-math.Float64frombits(old))
+			before = math.Float64frombits(old)
+			next = before + snitchAlpha*(float64(d)-before)
 		}
 		if sc.bits.CompareAndSwap(old, math.Float64bits(next)) {
-			break
+			return before
 		}
 	}
 }
