@@ -197,7 +197,9 @@ type RequestTrace struct {
 	// request that answered after its round had done without it, or after
 	// a later round started, but before the read ended, is Answered and
 	// not Used; a repair write's outcome is what the read saw as it
-	// settled its repairs (a write still out then is Pending, and queued).
+	// settled its repairs (a write still out then is Pending, and queued
+	// if it was a stale replica's; an additional write is cancelled, not
+	// queued: its replica's data never came, so none is known stale).
 	Used bool
 	// The one-byte fields come together: a read's Requests are copied
 	// into its Result, and 8 bytes less a request kept a QUORUM read's
