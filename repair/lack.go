@@ -19,7 +19,18 @@ type lackRow struct {
 	liveness, deletion bool // it lacks the merged row's liveness, row deletion
 }
 
+// maxKeptLack is the most memory, in bytes, a lack may hold to be kept for
+// the Resolver's next merge: a Resolver kept for good (in a sync.Pool, as
+// the coordinator's are) kept the positions of its largest merge ever, 4
+// MB after one diff of 100,000 rows, while merges of thousands of rows
+// are few.
+const maxKeptLack = 1 << 20
+
 func (l *lack) reset() {
+	if 32*cap(l.rows)+8*(cap(l.cells)+cap(l.cds)) > maxKeptLack {
+		*l = lack{}
+		return
+	}
 	l.rows, l.cells, l.cds = l.rows[:0], l.cells[:0], l.cds[:0]
 }
 
