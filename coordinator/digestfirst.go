@@ -1,5 +1,7 @@
 package coordinator
 
+import "time"
+
 // digestFirst is DataStax Enterprise's strategy, for levels that need more
 // than one replica: ask every live candidate for a digest, wait for
 // blockFor of them (per datacenter at EACH_QUORUM), then ask the fastest
@@ -13,9 +15,8 @@ package coordinator
 // read ends by its deadline. After a digest mismatch, the reconcile round
 // asks for data at once the replicas whose digests had not come in when
 // the first round completed (see askStragglers), as it asks the others.
-func (r *read) digestFirst() error {
+func (r *read) digestFirst(sent time.Time) error {
 	r.newRound(PhaseInitial, len(r.plan.order), false, false)
-	sent := r.now() // after planning, which is the coordinator's time, not the replicas'
 	for _, cand := range r.plan.order {
 		r.send(cand, KindDigest, false, sent)
 	}

@@ -1,13 +1,15 @@
 package coordinator
 
+import "time"
+
 // dataAndDigests is Cassandra's first round: a data request to the closest
 // contact, digest requests to the others, and one speculative request if
 // the read is not complete by the threshold (or sooner, once failures
 // leave it no other way to complete).
-func (r *read) dataAndDigests() error {
+func (r *read) dataAndDigests(sent time.Time) error {
 	r.newRound(PhaseInitial, len(r.plan.order), true, r.hedging)
 	extra := r.decideAlways()
-	r.sendContacts(extra)
+	r.sendContacts(extra, sent)
 	r.armSpeculation(r.start, r.threshold) // while the replicas work
 	return r.gather()
 }
@@ -17,14 +19,9 @@ func (r *read) dataAndDigests() error {
 // blockFor answers include data, as Cassandra's AlwaysSpeculatingReadExecutor
 // asks (Cassandra asks one when the extra takes the last live candidate).
 // The extra is not sent, and its draw is refunded, when contacts refused
-// unsent leave too few candidates to complete the round.
-//
-// They are timed from now, after planning: the Locator's and the Liveness
-// view's time is the coordinator's, and counted against the replicas it
-// inflated their latency scores, their Outcomes and the trace's answer
-// times.
-func (r *read) sendContacts(extra bool) {
-	sent := r.now()
+// unsent leave too few candidates to complete the round. They are timed
+// from sent, after planning (see run).
+func (r *read) sendContacts(extra bool, sent time.Time) {
 	for i, cand := range r.plan.order[:r.plan.contacts] {
 		kind := KindDigest
 		if i == 0 || (i == 1 && extra) {

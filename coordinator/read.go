@@ -86,19 +86,26 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	r.parent = parent
 	r.ctx = newReadContext(parent, deadline)
 	defer r.cancelRequests()
-	if parent.Err() != nil {
-		// Nothing sent could be used, and a timeout now would feed the
-		// first round's tracker a latency no replica took. A probe claimed
-		// while the context ended is left to the next read.
+	// The first round's requests are timed from now, after planning: the
+	// Locator's and the Liveness view's time is the coordinator's, and
+	// counted against the replicas it inflated their latency scores, their
+	// Outcomes and the trace's answer times.
+	sent := r.now()
+	if parent.Err() != nil || r.ctx.expireBy(sent) {
+		// Nothing sent could be used (a read timeout that planning used up
+		// sent requests that timed out at once, charged to replicas that
+		// were given no time), and a timeout now would feed the first
+		// round's tracker a latency no replica took. A probe claimed while
+		// the context ended is left to the next read.
 		r.plan.probe.unclaim(snitchClock.Nanos(r.start), r.c.snitch.cfg.ResetInterval)
 		return p, r.interrupted()
 	}
 	r.c.deposit(r.t, r.start)
 	r.decideSpeculation()
 	if r.opts.Strategy == DigestFirst && r.plan.blockFor > 1 {
-		err = r.digestFirst()
+		err = r.digestFirst(sent)
 	} else {
-		err = r.dataAndDigests()
+		err = r.dataAndDigests(sent)
 	}
 	r.endFirstRound(err)
 	if err != nil {
