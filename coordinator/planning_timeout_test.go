@@ -66,7 +66,7 @@ func TestASlowLocatorDemotesNoReplica(t *testing.T) {
 		})
 		e := newEnvOn(t, cl, coordinator.Config{ReadTimeout: ms(50), Locator: loc, DefaultTable: policy(t, "NEVER")})
 		e.behave(t, C, constant(ms(5))) // C is the slowest replica
-		for range 20 {                   // the snitch learns A, B at 1 ms, C at 5 ms
+		for range 20 {                  // the snitch learns A, B at 1 ms, C at 5 ms
 			_, _, err := e.read(consistency.All)
 			assert.NoError(t, err)
 		}
