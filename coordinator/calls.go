@@ -214,7 +214,7 @@ func (k *call) waited(timedOut bool) time.Duration {
 // own error wrapping context.Canceled (a client's torn-down stream, say),
 // while the read still waits, is its failure; and so is one at the read's
 // deadline, when a context the replica derived from its request's says
-// Canceled (its Cause says DeadlineExceeded): the request timed out. A
+// Canceled (its Cause wraps DeadlineExceeded): the request timed out. A
 // replica that returned an error once its context had ended has the
 // context's error instead (see cutShort).
 func (k *call) cancelled() bool {

@@ -69,7 +69,7 @@ func TestARequestCutOffByTheReadsEndIsPending(t *testing.T) {
 // earlier.
 func reachDeadline(r *read, _ context.CancelFunc) {
 	r.ctx.deadline = time.Now()
-	r.ctx.cancel(context.DeadlineExceeded)
+	r.ctx.cancel(readDeadline)
 }
 
 // A replica's own context error while the read still waits (a deadline of

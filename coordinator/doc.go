@@ -68,6 +68,6 @@
 // and stop in Close. A request's context carries the read's deadline, the
 // caller's or the read timeout, whichever is first, and reports
 // context.DeadlineExceeded once it passes; a context derived from it
-// reports context.Canceled then, and context.Cause DeadlineExceeded (the
-// coordinator takes either for a timeout).
+// reports context.Canceled then, and a context.Cause in which errors.Is
+// finds DeadlineExceeded (the coordinator takes either for a timeout).
 package coordinator

@@ -26,7 +26,7 @@ func overdueCall(t *testing.T, s *snitch, ctx context.Context) *call {
 // the deadline (a cancelled loser) never does.
 func TestARequestGivenUpAtTheDeadlineIsOverdueUntilItReturns(t *testing.T) {
 	expired, cancel := context.WithCancelCause(context.Background())
-	cancel(context.DeadlineExceeded)
+	cancel(readDeadline)
 	ctx := &readContext{Context: expired, cancel: cancel}
 	loser, cancelLoser := context.WithCancel(context.Background())
 	cancelLoser()
@@ -90,7 +90,7 @@ func TestARequestGivenUpAtTheDeadlineIsOverdueUntilItReturns(t *testing.T) {
 // answer just at the deadline must not leave its replica ranked as missing.
 func TestOverdueSettlesInEveryInterleaving(t *testing.T) {
 	expired, cancel := context.WithCancelCause(context.Background())
-	cancel(context.DeadlineExceeded)
+	cancel(readDeadline)
 	ctx := &readContext{Context: expired, cancel: cancel}
 	s := newSnitch(SnitchConfig{})
 	for range 20000 {

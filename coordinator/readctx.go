@@ -8,7 +8,7 @@ import (
 // readContext is the context a read's requests run under. It is cancelled
 // when the read ends, and carries the read's deadline without a timer of
 // its own: the read's one timer (see timer.go) cancels it at the deadline,
-// with context.DeadlineExceeded as the cause.
+// with readDeadline as the cause.
 type readContext struct {
 	context.Context // a cancel context: Done, Value and propagation as usual
 	cancel          context.CancelCauseFunc
@@ -24,7 +24,7 @@ func newReadContext(parent context.Context, deadline time.Time) *readContext {
 // first.
 func (c *readContext) Deadline() (time.Time, bool) { return c.deadline, true }
 
-// expireBy ends c with context.DeadlineExceeded, as the read's timer does
+// expireBy ends c with readDeadline, as the read's timer does
 // when it fires at the deadline, if t is at or past the deadline, and
 // reports whether it was. A request that failed then is judged by it
 // before the timer has run (see cutShort and accept): whichever runs
@@ -33,19 +33,31 @@ func (c *readContext) expireBy(t time.Time) bool {
 	if t.Before(c.deadline) {
 		return false
 	}
-	c.cancel(context.DeadlineExceeded)
+	c.cancel(readDeadline)
 	return true
 }
 
+// readDeadline is the cause the read's deadline ends its context with:
+// context.DeadlineExceeded to errors.Is, as its text and Timeout say, but
+// told apart from a caller that cancels with DeadlineExceeded as the cause
+// (errgroup.WithContext passes on a sibling's timeout so), which cancelled
+// the read: its requests were told the deadline passed, and the snitch
+// counted timeouts, long before it. Only who cancelled can tell them, and
+// a field saying so took the read's allocation to a larger size class.
+var readDeadline error = deadlineCause{}
+
+type deadlineCause struct{}
+
+func (deadlineCause) Error() string   { return context.DeadlineExceeded.Error() }
+func (deadlineCause) Unwrap() error   { return context.DeadlineExceeded }
+func (deadlineCause) Timeout() bool   { return true }
+func (deadlineCause) Temporary() bool { return true }
+
 // Err reports context.DeadlineExceeded once the read's deadline has passed,
-// as a deadline context would, and never before: a caller that cancels
-// with DeadlineExceeded as the cause (errgroup.WithContext passes on a
-// sibling's timeout so) cancelled the read. The clock is read only then,
-// which costs nothing a read that ends otherwise, and a field saying who
-// cancelled would take the read's allocation to a larger size class.
+// as a deadline context would.
 func (c *readContext) Err() error {
 	err := c.Context.Err()
-	if err == context.Canceled && context.Cause(c.Context) == context.DeadlineExceeded && !now().Before(c.deadline) {
+	if err == context.Canceled && context.Cause(c.Context) == readDeadline {
 		return context.DeadlineExceeded
 	}
 	return err

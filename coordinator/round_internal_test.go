@@ -36,7 +36,7 @@ type deadlineOnLook struct{ ctx *readContext }
 func (e deadlineOnLook) Error() string { return "failed as the deadline passed" }
 
 func (e deadlineOnLook) Is(error) bool {
-	e.ctx.cancel(context.DeadlineExceeded)
+	e.ctx.cancel(readDeadline)
 	return false
 }
 
