@@ -122,12 +122,17 @@ func (m *merger) prepare(versions []replica.Partition, diffing bool) {
 			m.b.out.Deletion = d
 		}
 	}
-	m.lacks = m.lacks[:0]
-	if diffing { // the lacks' own slices are kept: their arrays are reused
+	// The lacks' own slices are kept, their arrays reused; every lack is
+	// reset, not only those this merge uses, or one of an earlier merge of
+	// more versions, or one kept through merges that do not diff, kept its
+	// scratch past maxKeptLack for good.
+	all := m.lacks[:cap(m.lacks)]
+	for i := range all {
+		all[i].reset()
+	}
+	m.lacks = all[:0]
+	if diffing {
 		m.lacks = slices.Grow(m.lacks, k)[:k]
-		for i := range m.lacks {
-			m.lacks[i].reset()
-		}
 	}
 }
 
