@@ -17,16 +17,19 @@ type block [subCount]atomic.Uint32
 //
 // A stripe takes 256 bytes, four cache lines, so that it is allocated on a
 // line boundary: Records read the block pointers of the first three lines;
-// the last holds those of octaves above 4 s and the words that are written,
-// so that writing them does not take the pointers away from other cores.
+// the last holds the words that are written (and, with 8-byte pointers,
+// those of octaves above 4 s), so that writing them does not take the
+// pointers away from other cores. The pad comes before them, so that with
+// 4-byte pointers too they start the last line.
 type stripe struct {
 	blocks  [numBlocks]atomic.Pointer[block]
+	_       [stripePad]byte
 	special [numBuckets - regularBuckets]atomic.Uint32 // clamped, negative
 	user    atomic.Uintptr                             // see probe
-	_       [stripePad]byte
 }
 
-const stripePad = 256 - numBlocks*8 - (numBuckets-regularBuckets)*4 - 8
+const stripePad = 256 - numBlocks*unsafe.Sizeof(atomic.Pointer[block]{}) -
+	(numBuckets-regularBuckets)*4 - unsafe.Sizeof(atomic.Uintptr{})
 
 // counter returns the counter of bucket b, or nil if it is clamped or
 // negative or its block is not in place yet: see rareCounter. Split so that
