@@ -1,6 +1,10 @@
 package repair
 
-import "github.com/readpath/readpath/replica"
+import (
+	"unsafe"
+
+	"github.com/readpath/readpath/replica"
+)
 
 // lack is what one version lacks of a merge being built, as positions in
 // the merge: enough to build the version's diff, at its exact size, once
@@ -19,18 +23,19 @@ type lackRow struct {
 	liveness, deletion bool // it lacks the merged row's liveness, row deletion
 }
 
-// maxKeptLack is the most memory, in bytes, a lack may hold to be kept for
-// the Resolver's next merge: a Resolver kept for good (in a sync.Pool, as
-// the coordinator's are) kept the positions of its largest merge ever, 4
-// MB after one diff of 100,000 rows, while merges of thousands of rows
-// are few.
-const maxKeptLack = 1 << 20
+// maxKeptLacks is the most memory, in bytes, a Resolver's lacks may hold
+// together to be kept for its next merge: one kept for good (in a
+// sync.Pool, as the coordinator's are) kept the positions of its largest
+// merge ever, 4 MB after one diff of 100,000 rows, while merges of
+// thousands of rows are few.
+const maxKeptLacks = 1 << 20
+
+// size is the memory l holds, in bytes.
+func (l *lack) size() int {
+	return int(unsafe.Sizeof(lackRow{}))*cap(l.rows) + int(unsafe.Sizeof(0))*(cap(l.cells)+cap(l.cds))
+}
 
 func (l *lack) reset() {
-	if 32*cap(l.rows)+8*(cap(l.cells)+cap(l.cds)) > maxKeptLack {
-		*l = lack{}
-		return
-	}
 	l.rows, l.cells, l.cds = l.rows[:0], l.cells[:0], l.cds[:0]
 }
 

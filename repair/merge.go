@@ -122,11 +122,17 @@ func (m *merger) prepare(versions []replica.Partition, diffing bool) {
 			m.b.out.Deletion = d
 		}
 	}
-	// The lacks' own slices are kept, their arrays reused; every lack is
-	// reset, not only those this merge uses, or one of an earlier merge of
-	// more versions, or one kept through merges that do not diff, kept its
-	// scratch past maxKeptLack for good.
-	all := m.lacks[:cap(m.lacks)]
+	// The lacks' own slices are kept, their arrays reused, unless together
+	// past maxKeptLacks: all of them count, not only those this merge
+	// uses, or those of an earlier merge of more versions, or kept through
+	// merges that do not diff, were kept for good.
+	all, size := m.lacks[:cap(m.lacks)], 0
+	for i := range all {
+		size += all[i].size()
+	}
+	if size > maxKeptLacks {
+		all = nil
+	}
 	for i := range all {
 		all[i].reset()
 	}

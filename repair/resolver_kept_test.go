@@ -12,7 +12,9 @@ import (
 // A Resolver kept for good (in a sync.Pool, as the coordinator's are) does
 // not keep the scratch of its largest merge: it kept 4 MB after one diff of
 // 100,000 rows, through any number of small merges after it, then through
-// merges of fewer versions, or that did not diff. (Found by reviews.)
+// merges of fewer versions, or that did not diff, and 2.7 MB after a diff
+// of four versions each of whose scratch was under 1 MiB. (Found by
+// reviews.)
 func TestAResolverKeepsNoGiantScratch(t *testing.T) {
 	rows := func(n int, ts int64) []replica.Row {
 		out := make([]replica.Row, n)
@@ -35,14 +37,34 @@ func TestAResolverKeepsNoGiantScratch(t *testing.T) {
 		_, err := r.MergeIn(&b, small...)
 		return err
 	}
+	// giant returns n versions of 100,000 rows held by the first, or of
+	// 20,000 of which each holds 5,000 of its own (each lacks 15,000, a
+	// scratch under 1 MiB).
+	giant := func(n int, shared bool) []replica.Partition {
+		vs := make([]replica.Partition, n)
+		for v := range vs {
+			switch {
+			case shared && v == 0:
+				vs[v] = replica.NewPartition("g", rows(100000, 1)...)
+			case shared:
+				vs[v] = replica.Partition{Key: "g"}
+			default:
+				own := rows(20000, 1)[v*5000 : (v+1)*5000]
+				vs[v] = replica.NewPartition("g", own...)
+			}
+		}
+		return vs
+	}
 	for _, c := range []struct {
 		name     string
 		versions int // of the giant merge
+		shared   bool
 		then     func(*repair.Resolver) error
 	}{
-		{"diffs of as many versions", 2, resolve},
-		{"diffs of fewer versions", 3, resolve},
-		{"merges without diffs", 2, mergeIn},
+		{"diffs of as many versions", 2, true, resolve},
+		{"diffs of fewer versions", 3, true, resolve},
+		{"merges without diffs", 2, true, mergeIn},
+		{"each version's scratch under 1 MiB", 4, false, resolve},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var r repair.Resolver
@@ -50,15 +72,9 @@ func TestAResolverKeepsNoGiantScratch(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := heap()
-			giant := make([]replica.Partition, c.versions)
-			giant[0] = replica.NewPartition("g", rows(100000, 1)...)
-			for i := 1; i < c.versions; i++ {
-				giant[i] = replica.Partition{Key: "g"}
-			}
-			if _, _, err := r.Resolve(giant...); err != nil {
+			if _, _, err := r.Resolve(giant(c.versions, c.shared)...); err != nil {
 				t.Fatal(err)
 			}
-			clear(giant)
 			for range 100 {
 				if err := c.then(&r); err != nil {
 					t.Fatal(err)
