@@ -22,8 +22,9 @@ func (e ExecutionError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON implements json.Unmarshaler: Reason and Err written as
 // text read back as errors whose Error() is that text, null as nil; a
 // Reason of the text of ErrTooManyRetries and the like (the package's
-// reasons, or the context's errors) reads back as that error, so errors.Is
-// matches it as the original (not the error of a failed attempt, Err).
+// reasons, or the context's errors) reads back as that error, and a
+// context's error with its cause as one wrapping it, so errors.Is matches
+// it as the original (not the error of a failed attempt, Err).
 func (e *ExecutionError) UnmarshalJSON(b []byte) error {
 	v := struct {
 		*executionErrorFields

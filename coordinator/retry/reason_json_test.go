@@ -44,3 +44,26 @@ func TestALoggedReasonReadsBackAsItsError(t *testing.T) {
 	assert.NotErrorIs(t, other.Reason, retry.ErrRethrown, "only the exact text")
 	assert.EqualError(t, other.Reason, "retry: rethrown by the retry policy!")
 }
+
+// A statement whose caller cancelled with a cause stopped with a Reason
+// that wraps context.Canceled and the cause; logged as JSON, it reads back
+// as one that errors.Is still matches as context.Canceled, of the same
+// text (it read back as text only). (Found by a review.)
+func TestALoggedContextReasonWithACauseReadsBackAsTheContextsError(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("user went away"))
+	ex, err := retry.NewExecutor(retry.Config{})
+	require.NoError(t, err)
+	_, err = retry.Execute(ctx, ex, retry.Statement{Level: consistency.One}, []string{"a"},
+		func(ctx context.Context, target string, level consistency.Level) (int, error) { return 0, nil })
+	var ee *retry.ExecutionError
+	require.ErrorAs(t, err, &ee)
+	require.ErrorIs(t, ee, context.Canceled)
+	b, err := json.Marshal(ee)
+	require.NoError(t, err)
+	var back retry.ExecutionError
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.ErrorIs(t, &back, context.Canceled)
+	assert.Equal(t, ee.Error(), back.Error())
+	assert.EqualError(t, back.Reason, ee.Reason.Error())
+}
