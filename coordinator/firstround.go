@@ -9,6 +9,13 @@ import "time"
 func (r *read) dataAndDigests(sent time.Time) error {
 	r.newRound(PhaseInitial, len(r.plan.order), true, r.hedging)
 	extra := r.decideAlways()
+	if r.always { // it asked the Liveness view for a target: the coordinator's time too
+		sent = r.now()
+		if r.ctx.expireBy(sent) {
+			r.refund()
+			return errSentNothing
+		}
+	}
 	r.sendContacts(extra, sent)
 	r.armSpeculation(r.start, r.threshold) // while the replicas work
 	return r.gather()

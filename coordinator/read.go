@@ -92,13 +92,7 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 	// Outcomes and the trace's answer times.
 	sent := r.now()
 	if parent.Err() != nil || r.ctx.expireBy(sent) {
-		// Nothing sent could be used (a read timeout that planning used up
-		// sent requests that timed out at once, charged to replicas that
-		// were given no time), and a timeout now would feed the first
-		// round's tracker a latency no replica took. A probe claimed while
-		// the context ended is left to the next read.
-		r.plan.probe.unclaim(snitchClock.Nanos(r.start), r.c.snitch.cfg.ResetInterval)
-		return p, r.interrupted()
+		return p, r.sentNothing()
 	}
 	r.c.deposit(r.t, r.start)
 	r.decideSpeculation()
@@ -106,6 +100,9 @@ func (r *read) run(parent context.Context) (p replica.Partition, err error) {
 		err = r.digestFirst(sent)
 	} else {
 		err = r.dataAndDigests(sent)
+	}
+	if err == errSentNothing {
+		return p, r.sentNothing()
 	}
 	r.endFirstRound(err)
 	if err != nil {
@@ -227,6 +224,21 @@ func (r *read) decideSpeculation() {
 	r.always = ok && r.opts.SpeculativeRetry.Kind() == latency.KindAlways
 	r.hedging = ok && r.req.Level != consistency.EachQuorum
 	r.threshold = d
+}
+
+// errSentNothing is what the first round returns when the read's time ran
+// out in the coordinator before it sent anything (see sentNothing).
+var errSentNothing = errors.New("coordinator: the read's time ran out before anything was sent")
+
+// sentNothing ends a read whose context ended, or whose time the
+// coordinator used up (a slow Locator or Liveness view), before anything
+// was sent: what was sent then could not be used (it timed out at once,
+// charged to replicas that were given no time), and a timeout now would
+// feed the first round's tracker a latency no replica took. A probe
+// claimed meanwhile is left to the next read.
+func (r *read) sentNothing() error {
+	r.plan.probe.unclaim(snitchClock.Nanos(r.start), r.c.snitch.cfg.ResetInterval)
+	return r.interrupted()
 }
 
 // interrupted turns the end of ctx into the read's error: the caller's
