@@ -24,17 +24,8 @@ import (
 func TestTraceBooksAnswersThatCameAfterTheirRound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const ms = time.Millisecond
-		r1, r2, r3 := "dc1-r1-n1", "dc1-r2-n2", "dc1-r3-n3"
-		cl, err := replicatest.NewCluster(replicatest.ClusterConfig{
-			Datacenters: []replicatest.Datacenter{{Name: "dc1", Racks: 3, Nodes: 3}},
-			Replication: consistency.Simple(3), Seed: 1})
-		require.NoError(t, err)
-		require.NoError(t, cl.Pin("t", "k", r1, r2, r3))
-		require.NoError(t, cl.Seed("t", replica.NewPartition("k", replica.NewRow("", replica.Live("v", "new", 2000)))))
-		require.NoError(t, cl.SeedOn("t", replica.NewPartition("k", replica.NewRow("", replica.Live("v", "old", 1000))), r2))
-		for id, d := range map[string]time.Duration{r1: 10 * ms, r2: 20 * ms, r3: 40 * ms} {
-			require.NoError(t, cl.Replica(id).SetLatency(replicatest.Constant(d)))
-		}
+		cl, _ := staleTrio(t, trio2)
+		r2, r3 := trio2, trio3
 		sr, err := latency.ParseSpeculativeRetry("15ms")
 		require.NoError(t, err)
 		c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl,
