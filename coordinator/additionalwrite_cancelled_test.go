@@ -22,7 +22,6 @@ import (
 // if it is. (Found by a review.)
 func TestAnAdditionalWriteStillOutIsCancelledNotQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const ms = time.Millisecond
 		cl, old := staleTrio(t, trio2, trio3)
 		r2, r3 := trio2, trio3
 		never, err := latency.ParseSpeculativeRetry("NEVER")
