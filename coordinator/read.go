@@ -241,6 +241,15 @@ func (r *read) sentNothing() error {
 	return r.interrupted()
 }
 
+// unclaimProbe leaves the probe the read claimed to the next read, when
+// cand is that replica and its request is not to go out after all.
+func (r *read) unclaimProbe(cand candidate) {
+	if cand.score == r.plan.probe && r.plan.probeAt != 0 {
+		r.plan.probe.unclaim(r.plan.probeAt, r.c.snitch.cfg.ResetInterval)
+		r.plan.probeAt = 0
+	}
+}
+
 // interrupted turns the end of ctx into the read's error: the caller's
 // cancellation, or a timeout carrying what the running round had.
 func (r *read) interrupted() error {

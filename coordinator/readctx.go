@@ -37,6 +37,14 @@ func (c *readContext) expireBy(t time.Time) bool {
 	return true
 }
 
+// outOfTime reports whether the read's context has ended, ending it at its
+// deadline if t is past that and the read's timer has not yet run. The
+// coordinator's own work within a round (a Liveness view asked for a
+// speculation's target, an Observer told of a hedge) may outlast the
+// read's time, and a request sent then is given none: it timed out at
+// once, and its replica was charged a miss and a timeout.
+func (r *read) outOfTime(t time.Time) bool { return r.ctx.Err() != nil || r.ctx.expireBy(t) }
+
 // readDeadline is the cause the read's deadline ends its context with:
 // context.DeadlineExceeded to errors.Is, as its text and Timeout say, but
 // told apart from a caller that cancels with DeadlineExceeded as the cause

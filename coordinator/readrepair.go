@@ -182,6 +182,10 @@ func (r *read) additionalWrites() bool {
 	if r.suppressed(h, r.allowed(ok && len(targets) > 0)) {
 		return false
 	}
+	if r.outOfTime(r.now()) { // the Liveness view, asked for targets, took it
+		r.refund()
+		return false
+	}
 	refused := r.rd.refused
 	for _, c := range targets {
 		r.sendMutation(c, update, true)

@@ -102,7 +102,7 @@ func (r *read) sendStandIn(c candidate) {
 // healthy read would have sent them. A stand-in refused in turn is one
 // more to replace; each goes to a replica not yet asked, so it ends.
 func (r *read) standInRest(target func() (candidate, bool)) {
-	for n := 1; n < r.rd.refused && !r.rd.reachable(); n++ {
+	for n := 1; n < r.rd.refused && !r.rd.reachable() && r.ctx.Err() == nil; n++ {
 		c, ok := target()
 		if !ok {
 			return
@@ -159,10 +159,19 @@ func (r *read) sendHedge(cand candidate, kind RequestKind) {
 }
 
 // sendSpeculative sends a speculative request of the running round to
-// cand, counts it in n and books it in h, unless h holds one already.
+// cand, counts it in n and books it in h, unless h holds one already. It
+// sends nothing, and returns -1, once the read's time is up (see
+// outOfTime): its draw is refunded and a probe it claimed left to the
+// next read.
 func (r *read) sendSpeculative(cand candidate, kind RequestKind, h *HedgeTrace, n *atomic.Int64) int {
+	sent := r.now()
+	if r.outOfTime(sent) {
+		r.refund()
+		r.unclaimProbe(cand)
+		return -1
+	}
 	refused := r.rd.refused
-	idx := r.send(cand, kind, true, r.now())
+	idx := r.send(cand, kind, true, sent)
 	r.refundUnsent(refused, 1)
 	at := r.trace.Requests[idx].Sent
 	if !h.Fired {
