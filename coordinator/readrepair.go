@@ -87,6 +87,13 @@ func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bo
 // cancelled with the read and handed to the ASYNC queue, so every stale
 // replica is repaired and no goroutine outlives the read.
 func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Duration) error {
+	if r.outOfTime(r.now()) { // a hook the rounds before waited on took the read's time
+		// Timed out before they were sent, the writes go on in the
+		// ASYNC queue, as those a timeout cuts off do.
+		r.c.countRepairs(r.t, int64(len(stale)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
+		r.enqueueRepairs(stale)
+		return r.interrupted()
+	}
 	r.stale, r.staleFirst = stale, len(r.trace.Requests)
 	for _, s := range stale {
 		r.sendMutation(s.cand, s.diff, false)

@@ -69,6 +69,9 @@ func (r *read) reconcile() (replica.Partition, error) {
 		r.rd.credit(&have[i].cand, true)
 	}
 	if !r.rd.done() { // else the versions in hand suffice: a request would not be waited for
+		if r.outOfTime(r.now()) { // a hook the first round waited on took the read's time
+			return replica.Partition{}, r.interrupted()
+		}
 		r.askForVersions(first, asked, have)
 	}
 	// have is spent: versions overwrites it.

@@ -90,6 +90,9 @@ func (r *read) fetchMore(vs []version, s *shortReads, asks []int) error {
 		}
 	}
 	first := len(r.answers)
+	if r.outOfTime(r.now()) { // a hook the rounds before waited on took the read's time
+		return r.interrupted()
+	}
 	for _, i := range asks {
 		r.sendQuery(vs[i].cand, r.q.After(s.ends[i]), KindData, false, r.now())
 		r.t.m.shortReads.Add(1)
