@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/readpath/readpath/internal/errtext"
+	"github.com/readpath/readpath/internal/jsonbytes"
 )
 
 // keyResultFields is KeyResult without its methods, for its JSON.
@@ -11,12 +12,13 @@ type keyResultFields KeyResult
 
 // MarshalJSON implements json.Marshaler: Err is written as its text, or
 // null when nil, as RequestTrace's is (an error interface would marshal as
-// {}, the key's reason lost).
+// {}, the key's reason lost); Key as bytes, as replica.Partition's is.
 func (r KeyResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
+		Key jsonbytes.String // shadows the embedded Key
 		keyResultFields
 		Err *string // shadows the embedded Err
-	}{keyResultFields(r), errtext.Of(r.Err)})
+	}{jsonbytes.String(r.Key), keyResultFields(r), errtext.Of(r.Err)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler: an Err written as text reads
@@ -24,9 +26,10 @@ func (r KeyResult) MarshalJSON() ([]byte, error) {
 // not find the original's sentinels or types in it), null as nil.
 func (r *KeyResult) UnmarshalJSON(b []byte) error {
 	v := struct {
+		Key *jsonbytes.String
 		*keyResultFields
 		Err json.RawMessage // shadows the embedded Err
-	}{keyResultFields: (*keyResultFields)(r)}
+	}{Key: (*jsonbytes.String)(&r.Key), keyResultFields: (*keyResultFields)(r)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/readpath/readpath/internal/errtext"
+	"github.com/readpath/readpath/internal/jsonbytes"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
 )
@@ -156,16 +157,42 @@ type RepairEvent struct {
 	Took time.Duration
 }
 
+// hedgeEventFields is HedgeEvent without its methods, for its JSON.
+type hedgeEventFields HedgeEvent
+
+// MarshalJSON implements json.Marshaler: Key is bytes, as
+// replica.Partition's is.
+func (e HedgeEvent) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Table string
+		Key   jsonbytes.String // shadows the embedded Key
+		hedgeEventFields
+	}{e.Table, jsonbytes.String(e.Key), hedgeEventFields(e)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *HedgeEvent) UnmarshalJSON(b []byte) error {
+	v := struct {
+		Table *string
+		Key   *jsonbytes.String
+		*hedgeEventFields
+	}{&e.Table, (*jsonbytes.String)(&e.Key), (*hedgeEventFields)(e)}
+	return json.Unmarshal(b, &v)
+}
+
 // repairEventFields is RepairEvent without its methods, for its JSON.
 type repairEventFields RepairEvent
 
 // MarshalJSON implements json.Marshaler: Err is written as its text, or
-// null when nil, as RequestTrace's is; Took is nanoseconds.
+// null when nil, as RequestTrace's is; Took is nanoseconds; Key is bytes,
+// as replica.Partition's is.
 func (e RepairEvent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
+		Table string
+		Key   jsonbytes.String // shadows the embedded Key
 		repairEventFields
 		Err *string // shadows the embedded Err
-	}{repairEventFields(e), errtext.Of(e.Err)})
+	}{e.Table, jsonbytes.String(e.Key), repairEventFields(e), errtext.Of(e.Err)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler: an Err written as text reads
@@ -173,9 +200,11 @@ func (e RepairEvent) MarshalJSON() ([]byte, error) {
 // not find ErrTableDropped or a *BacklogError in it), null as nil.
 func (e *RepairEvent) UnmarshalJSON(b []byte) error {
 	v := struct {
+		Table *string
+		Key   *jsonbytes.String
 		*repairEventFields
 		Err json.RawMessage // shadows the embedded Err
-	}{repairEventFields: (*repairEventFields)(e)}
+	}{Table: &e.Table, Key: (*jsonbytes.String)(&e.Key), repairEventFields: (*repairEventFields)(e)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}

@@ -141,18 +141,19 @@
 // (every column, none): gob omits an empty list and a protobuf repeated
 // field cannot tell the two apart, so carry a flag beside them. Keys,
 // clustering keys, column names and paths are arbitrary bytes, not UTF-8
-// (protobuf bytes, not string). Map a replica's errors back to the typed
-// ones: the context's (the coordinator tells a cancelled loser from a
-// timeout by them), ErrOverloaded for a request refused unrun,
-// ErrConnectionFailed (a failure detector convicts on it),
-// *TombstoneOverwhelmingError with its fields (it fails the read),
-// and *CommandError, wrapping a *digest.VersionError for a digest version
-// the node does not know. replicatest.TestReplica, run against the client
-// side, checks the lists, the keys and the tombstone error. Send the time a
-// request has left, as gRPC's timeout does, not less: a context error a
-// replica returns before the read's deadline is its own failure, which
-// fails the read at once when the level cannot be met without it, where
-// the coordinator's own deadline makes it a timeout.
+// (protobuf bytes, not string); the types' own JSON keeps them, writing one
+// that is not UTF-8 as {"base64": "..."}, and keeps nil and empty lists
+// apart. Map a replica's errors back to the typed ones: the context's (the
+// coordinator tells a cancelled loser from a timeout by them), ErrOverloaded
+// for a request refused unrun, ErrConnectionFailed (a failure detector
+// convicts on it), *TombstoneOverwhelmingError with its fields (it fails the
+// read), and *CommandError, wrapping a *digest.VersionError for a digest
+// version the node does not know. replicatest.TestReplica, run against the
+// client side, checks the lists, the keys and the tombstone error. Send the
+// time a request has left, as gRPC's timeout does, not less: a context error
+// a replica returns before the read's deadline is its own failure, which
+// fails the read at once when the level cannot be met without it, where the
+// coordinator's own deadline makes it a timeout.
 //
 // Reconciling versions of a partition is package repair's job; fakes for tests
 // are in package replica/replicatest.

@@ -7,12 +7,13 @@ import (
 )
 
 // binaryKeys are partition keys that differ only after a zero byte, or in
-// bytes that are not UTF-8 (0xfe and 0xff, which a JSON encoder both
-// replaces with U+FFFD): keys are bytes, not C or UTF-8 strings.
+// bytes that are not UTF-8 (0xfe and 0xff, which a JSON encoder writing
+// them as strings both replaces with U+FFFD): keys are bytes, not C or
+// UTF-8 strings.
 var binaryKeys = []string{"user\x00a", "user\x00b", "user", "\xff", "\xfe", "\xff\x00"}
 
 // binaryColumns are column names and cell paths of the same bytes: a
-// transport that carries names as protobuf strings or JSON loses them.
+// transport that carries names as protobuf or JSON strings loses them.
 var binaryColumns = []string{"\xfe", "\xff", "c\x00", "c"}
 
 // binaryRows returns a partition of key whose clustering keys are empty,
