@@ -14,6 +14,7 @@ import (
 	"github.com/readpath/readpath/latency"
 	"github.com/readpath/readpath/repair"
 	"github.com/readpath/readpath/replica"
+	"github.com/readpath/readpath/replica/replicatest"
 )
 
 // assertNothingSentPastDeadline checks that no request of res went out at
@@ -32,6 +33,16 @@ func assertNothingSentPastDeadline(t *testing.T, c *coordinator.Coordinator, res
 	}
 }
 
+// slowAtCall returns a coordinator of cl, whose reads time out at 50 ms
+// and whose Liveness view takes 60 ms to answer its n-th question.
+func slowAtCall(t *testing.T, cl *replicatest.Cluster, n int, o coordinator.TableOptions) *coordinator.Coordinator {
+	live := &countedSlowLiveness{Liveness: cl, slowFrom: n, slowTo: n, slow: ms(60)}
+	c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: live, ReadTimeout: ms(50), DefaultTable: o})
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // A hedge whose target the Liveness view takes longer than the read's time
 // to confirm is not sent: it went out at 70 ms of a 50 ms read, and its
 // replica, given no time, was charged a miss and a timeout, so that the
@@ -40,13 +51,9 @@ func assertNothingSentPastDeadline(t *testing.T, c *coordinator.Coordinator, res
 func TestAHedgeWhoseLivenessCheckOutlastsTheReadIsNotSent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cl := threeNodes(t)
-		live := &countedSlowLiveness{Liveness: cl}
-		c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: live, ReadTimeout: ms(50),
-			DefaultTable: policy(t, "10ms")})
-		require.NoError(t, err)
-		defer c.Close()
+		// planning asks the view 3 times; the hedge's check is slow
+		c := slowAtCall(t, cl, 4, policy(t, "10ms"))
 		require.NoError(t, cl.Replica(B).SetBehavior(constant(ms(100))))
-		live.slowFrom, live.slowTo, live.slow = 4, 4, ms(60) // planning asks 3 times; the hedge's check is slow
 		res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 		var te *consistency.ReadTimeoutError
 		require.ErrorAs(t, err, &te)
@@ -65,14 +72,10 @@ func TestAHedgeWhoseLivenessCheckOutlastsTheReadIsNotSent(t *testing.T) {
 func TestUnderAlwaysAnExtraRequestPastTheDeadlineIsNotSent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cl := threeNodes(t)
-		live := &countedSlowLiveness{Liveness: cl}
-		c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: live, ReadTimeout: ms(50),
-			DefaultTable: policy(t, "ALWAYS")})
-		require.NoError(t, err)
-		defer c.Close()
-		// planning asks 3 times, the decision to send an extra once (all
-		// fast); the search for its target, once the contacts are out, is slow
-		live.slowFrom, live.slowTo, live.slow = 5, 5, ms(60)
+		// planning asks the view 3 times, the decision to send an extra
+		// once (all fast); the search for its target, once the contacts
+		// are out, is slow
+		c := slowAtCall(t, cl, 5, policy(t, "ALWAYS"))
 		res, _ := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
 		settle()
 		assert.False(t, res.Trace.Hedge.Fired, "%s", res.Trace)
