@@ -53,6 +53,9 @@ func (r rpcReplica) Read(ctx context.Context, cmd replica.Command) (replica.Resp
 }
 
 func (r rpcReplica) Apply(ctx context.Context, m replica.Mutation) error {
+	if err := ctx.Err(); err != nil { // as an RPC client fails a call whose deadline passed
+		return err
+	}
 	done := make(chan error, 1)
 	m.Partition = m.Partition.Clone()
 	go func() { done <- r.inner.Apply(context.Background(), m) }()
