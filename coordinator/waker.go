@@ -91,13 +91,18 @@ func (w *waker) wait(ch chan int, more int, stop <-chan struct{}) (int, bool) {
 		select {
 		case <-w.wake:
 		case <-stop:
-			return 0, false
+			return w.next(ch) // what came before the stop first: see receive
 		}
 	}
 }
 
 // receive takes the next index or tick off ch, waiting for it, or until
-// stop closes.
+// stop closes: then it still takes what waits on ch first. A select with
+// both ready picks at random, and a read whose caller's deadline passed
+// while a hook held its goroutine took the stop over a quorum that had
+// come in before it, now and then, and failed with a timeout; one whose
+// own read timeout passed then never did (its timer's tick waits on ch
+// behind those answers).
 func (w *waker) receive(ch chan int, stop <-chan struct{}) (idx int, ok bool) {
 	if stop == nil {
 		idx, ok = <-ch, true
@@ -105,7 +110,7 @@ func (w *waker) receive(ch chan int, stop <-chan struct{}) (idx int, ok bool) {
 		select {
 		case idx, ok = <-ch:
 		case <-stop:
-			return 0, false
+			return w.next(ch)
 		}
 	}
 	if idx != tick {
