@@ -88,11 +88,14 @@ func (r *read) additionalWriteWait() (from time.Time, wait time.Duration, may bo
 // replica is repaired and no goroutine outlives the read.
 func (r *read) blockingRepair(stale []staleReplica, from time.Time, wait time.Duration) error {
 	if r.outOfTime(r.now()) { // a hook the rounds before waited on took the read's time
-		// Timed out before they were sent, the writes go on in the
-		// ASYNC queue, as those a timeout cuts off do.
-		r.c.countRepairs(r.t, int64(len(stale)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
+		// Ended before they were sent, the writes go on in the ASYNC
+		// queue, as those a timeout cuts off do (counted so if it did).
+		err := r.interrupted()
+		if isTimeout(err) {
+			r.c.countRepairs(r.t, int64(len(stale)), func(m *counters) *atomic.Int64 { return &m.repairsTimedOut })
+		}
 		r.enqueueRepairs(stale)
-		return r.interrupted()
+		return err
 	}
 	r.stale, r.staleFirst = stale, len(r.trace.Requests)
 	for _, s := range stale {

@@ -187,13 +187,15 @@ func (r *read) gather() error {
 			return r.failure() // another replica would meet the same tombstones
 		}
 		if !rd.reachable() {
+			if r.ctx.Err() == nil && r.speculate() {
+				continue
+			}
 			if r.ctx.Err() != nil {
 				// The deadline or the caller ended the read, and the
-				// replicas failed because of it: not their failure.
+				// replicas failed because of it, or the deadline passed
+				// while it looked for a stand-in (see outOfTime): not
+				// their failure.
 				return r.interrupted()
-			}
-			if r.speculate() {
-				continue
 			}
 			return r.failure()
 		}

@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -252,5 +253,48 @@ func TestAShortReadRoundPastTheDeadlineSendsNothing(t *testing.T) {
 		for _, id := range []string{A, B, C} {
 			assertNothingSentPastDeadline(t, c, res, ms(50), id)
 		}
+	})
+}
+
+// failingWrites fails every write at once.
+type failingWrites struct{ replica.Replica }
+
+func (failingWrites) Apply(context.Context, replica.Mutation) error { return errors.New("disk full") }
+
+// A BLOCKING repair whose write to trio2 fails at once (40 ms) needs a
+// stand-in; a Liveness view that takes 60 ms to confirm its target, past
+// the 80 ms deadline, sends none, and the read times out, as the same case
+// in the first round does: it failed with a ReadFailureError, counted in
+// Failures, once c1c9769 sent nothing there. (Found by a review.)
+func TestAStandInWritePastTheDeadlineTimesTheReadOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cl, _ := staleTrio(t, trio2)
+		loc := coordinator.LocatorFunc(func(table, k string) ([]replica.Replica, consistency.Replication, error) {
+			reps, repl, err := cl.Locate(table, k)
+			for i, r := range reps {
+				if r.Endpoint().ID == trio2 {
+					reps[i] = failingWrites{r}
+				}
+			}
+			return reps, repl, err
+		})
+		never, err := latency.ParseSpeculativeRetry("NEVER")
+		require.NoError(t, err)
+		after50ms, err := latency.ParseSpeculativeRetry("50ms")
+		require.NoError(t, err)
+		live := &countedSlowLiveness{Liveness: cl, slowFrom: 4, slowTo: 4, slow: ms(60)}
+		c, err := coordinator.New(coordinator.Config{Locator: loc, Liveness: live, ReadTimeout: ms(80),
+			DefaultTable: coordinator.TableOptions{SpeculativeRetry: never, ReadRepair: repair.Blocking,
+				AdditionalWritePolicy: after50ms}})
+		require.NoError(t, err)
+		defer c.Close()
+		res, err := c.Read(context.Background(), coordinator.Request{Table: "t", Key: "k", Level: consistency.Quorum})
+		settle()
+		var te *consistency.ReadTimeoutError
+		require.ErrorAs(t, err, &te, "%s", res.Trace)
+		assert.False(t, res.Trace.AdditionalWrite.Fired, "%s", res.Trace)
+		m := c.Metrics().Total
+		assert.Equal(t, int64(1), m.Timeouts)
+		assert.Zero(t, m.Failures)
 	})
 }
