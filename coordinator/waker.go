@@ -97,12 +97,13 @@ func (w *waker) wait(ch chan int, more int, stop <-chan struct{}) (int, bool) {
 }
 
 // receive takes the next index or tick off ch, waiting for it, or until
-// stop closes: then it still takes what waits on ch first. A select with
-// both ready picks at random, and a read whose caller's deadline passed
-// while a hook held its goroutine took the stop over a quorum that had
-// come in before it, now and then, and failed with a timeout; one whose
-// own read timeout passed then never did (its timer's tick waits on ch
-// behind those answers).
+// stop closes: then it still takes what waits on ch first, whenever it
+// came (a stop has no place on ch), as Cassandra's ReadCallback counts
+// the answers in when a late thread looks. A select with both ready
+// picks at random, and a read whose caller's deadline passed while a hook
+// held its goroutine took the stop over a quorum that had come in before
+// it, now and then, and failed with a timeout; one whose own read timeout
+// passed then never did.
 func (w *waker) receive(ch chan int, stop <-chan struct{}) (idx int, ok bool) {
 	if stop == nil {
 		idx, ok = <-ch, true
