@@ -11,8 +11,9 @@ import (
 // written as {"base64": "..."}, where encoding/json would write U+FFFD for
 // each byte that is not, so that a map's keys 0x80 and 0x81 read back as
 // one. UTF-8 is written as before. Each type shadows its byte strings
-// ahead of the rest of its fields, which keep their order (but a
-// Command's Columns, written last).
+// ahead of the rest of its fields, which keep their order (but for a
+// Command's Columns and a ValidationError's row, column and path, written
+// last).
 
 type (
 	partitionFields       Partition
@@ -23,6 +24,8 @@ type (
 	viewFields            View
 	viewRowFields         ViewRow
 	commandFields         Command
+	tombstoneErrorFields  TombstoneOverwhelmingError
+	validationErrorFields ValidationError
 )
 
 // MarshalJSON implements json.Marshaler.
@@ -147,19 +150,12 @@ func (r *ViewRow) UnmarshalJSON(b []byte) error {
 // MarshalJSON implements json.Marshaler. Columns keeps nil (every column)
 // and empty (none) apart, as null and [].
 func (c Command) MarshalJSON() ([]byte, error) {
-	var columns []jsonbytes.String
-	if c.Columns != nil {
-		columns = make([]jsonbytes.String, len(c.Columns))
-		for i, col := range c.Columns {
-			columns[i] = jsonbytes.String(col)
-		}
-	}
 	return json.Marshal(struct {
 		Table string
 		Key   jsonbytes.String
 		commandFields
 		Columns []jsonbytes.String
-	}{c.Table, jsonbytes.String(c.Key), commandFields(c), columns})
+	}{c.Table, jsonbytes.String(c.Key), commandFields(c), jsonbytes.Strings(c.Columns)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -170,19 +166,49 @@ func (c *Command) UnmarshalJSON(b []byte) error {
 		Columns json.RawMessage
 		*commandFields
 	}{Table: &c.Table, Key: (*jsonbytes.String)(&c.Key), commandFields: (*commandFields)(c)}
-	if err := json.Unmarshal(b, &v); err != nil || v.Columns == nil {
+	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	var columns []jsonbytes.String
-	if err := json.Unmarshal(v.Columns, &columns); err != nil {
-		return err
-	}
-	c.Columns = nil
-	if columns != nil {
-		c.Columns = make([]string, len(columns))
-		for i, col := range columns {
-			c.Columns[i] = string(col)
-		}
-	}
-	return nil
+	return jsonbytes.ReadStrings(v.Columns, &c.Columns)
+}
+
+// MarshalJSON implements json.Marshaler.
+func (e TombstoneOverwhelmingError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Table string
+		Key   jsonbytes.String
+		tombstoneErrorFields
+	}{e.Table, jsonbytes.String(e.Key), tombstoneErrorFields(e)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *TombstoneOverwhelmingError) UnmarshalJSON(b []byte) error {
+	v := struct {
+		Table *string
+		Key   *jsonbytes.String
+		*tombstoneErrorFields
+	}{&e.Table, (*jsonbytes.String)(&e.Key), (*tombstoneErrorFields)(e)}
+	return json.Unmarshal(b, &v)
+}
+
+// MarshalJSON implements json.Marshaler; Clustering, Column and Path come
+// after the rest.
+func (e ValidationError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Key jsonbytes.String
+		validationErrorFields
+		Clustering, Column, Path jsonbytes.String
+	}{jsonbytes.String(e.Key), validationErrorFields(e), jsonbytes.String(e.Clustering),
+		jsonbytes.String(e.Column), jsonbytes.String(e.Path)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *ValidationError) UnmarshalJSON(b []byte) error {
+	v := struct {
+		Key *jsonbytes.String
+		*validationErrorFields
+		Clustering, Column, Path *jsonbytes.String
+	}{(*jsonbytes.String)(&e.Key), (*validationErrorFields)(e), (*jsonbytes.String)(&e.Clustering),
+		(*jsonbytes.String)(&e.Column), (*jsonbytes.String)(&e.Path)}
+	return json.Unmarshal(b, &v)
 }

@@ -93,3 +93,21 @@ func TestCommandJSONKeepsBytesAndNilColumns(t *testing.T) {
 		assert.Equal(t, c, back, "%s", b)
 	}
 }
+
+// The errors a transport maps back "with their fields" keep their keys'
+// bytes in JSON too.
+func TestErrorJSONKeepsBytesThatAreNotUTF8(t *testing.T) {
+	toe := replica.TombstoneOverwhelmingError{Table: "t", Key: "\x80\x81", Tombstones: 3, Threshold: 2}
+	b, err := json.Marshal(toe)
+	require.NoError(t, err)
+	var toeBack replica.TombstoneOverwhelmingError
+	require.NoError(t, json.Unmarshal(b, &toeBack))
+	assert.Equal(t, toe, toeBack, "%s", b)
+
+	ve := replica.ValidationError{Key: "\xfe", Row: true, Clustering: "\x80", Column: "\xff", Path: "\x00\x00\x00\x81", Reason: "r"}
+	b, err = json.Marshal(ve)
+	require.NoError(t, err)
+	var veBack replica.ValidationError
+	require.NoError(t, json.Unmarshal(b, &veBack))
+	assert.Equal(t, ve, veBack, "%s", b)
+}

@@ -44,3 +44,36 @@ func (s *String) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// Strings returns ss as Strings to marshal, nil (every column, in a
+// column selection) kept apart from empty (none).
+func Strings(ss []string) []String {
+	if ss == nil {
+		return nil
+	}
+	out := make([]String, len(ss))
+	for i, s := range ss {
+		out[i] = String(s)
+	}
+	return out
+}
+
+// ReadStrings reads into *ss the list raw holds, null as nil; an absent
+// field (raw nil) leaves *ss as it was, as encoding/json does.
+func ReadStrings(raw json.RawMessage, ss *[]string) error {
+	if raw == nil {
+		return nil
+	}
+	var list []String
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return err
+	}
+	*ss = nil
+	if list != nil {
+		*ss = make([]string, len(list))
+		for i, s := range list {
+			(*ss)[i] = string(s)
+		}
+	}
+	return nil
+}

@@ -50,3 +50,19 @@ func TestNullLeavesTheStringAsItWas(t *testing.T) {
 	assert.Error(t, json.Unmarshal([]byte(`{"base64":"!"}`), &s))
 	assert.Error(t, json.Unmarshal([]byte(`7`), &s))
 }
+
+// A list reads back as it was: nil, empty, or bytes that are not UTF-8;
+// an absent field leaves the list as it was.
+func TestListsReadBackUnchanged(t *testing.T) {
+	for _, ss := range [][]string{nil, {}, {"v", "\xfe\xff"}} {
+		b, err := json.Marshal(jsonbytes.Strings(ss))
+		require.NoError(t, err)
+		back := []string{"was"}
+		require.NoError(t, jsonbytes.ReadStrings(b, &back))
+		assert.Equal(t, ss, back, "%s", b)
+	}
+	kept := []string{"was"}
+	require.NoError(t, jsonbytes.ReadStrings(nil, &kept))
+	assert.Equal(t, []string{"was"}, kept)
+	assert.Error(t, jsonbytes.ReadStrings(json.RawMessage(`{}`), &kept))
+}
