@@ -4,7 +4,7 @@
 // unmarshal at all. The exported types whose JSON carries an error
 // (coordinator's traces, events and ReadMany results, retry's events,
 // attempts and ExecutionError, replica's outcomes, consistency's timeouts
-// and failures) share it.
+// and failures, and every error type with an Err field) share it.
 package errtext
 
 import (

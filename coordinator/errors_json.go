@@ -1,0 +1,34 @@
+package coordinator
+
+import (
+	"encoding/json"
+
+	"github.com/readpath/readpath/internal/errtext"
+)
+
+// These errors write their Err as its text in JSON, and read it back as
+// an error of that text (errors.Is and errors.As find nothing in it):
+// an error interface marshalled as {}, its reason lost, and did not
+// unmarshal at all (see internal/errtext).
+
+type repairWriteErrorFields RepairWriteError
+
+// MarshalJSON implements json.Marshaler.
+func (e RepairWriteError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		repairWriteErrorFields
+		Err *string // shadows the embedded Err
+	}{repairWriteErrorFields(e), errtext.Of(e.Err)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *RepairWriteError) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*repairWriteErrorFields
+		Err json.RawMessage // shadows the embedded Err
+	}{repairWriteErrorFields: (*repairWriteErrorFields)(e)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	return errtext.Read(&e.Err, v.Err, "coordinator: RepairWriteError.Err")
+}

@@ -1,0 +1,56 @@
+package ring
+
+import (
+	"encoding/json"
+
+	"github.com/readpath/readpath/internal/errtext"
+)
+
+// These errors write their Err as its text in JSON, and read it back as
+// an error of that text (errors.Is and errors.As find nothing in it):
+// an error interface marshalled as {}, its reason lost, and did not
+// unmarshal at all (see internal/errtext).
+
+type configErrorFields ConfigError
+
+// MarshalJSON implements json.Marshaler.
+func (e ConfigError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		configErrorFields
+		Err *string // shadows the embedded Err
+	}{configErrorFields(e), errtext.Of(e.Err)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *ConfigError) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*configErrorFields
+		Err json.RawMessage // shadows the embedded Err
+	}{configErrorFields: (*configErrorFields)(e)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	return errtext.Read(&e.Err, v.Err, "ring: ConfigError.Err")
+}
+
+type connectErrorFields ConnectError
+
+// MarshalJSON implements json.Marshaler.
+func (e ConnectError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		connectErrorFields
+		Err *string // shadows the embedded Err
+	}{connectErrorFields(e), errtext.Of(e.Err)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (e *ConnectError) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*connectErrorFields
+		Err json.RawMessage // shadows the embedded Err
+	}{connectErrorFields: (*connectErrorFields)(e)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	return errtext.Read(&e.Err, v.Err, "ring: ConnectError.Err")
+}
