@@ -37,7 +37,11 @@ func (r *read) fetchData() error {
 	for i := range digests.received {
 		r.rd.credit(&r.plan.order[i], false) // the digests in hand count
 	}
-	r.send(r.plan.order[0], KindData, false, r.now())
+	sent := r.now()
+	if r.outOfTime(sent) { // the digests that completed the round came at the deadline
+		return r.interrupted()
+	}
+	r.send(r.plan.order[0], KindData, false, sent)
 	if r.always && r.hedging {
 		r.speculate() // ALWAYS: the second fastest is asked for data at once
 	}

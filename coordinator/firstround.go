@@ -11,7 +11,7 @@ func (r *read) dataAndDigests(sent time.Time) error {
 	extra := r.decideAlways()
 	if r.always { // it asked the Liveness view for a target: the coordinator's time too
 		sent = r.now()
-		if r.ctx.expireBy(sent) {
+		if r.outOfTime(sent) { // its deadline passed, or its caller gave up
 			r.refund()
 			return errSentNothing
 		}

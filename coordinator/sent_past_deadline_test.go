@@ -298,3 +298,58 @@ func TestAStandInWritePastTheDeadlineTimesTheReadOut(t *testing.T) {
 		assert.Zero(t, m.Failures)
 	})
 }
+
+// A digest-first read whose digests complete their round at the deadline
+// (A at 10 ms, B at 50 ms, the read timing out at 50 ms) sends no data
+// request then: it did when it took B's digest before its timer's tick
+// (which of the two runs first at 50 ms varies, so each of 40 reads runs
+// in a bubble of its own), and A was charged a miss and a timeout.
+// (Found by a review.)
+func TestADigestFirstReadSendsNoDataRequestAtItsDeadline(t *testing.T) {
+	for i := 0; i < 40 && !t.Failed(); i++ {
+		synctest.Test(t, func(t *testing.T) {
+			cl := threeNodes(t)
+			o := policy(t, "NEVER")
+			o.Strategy = coordinator.DigestFirst
+			c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: cl, ReadTimeout: ms(50),
+				Snitch: coordinator.SnitchConfig{Disabled: true}, DefaultTable: o})
+			require.NoError(t, err)
+			defer c.Close()
+			for id, d := range map[string]float64{A: 10, B: 50, C: 100} {
+				require.NoError(t, cl.Replica(id).SetBehavior(constant(ms(d))))
+			}
+			res, err := c.Read(context.Background(), coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+			var te *consistency.ReadTimeoutError
+			require.ErrorAs(t, err, &te)
+			settle()
+			assertNothingSentPastDeadline(t, c, res, ms(50), A)
+		})
+	}
+}
+
+// Under ALWAYS the first round asks the Liveness view whether to send its
+// extra request before it sends anything; a caller that cancels while the
+// view answers (at 10 ms of its 20) is sent nothing, as one whose deadline
+// passed then: the contacts went out at 20 ms, for a read already given
+// up. (Found by a review.)
+func TestUnderAlwaysACallerThatCancelsWhileTheViewAnswersIsSentNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cl := threeNodes(t)
+		live := &countedSlowLiveness{Liveness: cl, slowFrom: 4, slowTo: 4, slow: ms(20)}
+		c, err := coordinator.New(coordinator.Config{Locator: cl, Liveness: live, ReadTimeout: ms(50),
+			DefaultTable: policy(t, "ALWAYS")})
+		require.NoError(t, err)
+		defer c.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(ms(10), cancel)
+		res, err := c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+		cancel()
+		settle()
+		require.ErrorIs(t, err, context.Canceled)
+		assert.Empty(t, res.Trace.Requests)
+		assert.Zero(t, cl.Stats().Reads, "replicas were asked after the caller cancelled")
+		m := c.Metrics().Total
+		assert.Zero(t, m.DataRequests+m.DigestRequests)
+		assert.Zero(t, m.SuppressedBudget, "the extra request's draw was refunded")
+	})
+}
