@@ -10,7 +10,8 @@ import (
 )
 
 // String is a string of bytes in JSON: a JSON string when it is UTF-8,
-// as encoding/json writes any string, else {"base64": "..."}.
+// as encoding/json writes any string, else {"base64": "..."}. A plain
+// value, safe for concurrent use.
 type String string
 
 type encoded struct {
