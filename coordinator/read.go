@@ -237,14 +237,22 @@ var errSentNothing = errors.New("coordinator: the read's time ran out before any
 // feed the first round's tracker a latency no replica took. A probe
 // claimed meanwhile is left to the next read.
 func (r *read) sentNothing() error {
-	r.plan.probe.unclaim(snitchClock.Nanos(r.start), r.c.snitch.cfg.ResetInterval)
+	r.releaseProbe()
 	return r.interrupted()
 }
 
 // unclaimProbe leaves the probe the read claimed to the next read, when
 // cand is that replica and its request is not to go out after all.
 func (r *read) unclaimProbe(cand candidate) {
-	if cand.score == r.plan.probe && r.plan.probeAt != 0 {
+	if cand.score == r.plan.probe {
+		r.releaseProbe()
+	}
+}
+
+// releaseProbe leaves a probe the read claimed and has not sent to the
+// next read.
+func (r *read) releaseProbe() {
+	if r.plan.probeAt != 0 {
 		r.plan.probe.unclaim(r.plan.probeAt, r.c.snitch.cfg.ResetInterval)
 		r.plan.probeAt = 0
 	}
