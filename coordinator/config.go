@@ -109,7 +109,8 @@ type Config struct {
 	// is reading counting as one. 0 sets no limit on reads in flight, but
 	// does not turn the switch off: whatever MaxInFlight, it also holds back
 	// a first-round hedge, even one a failure calls for, while the table's
-	// threshold is at or above ReadTimeout (a timeout storm has taught it
+	// threshold is at or above ReadTimeout, or within 1/64 of it, which a
+	// latency tracker cannot tell from it (a timeout storm has taught it
 	// that; under a ReadTimeout past latency.MaxLatency, while it is a
 	// percentile clamped there), as the later rounds hold theirs back; a
 	// request that only stands in for one refused unsent still goes.

@@ -101,10 +101,13 @@ type TableMetrics struct {
 	// of a round refused unsent (Cassandra's "insufficient replicas"; not
 	// at ALL, which asks every replica by definition, though its trace
 	// says NoCandidate), a budget was spent, or the overload switch held it
-	// back (too many reads in flight, or a first-round threshold at or above
-	// the read timeout: see Config.MaxInFlight). Each is counted once for
-	// the cause a read's trace books (HedgeTrace.Suppressed: the first, if
-	// several stopped one action).
+	// back (too many reads in flight, or a first-round threshold at the
+	// read timeout, above it or within 1/64 of it: see Config.MaxInFlight;
+	// there a failure's hedge is held back and counted, while a slow read
+	// counts none: the switch reads the threshold as the timeout, where no
+	// hedge is due). Each is
+	// counted once for the cause a read's trace books
+	// (HedgeTrace.Suppressed: the first, if several stopped one action).
 	NoCandidate, SuppressedBudget, SuppressedOverload int64
 	// PostponedSpeculations counts speculative actions put off when due
 	// because a request of their round had not yet started on one of the

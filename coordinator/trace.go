@@ -269,7 +269,8 @@ const (
 	SuppressedBudget               // the hedge budget was spent
 	// SuppressedOverload: the overload switch, with more reads in flight
 	// than Config.MaxInFlight, or, whatever MaxInFlight, the table's
-	// threshold at or above ReadTimeout (a first-round hedge).
+	// threshold at or above ReadTimeout or within 1/64 of it (a
+	// first-round hedge a failure called for: a slow read's is not due).
 	SuppressedOverload
 	// NoCandidate: every live replica below its backlog cap was already
 	// contacted, or, standing in for requests refused unsent (see
