@@ -100,6 +100,9 @@ type KeyResult struct {
 	// checking the request's keys whole again (keysDistinct did). It
 	// fills Cut's padding.
 	nextsKeys bool
+	// notStarted is set on a key not read because ctx ended (see
+	// notStarted), which the page counts once its results are final.
+	notStarted bool
 	// rowsPerKey is set on a cut result: the live rows the page's keys
 	// gave a key, rounded up, which Next carries to the next page
 	// (ManyRequest.rowsPerKey). It fills the padding too.
@@ -117,7 +120,9 @@ const defaultConcurrency = 32
 // any: the keys after it are not in the results. One key's failure does
 // not cancel the others: each KeyResult carries its own error. When ctx
 // ends, reads running end as Read does,
-// and keys not yet started are not read: their error wraps ctx's. The
+// and keys not yet started are not read: their error wraps ctx's, and
+// each counts in Metrics as a Read that ctx ended before it sent anything
+// (in Cancelled, or in Timeouts for a deadline). The
 // error ReadMany itself returns is for a request it cannot run: no table,
 // no key, an invalid level, concurrency or paging state
 // (ErrInvalidRequest), or ErrClosed. When the page's size cut the
@@ -207,9 +212,11 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 		if out[i].Cut {
 			out[i].nextsKeys, out[i].rowsPerKey = trusted, fill.rowsPerKey()
 			clear(out[i+1:])
-			return out[:i+1], nil
+			out = out[:i+1]
+			break
 		}
 	}
+	c.countNotStarted(req, out)
 	return out, nil
 }
 
@@ -243,6 +250,7 @@ func (req ManyRequest) pageRows() int {
 func notStarted(ctx context.Context, r *KeyResult) bool {
 	if err := ctxcause.Err(ctx); err != nil {
 		r.Err = fmt.Errorf("coordinator: read of %q not started: %w", r.Key, err)
+		r.notStarted = true
 		return true
 	}
 	return false

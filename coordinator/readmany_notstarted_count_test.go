@@ -1,0 +1,89 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/readpath/readpath/consistency"
+	"github.com/readpath/readpath/coordinator"
+)
+
+// A key ReadMany does not start because its caller's context ended counts
+// as a Read whose context ended before it sent anything does: in Reads and
+// ReadsByLevel, and in Cancelled. The caller held three cancelled keys and
+// the metrics counted none.
+func TestReadManyKeysNotStartedCountAsCancelledReads(t *testing.T) {
+	e := newEnv(t, coordinator.Config{Tables: map[string]coordinator.TableOptions{tbl: policy(t, "NEVER")}})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res, err := e.c.ReadMany(ctx, coordinator.ManyRequest{Table: tbl, Keys: []string{"a", "b", "c"}, Level: consistency.Quorum})
+	require.NoError(t, err)
+	require.Len(t, res, 3)
+	for _, r := range res {
+		require.ErrorIs(t, r.Err, context.Canceled)
+	}
+	m := e.c.Metrics()
+	for _, tm := range []coordinator.TableMetrics{m.Total, m.Tables[0]} {
+		assert.EqualValues(t, 3, tm.Reads)
+		assert.EqualValues(t, 3, tm.ReadsByLevel[consistency.Quorum])
+		assert.EqualValues(t, 3, tm.Cancelled)
+	}
+
+	// A Read of the same context counts so too.
+	_, err = e.c.Read(ctx, coordinator.Request{Table: tbl, Key: "a", Level: consistency.Quorum})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.EqualValues(t, 4, e.c.Metrics().Total.Cancelled)
+}
+
+// Keys a page did not start before its caller's deadline count as timed
+// out reads, as the key whose read the deadline ended does: five keys one
+// at a time, replicas answering in 10 ms, a 15 ms deadline; k1 is read,
+// k2 times out, k3 to k5 are not started. The metrics counted two reads
+// and one timeout.
+func TestReadManyKeysNotStartedByADeadlineCountAsTimeouts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, coordinator.Config{Tables: map[string]coordinator.TableOptions{tbl: policy(t, "NEVER")}})
+		keys := []string{"k1", "k2", "k3", "k4", "k5"}
+		seedRows(t, e, 1, keys...)
+		for _, id := range []string{A, B, C} {
+			e.behave(t, id, constant(ms(10)))
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), ms(15))
+		defer cancel()
+		res, err := e.c.ReadMany(ctx, coordinator.ManyRequest{Table: tbl, Keys: keys, Level: consistency.Quorum, Concurrency: 1})
+		require.NoError(t, err)
+		require.Len(t, res, 5)
+		require.NoError(t, res[0].Err)
+		var timeout *consistency.ReadTimeoutError
+		require.ErrorAs(t, res[1].Err, &timeout)
+		for _, r := range res[2:] {
+			require.ErrorIs(t, r.Err, context.DeadlineExceeded)
+		}
+		m := e.c.Metrics().Tables[0]
+		assert.EqualValues(t, 5, m.Reads)
+		assert.EqualValues(t, 4, m.Timeouts)
+		assert.Zero(t, m.Cancelled)
+		settle()
+	})
+}
+
+// A table with no state of its own (never placed, or dropped) keeps none
+// for keys not started: they count in Total alone, as a read the Locator
+// could not place does.
+func TestReadManyKeysNotStartedOfAnUnknownTableCountInTotal(t *testing.T) {
+	e := newEnv(t, coordinator.Config{})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res, err := e.c.ReadMany(ctx, coordinator.ManyRequest{Table: "unknown", Keys: []string{"a", "b"}, Level: consistency.One})
+	require.NoError(t, err)
+	require.Len(t, res, 2)
+	m := e.c.Metrics()
+	assert.Empty(t, m.Tables)
+	assert.EqualValues(t, 2, m.Total.Reads)
+	assert.EqualValues(t, 2, m.Total.ReadsByLevel[consistency.One])
+	assert.EqualValues(t, 2, m.Total.Cancelled)
+}
