@@ -216,7 +216,7 @@ func (c *Coordinator) ReadMany(ctx context.Context, req ManyRequest) ([]KeyResul
 			break
 		}
 	}
-	c.countNotStarted(req, out)
+	c.countNotStarted(ctx, req, out)
 	return out, nil
 }
 

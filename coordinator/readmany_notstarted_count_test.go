@@ -2,6 +2,7 @@ package coordinator_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/synctest"
 
@@ -86,4 +87,52 @@ func TestReadManyKeysNotStartedOfAnUnknownTableCountInTotal(t *testing.T) {
 	assert.EqualValues(t, 2, m.Total.Reads)
 	assert.EqualValues(t, 2, m.Total.ReadsByLevel[consistency.One])
 	assert.EqualValues(t, 2, m.Total.Cancelled)
+}
+
+// Keys not started count as a Read of the same ended context counts, for
+// every way a context ends: a cancel whose cause wraps
+// context.DeadlineExceeded (an errgroup's, when a sibling timed out) is a
+// cancel, not a timeout, and counted as one.
+func TestReadManyKeysNotStartedCountAsReadDoes(t *testing.T) {
+	ends := map[string]func(context.Context) (context.Context, context.CancelFunc){
+		"cancel": context.WithCancel,
+		"cancel with a cause": func(p context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancelCause(p)
+			return ctx, func() { cancel(fmt.Errorf("shutting down")) }
+		},
+		"cancel with a cause wrapping DeadlineExceeded": func(p context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancelCause(p)
+			return ctx, func() { cancel(fmt.Errorf("sibling fetch: %w", context.DeadlineExceeded)) }
+		},
+		"cancel with a ReadTimeoutError cause": func(p context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancelCause(p)
+			return ctx, func() { cancel(&consistency.ReadTimeoutError{}) }
+		},
+		"deadline": func(p context.Context) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(p, -1)
+		},
+		"deadline with a cause": func(p context.Context) (context.Context, context.CancelFunc) {
+			return context.WithTimeoutCause(p, -1, fmt.Errorf("budget spent"))
+		},
+	}
+	for name, end := range ends {
+		t.Run(name, func(t *testing.T) {
+			count := func(many bool) [4]int64 {
+				e := newEnv(t, coordinator.Config{Tables: map[string]coordinator.TableOptions{tbl: policy(t, "NEVER")}})
+				ctx, cancel := end(t.Context())
+				cancel()
+				if many {
+					res, err := e.c.ReadMany(ctx, coordinator.ManyRequest{Table: tbl, Keys: []string{key}, Level: consistency.Quorum})
+					require.NoError(t, err)
+					require.ErrorContains(t, res[0].Err, "not started")
+				} else {
+					_, err := e.c.Read(ctx, coordinator.Request{Table: tbl, Key: key, Level: consistency.Quorum})
+					require.Error(t, err)
+				}
+				m := e.c.Metrics().Tables[0]
+				return [4]int64{m.Reads, m.Cancelled, m.Timeouts, m.OtherErrors}
+			}
+			assert.Equal(t, count(false), count(true), "[reads cancelled timeouts other] of Read, of ReadMany's key")
+		})
+	}
 }
