@@ -13,7 +13,8 @@
 //     *consistency.UnavailableError, before anything is sent.
 //  2. One data request goes to the closest replica, digest requests to the
 //     next blockFor-1 (the closest quorum of each datacenter for
-//     EACH_QUORUM). Under ALWAYS one more goes out at once.
+//     EACH_QUORUM). Under ALWAYS one more goes out at once, and two of the
+//     requests ask for data (as Cassandra's AlwaysSpeculatingReadExecutor).
 //  3. When blockFor answers including the data have not arrived by the
 //     table's speculative-retry threshold, the read hedges once to the
 //     closest replica not yet asked, or, in that replica's datacenter, the

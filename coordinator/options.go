@@ -109,7 +109,8 @@ type Strategy uint8
 
 const (
 	// DataAndDigests is Cassandra's strategy: one full data request to the
-	// closest replica and digest requests to the others the level needs.
+	// closest replica and digest requests to the others the level needs
+	// (two data requests when ALWAYS sends its extra one).
 	DataAndDigests Strategy = iota
 	// DigestFirst is DataStax Enterprise's: when the level needs more than
 	// one replica, every live candidate is asked for a digest first, and

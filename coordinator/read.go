@@ -14,8 +14,9 @@ import (
 )
 
 // Read reads one partition at req.Level: it plans, sends one data request
-// and digest requests, hedges a slow read once, compares digests, and on a
-// mismatch reconciles the replicas' versions and repairs the stale ones.
+// (two under ALWAYS) and digest requests, hedges a slow read once,
+// compares digests, and on a mismatch reconciles the replicas' versions
+// and repairs the stale ones.
 //
 // It returns *consistency.UnavailableError before sending anything when too
 // few replicas are alive, *consistency.ReadTimeoutError when the read

@@ -142,11 +142,14 @@ type Result struct {
 	// NowInSec is the read's time, at which replicas purged what they
 	// answered and Visible judges what is live.
 	NowInSec int64
-	// PagingState is set when the page's limit cut the result: pass it in
-	// the next Request, unchanged otherwise but for PageSize, to read the
-	// next page. It is opaque and may be stored or sent to a client; nil
-	// when the result holds every row the query selects, or reaches the
-	// query's limit under a PageSize. A coordinator of a release before
+	// PagingState is set when the page reached its limit, whether the
+	// limit cut the result or its last rows filled it exactly (then the
+	// next page is empty, as in Cassandra): pass it in the next Request,
+	// unchanged otherwise but for PageSize, to read the next page. It is
+	// opaque and may be stored or sent to a client; nil when fewer live
+	// rows than the limit came back, when the page reached the query's
+	// LIMIT under a PageSize, and for a table with no clustering columns
+	// (TableOptions.NoClusteringColumns). A coordinator of a release before
 	// PageSize refuses a state that carries rows remaining (one from a read
 	// with a PageSize, or from ReadMany): upgrade every coordinator that
 	// may see such states first.
