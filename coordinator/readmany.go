@@ -127,7 +127,9 @@ const defaultConcurrency = 32
 // no key, an invalid level, concurrency or paging state
 // (ErrInvalidRequest), or ErrClosed. When the page's size cut the
 // results, Next returns the request that reads the next page; a page
-// allocates for the keys it reads, however many the list has left, and
+// allocates for the keys it reads, however many the list has left (but
+// one whose ctx ends before it fills returns a result for every key left,
+// each not started, and counts each), and
 // compares the rest with Next's copy, a pointer and a length a key, so
 // that the request Next returned, passed back unchanged, is not searched
 // for repeated keys again. A panic of the
